@@ -1,0 +1,130 @@
+//! A tiny test context and test leaves shared by the engine's unit tests.
+//!
+//! * condition `flag` (param `key`): holds when `ctx.flags[key]` is true (default false).
+//! * action `act` (param `id`): returns `ctx.status[id]` (default `Running`); counts ticks and
+//!   halts.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{Action, Condition, LeafParams, ParamError, Registry, Status, Tree, TreeSpec, compile};
+
+/// Test context: flags read by `flag`, scripted results for `act`, and counters.
+#[derive(Debug, Default)]
+pub struct Ctx {
+    pub flags: BTreeMap<String, bool>,
+    pub status: BTreeMap<String, Status>,
+    pub ticks: BTreeMap<String, u32>,
+    pub halts: BTreeMap<String, u32>,
+}
+
+impl Ctx {
+    /// Sets flag `key`.
+    pub fn set(&mut self, key: &str, value: bool) -> &mut Self {
+        self.flags.insert(key.to_owned(), value);
+        self
+    }
+
+    /// Makes action `id` return `status` from now on.
+    pub fn ret(&mut self, id: &str, status: Status) -> &mut Self {
+        self.status.insert(id.to_owned(), status);
+        self
+    }
+
+    /// How often action `id` was ticked.
+    pub fn ticks(&self, id: &str) -> u32 {
+        self.ticks.get(id).copied().unwrap_or(0)
+    }
+
+    /// How often action `id` was halted.
+    pub fn halts(&self, id: &str) -> u32 {
+        self.halts.get(id).copied().unwrap_or(0)
+    }
+}
+
+struct Flag(String);
+
+impl Condition<Ctx> for Flag {
+    fn check(&mut self, ctx: &Ctx, _now: f64) -> bool {
+        ctx.flags.get(&self.0).copied().unwrap_or(false)
+    }
+    fn explain(&self, ctx: &Ctx, _now: f64) -> String {
+        let v = ctx.flags.get(&self.0).copied().unwrap_or(false);
+        format!("flag `{}` is {v}", self.0)
+    }
+}
+
+struct Act(String);
+
+impl Action<Ctx> for Act {
+    fn tick(&mut self, ctx: &mut Ctx, _now: f64) -> Status {
+        *ctx.ticks.entry(self.0.clone()).or_default() += 1;
+        ctx.status.get(&self.0).copied().unwrap_or(Status::Running)
+    }
+    fn halt(&mut self, ctx: &mut Ctx) {
+        *ctx.halts.entry(self.0.clone()).or_default() += 1;
+    }
+}
+
+/// The test registry: `flag` and `act`.
+pub fn registry() -> Registry<Ctx> {
+    let mut r = Registry::new();
+    r.condition("flag", |p: &LeafParams| {
+        Ok(Box::new(Flag(p.str("key")?.to_owned())) as Box<dyn Condition<Ctx>>)
+    });
+    r.action("act", |p: &LeafParams| {
+        let id = p.str("id")?;
+        if id.is_empty() {
+            return Err(ParamError::new("id", "must not be empty"));
+        }
+        Ok(Box::new(Act(id.to_owned())) as Box<dyn Action<Ctx>>)
+    });
+    r
+}
+
+/// Parses a spec from JSON (test input is trusted).
+pub fn spec(v: Value) -> TreeSpec {
+    match serde_json::from_value(v) {
+        Ok(s) => s,
+        Err(e) => panic!("bad test spec: {e}"),
+    }
+}
+
+/// Compiles a JSON spec against the test registry, panicking with the errors if it fails.
+pub fn build(v: Value) -> Tree<Ctx> {
+    match compile(&spec(v), &registry()) {
+        Ok(t) => t,
+        Err(errors) => panic!("compile failed: {errors:#?}"),
+    }
+}
+
+/// `condition flag {key}`.
+pub fn cond(key: &str) -> Value {
+    json!({ "kind": "condition", "name": "flag", "params": { "key": key } })
+}
+
+/// `action act {id}`.
+pub fn act(id: &str) -> Value {
+    json!({ "kind": "action", "name": "act", "params": { "id": id } })
+}
+
+/// A composite of `kind` (snake_case tag) with `children`.
+pub fn node(kind: &str, children: Vec<Value>) -> Value {
+    json!({ "kind": kind, "name": kind, "children": children })
+}
+
+/// `v` with `params.weight = w`.
+pub fn weighted(mut v: Value, w: f64) -> Value {
+    v["params"]["weight"] = json!(w);
+    v
+}
+
+/// The last trace as `(node id, status)` pairs.
+pub fn entries<C>(t: &Tree<C>) -> Vec<(u32, Status)> {
+    t.trace()
+        .entries()
+        .iter()
+        .map(|e| (e.node.0, e.status))
+        .collect()
+}

@@ -1,0 +1,193 @@
+//! `TickTrace`: what one tick did, node by node.
+
+use serde::{Deserialize, Serialize};
+
+use super::Status;
+
+/// Identifies a node of a compiled [`Tree`](super::Tree).
+///
+/// The id is the **preorder index** of the node in the [`TreeSpec`](super::TreeSpec) the tree
+/// was compiled from: the root is `NodeId(0)`, its first child `NodeId(1)`, that child's first
+/// child (if any) `NodeId(2)`, and so on, each subtree numbered before its next sibling.
+/// Profiles and the viewer rely on this to map ids back to spec nodes without the tree.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The id as an index into per-node arrays.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// One node's result in a tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TraceEntry {
+    /// The node.
+    pub node: NodeId,
+    /// What it returned.
+    pub status: Status,
+}
+
+/// What a `weighted_selection` node decided in one tick; see
+/// [`nodes::weighted_selection`](super::nodes::weighted_selection) for the rules. Indices are
+/// child positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WeightedOutcome {
+    /// The `weighted_selection` node.
+    pub node: NodeId,
+    /// The heaviest child (weight > 0, first in declaration order on ties) whose guard held.
+    pub best: Option<usize>,
+    /// The child whose body decided the result, if any.
+    pub chosen: Option<usize>,
+    /// The running child halted because `best` was strictly heavier.
+    pub preempted: Option<usize>,
+    /// The running child kept running this tick (commitment: its guard was not required).
+    pub kept_running: bool,
+}
+
+/// The trace of the last tick: every node ticked, with its status, in the order the ticks
+/// *finished* (children before their parent, the root last), plus one [`WeightedOutcome`] per
+/// `weighted_selection` node ticked.
+///
+/// The buffers are reused from tick to tick, so recording costs no allocation in steady state.
+/// [`status_of`](Self::status_of) is O(1): a per-node slot stamped with the tick's generation.
+#[derive(Debug, Clone)]
+pub struct TickTrace {
+    entries: Vec<TraceEntry>,
+    weighted: Vec<WeightedOutcome>,
+    /// Per node: (generation of the tick that last recorded it, that status). Kept small
+    /// (8 bytes) since every tick writes one slot per node ticked.
+    slots: Vec<(u32, Status)>,
+    /// Generation of the current tick, never 0 once ticked (0 = not recorded).
+    generation: u32,
+    /// Ticks run so far.
+    tick_number: u64,
+    now: f64,
+}
+
+impl TickTrace {
+    pub(crate) fn new(node_count: usize) -> Self {
+        Self {
+            entries: Vec::with_capacity(node_count),
+            weighted: Vec::new(),
+            slots: vec![(0, Status::Failure); node_count],
+            generation: 0,
+            tick_number: 0,
+            now: f64::NAN,
+        }
+    }
+
+    /// Starts a new tick at time `now`: forgets the previous one in O(1) (plus clearing two
+    /// `Vec`s of `Copy` items, which keeps their capacity).
+    pub(crate) fn begin(&mut self, now: f64) {
+        self.entries.clear();
+        self.weighted.clear();
+        self.tick_number += 1;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped after 2^32 ticks: forget every slot so no stale one matches.
+            self.slots.fill((0, Status::Failure));
+            self.generation = 1;
+        }
+        self.now = now;
+    }
+
+    pub(crate) fn record(&mut self, node: u32, status: Status) {
+        self.entries.push(TraceEntry {
+            node: NodeId(node),
+            status,
+        });
+        if let Some(slot) = self.slots.get_mut(node as usize) {
+            *slot = (self.generation, status);
+        }
+    }
+
+    pub(crate) fn record_weighted(&mut self, outcome: WeightedOutcome) {
+        self.weighted.push(outcome);
+    }
+
+    /// Every node ticked in the last tick, in the order the ticks finished.
+    ///
+    /// A node appears once per time it was ticked; the only node kinds that tick a child twice
+    /// in one tick are `weighted_selection` (see its module doc) and nodes above it.
+    pub fn entries(&self) -> &[TraceEntry] {
+        &self.entries
+    }
+
+    /// The status node `n` returned in the last tick (its last entry), or `None` when it was not
+    /// ticked. O(1).
+    pub fn status_of(&self, n: NodeId) -> Option<Status> {
+        match self.slots.get(n.index()) {
+            Some(&(generation, status)) if generation == self.generation && generation != 0 => {
+                Some(status)
+            }
+            _ => None,
+        }
+    }
+
+    /// One outcome per `weighted_selection` node ticked, in the order their ticks finished.
+    pub fn weighted(&self) -> &[WeightedOutcome] {
+        &self.weighted
+    }
+
+    /// The last outcome recorded for `weighted_selection` node `n`, if it was ticked.
+    pub fn weighted_of(&self, n: NodeId) -> Option<&WeightedOutcome> {
+        self.weighted.iter().rev().find(|w| w.node == n)
+    }
+
+    /// The injected time of the last tick (`NaN` before the first tick).
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// How many ticks the tree has run (0 before the first); identifies the tick of this trace.
+    pub fn tick_number(&self) -> u64 {
+        self.tick_number
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_of_forgets_the_previous_tick() {
+        let mut t = TickTrace::new(3);
+        assert_eq!(t.status_of(NodeId(0)), None);
+        t.begin(1.0);
+        t.record(2, Status::Success);
+        t.record(0, Status::Running);
+        assert_eq!(t.status_of(NodeId(2)), Some(Status::Success));
+        assert_eq!(t.status_of(NodeId(1)), None);
+        assert_eq!(t.status_of(NodeId(9)), None);
+        t.begin(2.0);
+        t.record(0, Status::Failure);
+        assert_eq!(t.status_of(NodeId(2)), None);
+        assert_eq!(t.status_of(NodeId(0)), Some(Status::Failure));
+        assert_eq!(t.entries().len(), 1);
+        assert_eq!(t.tick_number(), 2);
+    }
+
+    #[test]
+    fn generation_wrap_forgets_stale_slots() {
+        let mut t = TickTrace::new(2);
+        t.begin(0.0);
+        t.record(1, Status::Success);
+        t.generation = u32::MAX;
+        t.slots[0] = (1, Status::Running); // stale: would match generation 1 after the wrap
+        t.begin(1.0);
+        assert_eq!(t.generation, 1);
+        assert_eq!(t.status_of(NodeId(0)), None);
+        assert_eq!(t.status_of(NodeId(1)), None);
+    }
+}

@@ -1,0 +1,71 @@
+//! Aiming: the nearest visible enemy inside the seek circle, and the yaws derived from it.
+
+use super::config::{OcclusionTest, RmConfig};
+use super::world::World;
+use std::f32::consts::{PI, TAU};
+use waypoint_graph::ObstacleMap;
+
+/// The enemy we aim at.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AimTarget {
+    /// Enemy unit slot (hero .. sentry).
+    pub slot: usize,
+    /// Absolute yaw from us to it, from +x toward +y, in [0, 2 pi).
+    pub yaw: f32,
+    /// Distance in metres.
+    pub distance: f32,
+}
+
+/// Picks the strictly nearest enemy (slot order breaks ties) within `INIT_SEEK_THR` that is
+/// not occluded on the map; enemies at our exact position or at an unknown position are skipped.
+pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Option<AimTarget> {
+    let me = world.position;
+    let mut best: Option<AimTarget> = None;
+    for (slot, enemy) in world.enemies.iter().enumerate() {
+        let p = enemy.position;
+        if p.is_unknown() || p == me {
+            continue;
+        }
+        let distance = me.distance(p);
+        if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
+            continue;
+        }
+        let visible = match config.occlusion_test {
+            OcclusionTest::Sampled => map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance),
+            OcclusionTest::Exact => map.visible_exact((me.x, me.y), (p.x, p.y)),
+        };
+        if visible {
+            let yaw = (p.y - me.y).atan2(p.x - me.x).rem_euclid(TAU);
+            // rem_euclid can round up to exactly TAU for tiny negative angles.
+            let yaw = if yaw >= TAU { 0.0 } else { yaw };
+            best = Some(AimTarget { slot, yaw, distance });
+        }
+    }
+    best
+}
+
+/// Wraps an angle into [-pi, pi].
+pub fn wrap_pi(angle: f32) -> f32 {
+    let wrapped = (angle + PI).rem_euclid(TAU) - PI;
+    if wrapped < -PI { wrapped + TAU } else { wrapped }
+}
+
+/// The gimbal yaw relative to the chassis that the Decision message carries (0 without target).
+pub fn relative_yaw(target: Option<&AimTarget>, chassis_yaw: f32) -> f32 {
+    target.map_or(0.0, |t| wrap_pi(t.yaw - chassis_yaw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_pi_keeps_range() {
+        for a in [-10.0f32, -PI, -1.0, 0.0, 1.0, PI, 5.2387, 10.0] {
+            let w = wrap_pi(a);
+            assert!((-PI..=PI).contains(&w), "{a} -> {w}");
+            assert!(((w - a) / TAU - ((w - a) / TAU).round()).abs() < 1e-5);
+        }
+        assert!((wrap_pi(5.2387) - (5.2387 - TAU)).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,290 @@
+//! The RoboMaster decider: derives the world from one tick's inputs, aims, ticks the compiled
+//! decision tree, and builds the Decision message and the `decide` result of the tick.
+
+use super::aim::{AimTarget, find_target, relative_yaw};
+use super::context::{GoalPose, NavAction, RmContext};
+use super::decisions::SKIP;
+use super::guards;
+use super::load::Tables;
+use super::navigate;
+use super::tree::{DecisionNodes, decision_tree};
+use super::world::{InputSkip, MODE_AUTOAIM, TickInput};
+use crate::engine::{CompileError, Registry, Status, Tree, compile};
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use std::sync::Arc;
+
+/// Why a tick published nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skip {
+    /// A position (or the pose, or the time) is not finite.
+    InvalidPosition,
+    /// Not in the battle stage, and not `Debug`.
+    NotInBattle,
+    /// No position for ourselves.
+    NoPosition,
+    /// No decision is available with a weight > 0.
+    NoDecision,
+    /// The best decision's target cannot be reached from here.
+    Unreachable,
+}
+
+impl From<InputSkip> for Skip {
+    fn from(skip: InputSkip) -> Self {
+        match skip {
+            InputSkip::InvalidPosition => Skip::InvalidPosition,
+            InputSkip::NotInBattle => Skip::NotInBattle,
+            InputSkip::NoPosition => Skip::NoPosition,
+        }
+    }
+}
+
+/// The message for the lower computer (`global_interface/Decision`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+pub struct DecisionMsg {
+    /// The decision's id.
+    pub decision_id: u8,
+    /// The mode to switch to (8 = auto-aim while a target is seen).
+    pub mode: u8,
+    /// Final target x in metres.
+    pub x: f32,
+    /// Final target y in metres.
+    pub y: f32,
+    /// Gimbal yaw relative to the chassis, in [-pi, pi].
+    pub theta: f32,
+}
+
+/// The essentials of a tick, without allocation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TickSummary {
+    /// Why nothing was published, if so.
+    pub skipped: Option<Skip>,
+    /// What the navigation did.
+    pub action: NavAction,
+    /// The Decision message to publish.
+    pub decision: Option<DecisionMsg>,
+    /// The absolute aim yaw to publish.
+    pub aim_yaw: Option<f32>,
+}
+
+/// Decides tick by tick for one set of tables, carrying the running decision between ticks.
+pub struct Decider {
+    tables: Arc<Tables>,
+    tree: Tree<RmContext>,
+    nodes: Vec<DecisionNodes>,
+    ctx: RmContext,
+    ticks: u64,
+    last: TickSummary,
+    tree_ticked: bool,
+    best: Option<usize>,
+}
+
+impl Decider {
+    /// Compiles the decision tree for `tables`.
+    pub fn new(tables: Arc<Tables>) -> Result<Self, Vec<CompileError>> {
+        let mut registry = Registry::new();
+        guards::register(&mut registry);
+        navigate::register(&mut registry, &tables);
+        let (spec, nodes) = decision_tree(&tables);
+        let tree = compile(&spec, &registry)?;
+        Ok(Self {
+            tables,
+            tree,
+            nodes,
+            ctx: RmContext::default(),
+            ticks: 0,
+            last: TickSummary { skipped: None, action: NavAction::None, decision: None, aim_yaw: None },
+            tree_ticked: false,
+            best: None,
+        })
+    }
+
+    /// The tables in use.
+    pub fn tables(&self) -> &Arc<Tables> {
+        &self.tables
+    }
+
+    /// The compiled tree (layout and last trace).
+    pub fn tree(&self) -> &Tree<RmContext> {
+        &self.tree
+    }
+
+    /// The context after the last tick.
+    pub fn context(&self) -> &RmContext {
+        &self.ctx
+    }
+
+    /// Node ids of each decision in the tree.
+    pub fn decision_nodes(&self) -> &[DecisionNodes] {
+        &self.nodes
+    }
+
+    /// Number of ticks so far.
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// Decides one tick.
+    pub fn tick(&mut self, input: &TickInput) -> TickSummary {
+        self.ticks += 1;
+        self.ctx.out.clear();
+        self.tree_ticked = false;
+        self.best = None;
+        let tables = &*self.tables;
+        if let Err(skip) = self.ctx.world.update(input, &tables.config, &tables.graph) {
+            self.ctx.aim = None;
+            self.last = TickSummary { skipped: Some(skip.into()), action: NavAction::None, decision: None, aim_yaw: None };
+            return self.last;
+        }
+        self.ctx.aim = find_target(&self.ctx.world, &tables.config, &tables.map);
+        let now = self.ctx.world.elapsed;
+        let status = self.tree.tick(&mut self.ctx, now);
+        self.tree_ticked = true;
+        self.best = self.tree.trace().weighted().first().and_then(|w| w.best);
+        let out = &self.ctx.out;
+        let in_effect = match status {
+            Status::Failure => None,
+            Status::Success | Status::Running => out.chosen,
+        };
+        let skipped = match (in_effect, out.unreachable) {
+            (Some(_), _) => None,
+            (None, Some(_)) => Some(Skip::Unreachable),
+            (None, None) => Some(Skip::NoDecision),
+        };
+        let decision = in_effect.and_then(|i| self.message(i));
+        if in_effect.is_none() {
+            self.ctx.out.chosen = None;
+            self.ctx.out.action = NavAction::None;
+        }
+        self.last = TickSummary {
+            skipped,
+            action: self.ctx.out.action,
+            decision,
+            aim_yaw: self.ctx.aim.map(|a| a.yaw),
+        };
+        self.last
+    }
+
+    fn message(&self, index: usize) -> Option<DecisionMsg> {
+        let d = &self.tables.decisions.get(index)?.decision;
+        let world = &self.ctx.world;
+        let mut mode = if d.decide_mode == SKIP { world.mode } else { u8::try_from(d.decide_mode).ok()? };
+        if world.autoaim_has_target && mode < MODE_AUTOAIM {
+            mode = MODE_AUTOAIM;
+        }
+        let [x, y, _] = *self.ctx.out.poses.last()?;
+        Some(DecisionMsg {
+            decision_id: u8::try_from(d.id).ok()?,
+            mode,
+            x,
+            y,
+            theta: relative_yaw(self.ctx.aim.as_ref(), world.chassis_yaw),
+        })
+    }
+
+    /// The aim target of the last tick.
+    pub fn aim(&self) -> Option<AimTarget> {
+        self.ctx.aim
+    }
+
+    /// Indices of the decisions whose guards held in the last tick, in file order.
+    pub fn available(&self) -> impl Iterator<Item = usize> + '_ {
+        let trace = self.tree.trace();
+        let ticked = self.tree_ticked;
+        self.nodes.iter().enumerate().filter_map(move |(i, n)| {
+            let failed = n.guards.iter().any(|g| trace.status_of(*g) == Some(Status::Failure));
+            (ticked && !failed).then_some(i)
+        })
+    }
+
+    /// The first failing guard of decision `index` in the last tick, in words.
+    pub fn why_not(&self, index: usize) -> Option<String> {
+        if !self.tree_ticked {
+            return None;
+        }
+        let trace = self.tree.trace();
+        let guard = self.nodes.get(index)?.guards.iter().find(|g| trace.status_of(**g) == Some(Status::Failure))?;
+        self.tree.explain(*guard, &self.ctx, self.ctx.world.elapsed)
+    }
+
+    /// The full result of the last tick, in the `decide` JSON Lines format.
+    pub fn result(&self) -> TickResult {
+        let decisions = &self.tables.decisions;
+        let id_of = |i: usize| decisions.get(i).map(|d| d.decision.id);
+        let available: Vec<usize> = self.available().collect();
+        let why_not = if self.tree_ticked {
+            (0..decisions.len())
+                .filter(|i| !available.contains(i))
+                .filter_map(|i| Some((id_of(i)?, self.why_not(i)?)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let out = &self.ctx.out;
+        TickResult {
+            tick: self.ticks.saturating_sub(1),
+            skipped: self.last.skipped,
+            waypoint: if self.last.skipped.is_some_and(|s| matches!(s, Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition)) {
+                None
+            } else {
+                self.ctx.world.waypoint
+            },
+            available: available.into_iter().filter_map(id_of).collect(),
+            best: self.best.and_then(id_of),
+            chosen: out.chosen.and_then(id_of),
+            action: out.action,
+            path: out.path.clone(),
+            poses: out.poses.clone(),
+            aim_yaw: self.last.aim_yaw,
+            decision: self.last.decision,
+            cancelled: out.cancelled.and_then(id_of),
+            why_not: WhyNot(why_not),
+        }
+    }
+}
+
+/// One line of `decide`'s output; the key names and their order are a stable contract.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TickResult {
+    /// Tick index from 0.
+    pub tick: u64,
+    /// Why nothing was published, or null.
+    pub skipped: Option<Skip>,
+    /// Our current waypoint id, or null.
+    pub waypoint: Option<i32>,
+    /// Ids of the decisions whose guards held, in file order.
+    pub available: Vec<i32>,
+    /// Id of the best available decision (highest weight > 0, earliest on ties), or null.
+    pub best: Option<i32>,
+    /// Id of the decision in effect after the tick, or null.
+    pub chosen: Option<i32>,
+    /// What the navigation did.
+    pub action: NavAction,
+    /// Waypoint ids of `chosen`'s path.
+    pub path: Vec<i32>,
+    /// `[x, y, heading]` of each path waypoint.
+    pub poses: Vec<GoalPose>,
+    /// Absolute aim yaw, or null without a target.
+    pub aim_yaw: Option<f32>,
+    /// The Decision message published, or null.
+    pub decision: Option<DecisionMsg>,
+    /// Id of the decision whose running goal was cancelled this tick, or null.
+    pub cancelled: Option<i32>,
+    /// For each unavailable decision id, its first failing guard in words.
+    pub why_not: WhyNot,
+}
+
+/// `why_not` in file order, serialised as a JSON object keyed by decision id.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WhyNot(pub Vec<(i32, String)>);
+
+impl Serialize for WhyNot {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (id, reason) in &self.0 {
+            map.serialize_entry(&id.to_string(), reason)?;
+        }
+        map.end()
+    }
+}

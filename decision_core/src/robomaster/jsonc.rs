@@ -1,0 +1,551 @@
+//! A lenient JSON reader that keeps the line and column of every value, as the original
+//! package's files need: `//` and `/* */` comments, duplicate keys keep the last, and every
+//! value remembers where it stood so diagnostics can point at it.
+
+use std::fmt;
+
+/// A 1-based line and column in a source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (in characters).
+    pub column: u32,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// A parsed JSON value with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Json {
+    /// Where the value starts.
+    pub pos: Pos,
+    /// The value itself.
+    pub value: JsonValue,
+}
+
+/// The shape of a parsed value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonValue {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number; `integer` is true when the literal had no fraction or exponent.
+    Number {
+        /// The value as read (may be infinite for huge literals).
+        value: f64,
+        /// Whether the literal was written as an integer.
+        integer: bool,
+    },
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object; duplicate keys are resolved to the last one, in first-seen order.
+    Object(Vec<Member>),
+}
+
+/// One `"key": value` entry of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The key.
+    pub key: String,
+    /// Where the key starts.
+    pub key_pos: Pos,
+    /// The value.
+    pub value: Json,
+}
+
+impl Json {
+    /// The member `key` of an object, if this is an object that has it.
+    pub fn get(&self, key: &str) -> Option<&Member> {
+        match &self.value {
+            JsonValue::Object(members) => members.iter().find(|m| m.key == key),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            JsonValue::Null => "null",
+            JsonValue::Bool(_) => "a boolean",
+            JsonValue::Number { .. } => "a number",
+            JsonValue::String(_) => "a string",
+            JsonValue::Array(_) => "an array",
+            JsonValue::Object(_) => "an object",
+        }
+    }
+}
+
+/// A syntax error with its position.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{pos}: {message}")]
+pub struct SyntaxError {
+    /// Where the error was found.
+    pub pos: Pos,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Nesting deeper than this is rejected (no stack overflow on hostile files).
+const MAX_DEPTH: usize = 128;
+
+/// Parses a whole document: one value, then only whitespace and comments.
+pub fn parse(text: &str) -> Result<Json, SyntaxError> {
+    let mut parser = Parser {
+        chars: text.chars().collect(),
+        at: 0,
+        line: 1,
+        column: 1,
+        depth: 0,
+    };
+    // A UTF-8 byte order mark is tolerated.
+    if parser.peek() == Some('\u{feff}') {
+        parser.at += 1;
+    }
+    parser.skip_blank()?;
+    let value = parser.value()?;
+    parser.skip_blank()?;
+    if let Some(c) = parser.peek() {
+        return Err(parser.error(format!("unexpected `{c}` after the document's value")));
+    }
+    Ok(value)
+}
+
+struct Parser {
+    chars: Vec<char>,
+    at: usize,
+    line: u32,
+    column: u32,
+    depth: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn pos(&self) -> Pos {
+        Pos {
+            line: self.line,
+            column: self.column,
+        }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn error(&self, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            pos: self.pos(),
+            message: message.into(),
+        }
+    }
+
+    fn skip_blank(&mut self) -> Result<(), SyntaxError> {
+        loop {
+            match self.peek() {
+                Some(' ' | '\t' | '\n' | '\r') => {
+                    self.bump();
+                }
+                Some('/') => {
+                    let start = self.pos();
+                    match self.chars.get(self.at + 1) {
+                        Some('/') => {
+                            while let Some(c) = self.peek() {
+                                if c == '\n' {
+                                    break;
+                                }
+                                self.bump();
+                            }
+                        }
+                        Some('*') => {
+                            self.bump();
+                            self.bump();
+                            loop {
+                                match self.bump() {
+                                    None => {
+                                        return Err(SyntaxError {
+                                            pos: start,
+                                            message: "unterminated /* comment".into(),
+                                        });
+                                    }
+                                    Some('*') if self.peek() == Some('/') => {
+                                        self.bump();
+                                        break;
+                                    }
+                                    Some(_) => {}
+                                }
+                            }
+                        }
+                        _ => return Err(self.error("unexpected `/`")),
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, SyntaxError> {
+        let pos = self.pos();
+        let value = match self.peek() {
+            None => return Err(self.error("unexpected end of file, expected a value")),
+            Some('{') => self.nested(Self::object)?,
+            Some('[') => self.nested(Self::array)?,
+            Some('"') => JsonValue::String(self.string()?),
+            Some('-' | '0'..='9') => self.number()?,
+            Some(c) if c.is_ascii_alphabetic() => self.word()?,
+            Some(c) => return Err(self.error(format!("unexpected `{c}`, expected a value"))),
+        };
+        Ok(Json { pos, value })
+    }
+
+    fn nested(
+        &mut self,
+        read: fn(&mut Self) -> Result<JsonValue, SyntaxError>,
+    ) -> Result<JsonValue, SyntaxError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn word(&mut self) -> Result<JsonValue, SyntaxError> {
+        let start = self.pos();
+        let mut word = String::new();
+        while let Some(c) = self.peek() {
+            if !c.is_ascii_alphanumeric() && c != '_' {
+                break;
+            }
+            word.push(c);
+            self.bump();
+        }
+        match word.as_str() {
+            "true" => Ok(JsonValue::Bool(true)),
+            "false" => Ok(JsonValue::Bool(false)),
+            "null" => Ok(JsonValue::Null),
+            _ => Err(SyntaxError {
+                pos: start,
+                message: format!("unknown word `{word}`, expected a value (strings need quotes)"),
+            }),
+        }
+    }
+
+    fn number(&mut self) -> Result<JsonValue, SyntaxError> {
+        let start = self.pos();
+        let mut literal = String::new();
+        let mut integer = true;
+        while let Some(c) = self.peek() {
+            match c {
+                '0'..='9' | '-' | '+' => {}
+                '.' | 'e' | 'E' => integer = false,
+                _ => break,
+            }
+            literal.push(c);
+            self.bump();
+        }
+        match literal.parse::<f64>() {
+            Ok(value) if is_json_number(&literal) => Ok(JsonValue::Number { value, integer }),
+            _ => Err(SyntaxError {
+                pos: start,
+                message: format!("malformed number `{literal}`"),
+            }),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, SyntaxError> {
+        let start = self.pos();
+        self.bump();
+        let mut out = String::new();
+        loop {
+            match self.bump() {
+                None | Some('\n') => {
+                    return Err(SyntaxError {
+                        pos: start,
+                        message: "unterminated string".into(),
+                    });
+                }
+                Some('"') => return Ok(out),
+                Some('\\') => {
+                    let escape_pos = self.pos();
+                    match self.bump() {
+                        Some('"') => out.push('"'),
+                        Some('\\') => out.push('\\'),
+                        Some('/') => out.push('/'),
+                        Some('b') => out.push('\u{8}'),
+                        Some('f') => out.push('\u{c}'),
+                        Some('n') => out.push('\n'),
+                        Some('r') => out.push('\r'),
+                        Some('t') => out.push('\t'),
+                        Some('u') => out.push(self.unicode_escape(escape_pos)?),
+                        _ => {
+                            return Err(SyntaxError {
+                                pos: escape_pos,
+                                message: "bad escape in string".into(),
+                            });
+                        }
+                    }
+                }
+                Some(c) => out.push(c),
+            }
+        }
+    }
+
+    fn hex4(&mut self, pos: Pos) -> Result<u32, SyntaxError> {
+        let mut code = 0;
+        for _ in 0..4 {
+            let digit = self.bump().and_then(|c| c.to_digit(16)).ok_or(SyntaxError {
+                pos,
+                message: "bad \\u escape in string".into(),
+            })?;
+            code = code * 16 + digit;
+        }
+        Ok(code)
+    }
+
+    fn unicode_escape(&mut self, pos: Pos) -> Result<char, SyntaxError> {
+        let high = self.hex4(pos)?;
+        let code = if (0xD800..0xDC00).contains(&high) {
+            if self.bump() != Some('\\') || self.bump() != Some('u') {
+                return Err(SyntaxError {
+                    pos,
+                    message: "unpaired surrogate in \\u escape".into(),
+                });
+            }
+            let low = self.hex4(pos)?;
+            0x10000 + ((high - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3FF)
+        } else {
+            high
+        };
+        char::from_u32(code).ok_or(SyntaxError {
+            pos,
+            message: "invalid \\u escape in string".into(),
+        })
+    }
+
+    fn array(&mut self) -> Result<JsonValue, SyntaxError> {
+        self.bump();
+        let mut items = Vec::new();
+        self.skip_blank()?;
+        if self.peek() == Some(']') {
+            self.bump();
+            return Ok(JsonValue::Array(items));
+        }
+        loop {
+            self.skip_blank()?;
+            items.push(self.value()?);
+            self.skip_blank()?;
+            match self.bump() {
+                Some(',') => {
+                    self.skip_blank()?;
+                    // A trailing comma before `]` is tolerated, as jsoncpp does.
+                    if self.peek() == Some(']') {
+                        self.bump();
+                        return Ok(JsonValue::Array(items));
+                    }
+                }
+                Some(']') => return Ok(JsonValue::Array(items)),
+                Some(c) => {
+                    return Err(self.error_before(format!(
+                        "expected `,` or `]` in array, found `{c}`"
+                    )));
+                }
+                None => return Err(self.error("unexpected end of file inside an array")),
+            }
+        }
+    }
+
+    fn object(&mut self) -> Result<JsonValue, SyntaxError> {
+        self.bump();
+        let mut members: Vec<Member> = Vec::new();
+        loop {
+            self.skip_blank()?;
+            match self.peek() {
+                Some('}') => {
+                    self.bump();
+                    return Ok(JsonValue::Object(members));
+                }
+                Some('"') => {}
+                Some(c) => {
+                    return Err(self.error(format!("expected a quoted key or `}}`, found `{c}`")));
+                }
+                None => return Err(self.error("unexpected end of file inside an object")),
+            }
+            let key_pos = self.pos();
+            let key = self.string()?;
+            self.skip_blank()?;
+            match self.bump() {
+                Some(':') => {}
+                Some(c) => {
+                    return Err(
+                        self.error_before(format!("expected `:` after key \"{key}\", found `{c}`"))
+                    );
+                }
+                None => return Err(self.error("unexpected end of file after a key")),
+            }
+            self.skip_blank()?;
+            let value = self.value()?;
+            let member = Member {
+                key,
+                key_pos,
+                value,
+            };
+            // Duplicate keys keep the last value, like the original's parser.
+            match members.iter_mut().find(|m| m.key == member.key) {
+                Some(existing) => *existing = member,
+                None => members.push(member),
+            }
+            self.skip_blank()?;
+            match self.bump() {
+                Some(',') => {}
+                Some('}') => return Ok(JsonValue::Object(members)),
+                Some(c) => {
+                    return Err(self.error_before(format!(
+                        "expected `,` or `}}` in object, found `{c}` (missing comma?)"
+                    )));
+                }
+                None => return Err(self.error("unexpected end of file inside an object")),
+            }
+        }
+    }
+
+    /// An error at the character just consumed.
+    fn error_before(&self, message: String) -> SyntaxError {
+        let column = self.column.saturating_sub(1).max(1);
+        SyntaxError {
+            pos: Pos {
+                line: self.line,
+                column,
+            },
+            message,
+        }
+    }
+}
+
+/// Strict JSON number grammar (the float parser alone accepts more, like `+1` or `1.`).
+fn is_json_number(literal: &str) -> bool {
+    let bytes = literal.as_bytes();
+    let mut i = 0;
+    if bytes.first() == Some(&b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_len = i - int_start;
+    if int_len == 0 || (int_len > 1 && bytes.get(int_start) == Some(&b'0')) {
+        return false;
+    }
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == frac_start {
+            return false;
+        }
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> SyntaxError {
+        match parse(text) {
+            Err(e) => e,
+            Ok(v) => panic!("expected an error for {text:?}, got {v:?}"),
+        }
+    }
+
+    #[test]
+    fn comments_positions_and_duplicate_keys() {
+        let doc = parse("{\n  // a comment\n  \"a\": 1, /* block\n */ \"b\": [2.5, \"x\"],\n  \"a\": 3\n}")
+            .unwrap();
+        let a = doc.get("a").unwrap();
+        assert_eq!(a.key_pos, Pos { line: 5, column: 3 });
+        assert_eq!(
+            a.value.value,
+            JsonValue::Number {
+                value: 3.0,
+                integer: true
+            }
+        );
+        let b = doc.get("b").unwrap();
+        assert_eq!(b.value.pos, Pos { line: 4, column: 9 });
+        let JsonValue::Array(items) = &b.value.value else {
+            panic!()
+        };
+        assert_eq!(items[0].pos, Pos { line: 4, column: 10 });
+        assert!(matches!(items[0].value, JsonValue::Number { integer: false, .. }));
+        // first-seen order is kept for duplicates
+        let JsonValue::Object(members) = &doc.value else {
+            panic!()
+        };
+        assert_eq!(members[0].key, "a");
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_spot() {
+        assert_eq!(err("{\"a\": 1\n \"b\": 2}").pos, Pos { line: 2, column: 2 });
+        assert_eq!(err("[1, 2").pos.line, 1);
+        assert_eq!(err("{\"a\": tru}").pos, Pos { line: 1, column: 7 });
+        assert_eq!(err("{\"a\": 01}").pos, Pos { line: 1, column: 7 });
+        assert_eq!(err("{\"a\": \"x}").pos, Pos { line: 1, column: 7 });
+        assert_eq!(err("/* open").pos, Pos { line: 1, column: 1 });
+        assert!(err("{} x").message.contains("after"));
+        assert!(err("").message.contains("end of file"));
+        assert!(err("{\"a\": NaN}").message.contains("NaN"));
+    }
+
+    #[test]
+    fn huge_numbers_parse_as_infinite_and_deep_nesting_is_refused() {
+        let doc = parse("1e999").unwrap();
+        assert!(matches!(doc.value, JsonValue::Number { value, .. } if value.is_infinite()));
+        let deep = "[".repeat(1000);
+        assert!(err(&deep).message.contains("nesting"));
+    }
+
+    #[test]
+    fn trailing_commas_and_escapes() {
+        let doc = parse("{\"s\": \"a\\n\\u00e9\\ud83d\\ude00\", \"l\": [1,],}").unwrap();
+        assert_eq!(
+            doc.get("s").unwrap().value.value,
+            JsonValue::String("a\né😀".into())
+        );
+    }
+}

@@ -1,0 +1,26 @@
+//! The RoboMaster profile: the original package's `config.json`, `decisions.json`,
+//! `waypoints.json` and obstacle map, loaded leniently with positioned diagnostics
+//! ([`load::load`]), compiled onto the engine ([`tree::decision_tree`]) and ticked by a
+//! [`decider::Decider`] exactly as `../shared/specs/robomaster.md` describes.
+
+pub mod aim;
+pub mod config;
+pub mod context;
+pub mod decider;
+pub mod decisions;
+pub mod diagnostics;
+pub mod fields;
+pub mod guards;
+pub mod jsonc;
+pub mod lint;
+pub mod load;
+pub mod navigate;
+pub mod snapshot;
+pub mod tree;
+pub mod waypoints;
+pub mod world;
+
+pub use decider::{Decider, DecisionMsg, Skip, TickResult, TickSummary};
+pub use diagnostics::{Diagnostic, Diagnostics, Severity};
+pub use load::{LoadOutcome, Tables, load};
+pub use world::{Point2, Pose, TickInput};

@@ -1,0 +1,216 @@
+//! The inputs of one tick (a synchronised set of the four topics plus the asynchronous ones)
+//! and the world model derived from them: our position, HP, the waypoint of every robot.
+
+use super::config::RmConfig;
+use super::decisions::UNIT_SLOTS;
+use serde::{Deserialize, Serialize};
+use waypoint_graph::WaypointGraph;
+
+/// Number of HP entries in `obj_hp`: red 0..7, blue 8..15.
+pub const HP_SLOTS: usize = 16;
+/// Number of positions in `car_pos`: red 0..5, blue 6..11.
+pub const POSITION_SLOTS: usize = 12;
+/// `game_stage` of the battle; other stages are skipped unless `Debug`.
+pub const STAGE_IN_BATTLE: u8 = 4;
+/// The lower computer's auto-aim mode.
+pub const MODE_AUTOAIM: u8 = 8;
+
+/// A point on the field in metres (map frame).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Point2 {
+    /// x in metres.
+    pub x: f32,
+    /// y in metres.
+    pub y: f32,
+}
+
+impl Point2 {
+    /// The original's "unknown position" marker: x == 0 or y == 0.
+    pub fn is_unknown(self) -> bool {
+        self.x == 0.0 || self.y == 0.0
+    }
+
+    /// Euclidean distance in single precision.
+    pub fn distance(self, other: Point2) -> f32 {
+        let (dx, dy) = (other.x - self.x, other.y - self.y);
+        (dx * dx + dy * dy).sqrt()
+    }
+}
+
+/// Our pose in the map (TF map <- base_link).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Pose {
+    /// x in metres.
+    pub x: f32,
+    /// y in metres.
+    pub y: f32,
+    /// Chassis yaw in radians.
+    pub yaw: f32,
+}
+
+/// Nav2 goal status codes (action_msgs/GoalStatus).
+pub mod nav_status {
+    /// No status known.
+    pub const UNKNOWN: u8 = 0;
+    /// Goal accepted.
+    pub const ACCEPTED: u8 = 1;
+    /// Goal executing.
+    pub const EXECUTING: u8 = 2;
+    /// Cancel requested.
+    pub const CANCELING: u8 = 3;
+    /// Goal reached.
+    pub const SUCCEEDED: u8 = 4;
+    /// Goal cancelled.
+    pub const CANCELED: u8 = 5;
+    /// Goal aborted.
+    pub const ABORTED: u8 = 6;
+
+    /// Whether the goal is still in flight.
+    pub fn is_active(status: u8) -> bool {
+        status == ACCEPTED || status == EXECUTING
+    }
+
+    /// Whether the goal ended without success (and may be re-sent).
+    pub fn ended_without_success(status: u8) -> bool {
+        status == CANCELED || status == ABORTED
+    }
+}
+
+/// One tick's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TickInput {
+    /// `obj_hp.hp`.
+    pub hp: [u16; HP_SLOTS],
+    /// `car_pos.pos`.
+    pub positions: [Point2; POSITION_SLOTS],
+    /// `game_info.timestamp`: remaining seconds.
+    pub remaining_time: f64,
+    /// `game_info.game_stage`.
+    pub game_stage: u8,
+    /// `serial_msg.mode`.
+    pub mode: u8,
+    /// The last Nav2 goal status code.
+    pub nav_status: u8,
+    /// Our pose, when the TF is known.
+    pub pose: Option<Pose>,
+    /// `Some(is_target_lost)` when a fresh auto-aim message exists.
+    pub autoaim_target_lost: Option<bool>,
+}
+
+impl Default for TickInput {
+    fn default() -> Self {
+        Self {
+            hp: [0; HP_SLOTS],
+            positions: [Point2::default(); POSITION_SLOTS],
+            remaining_time: 300.0,
+            game_stage: STAGE_IN_BATTLE,
+            mode: 0,
+            nav_status: nav_status::UNKNOWN,
+            pose: None,
+            autoaim_target_lost: None,
+        }
+    }
+}
+
+/// The world model of one tick, derived from [`TickInput`] and the tables.
+#[derive(Debug, Clone, Default)]
+pub struct World {
+    /// Our position.
+    pub position: Point2,
+    /// Chassis yaw (0 without a pose).
+    pub chassis_yaw: f32,
+    /// Our waypoint (nearest within `INIT_DISTANCE_THR`).
+    pub waypoint: Option<i32>,
+    /// Our HP.
+    pub hp: u16,
+    /// Our outpost's HP.
+    pub outpost_hp: u16,
+    /// Our base's HP.
+    pub base_hp: u16,
+    /// Elapsed game seconds.
+    pub elapsed: f64,
+    /// `serial_msg.mode`.
+    pub mode: u8,
+    /// Last Nav2 status code.
+    pub nav_status: u8,
+    /// Whether a fresh auto-aim message sees a target.
+    pub autoaim_has_target: bool,
+    /// Friendly units by slot (hero .. sentry): position and waypoint.
+    pub friends: [Unit; UNIT_SLOTS],
+    /// Enemy units by slot (hero .. sentry): position and waypoint.
+    pub enemies: [Unit; UNIT_SLOTS],
+}
+
+/// Another robot as the guards see it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Unit {
+    /// Position (unknown when x == 0 or y == 0).
+    pub position: Point2,
+    /// Its waypoint, when known and within the threshold.
+    pub waypoint: Option<i32>,
+}
+
+/// Why a tick published nothing before any decision was looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputSkip {
+    /// A position is not finite.
+    InvalidPosition,
+    /// Not in the battle stage and not `Debug`.
+    NotInBattle,
+    /// Neither `car_pos` nor the pose gives our position.
+    NoPosition,
+}
+
+impl World {
+    /// Derives this tick's world from the inputs; `Err` when the tick must be skipped.
+    pub fn update(&mut self, input: &TickInput, config: &RmConfig, graph: &WaypointGraph) -> Result<(), InputSkip> {
+        let all_finite = input.positions.iter().all(|p| p.x.is_finite() && p.y.is_finite())
+            && input.pose.is_none_or(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite())
+            && input.remaining_time.is_finite();
+        if !all_finite {
+            return Err(InputSkip::InvalidPosition);
+        }
+        if !config.debug && input.game_stage != STAGE_IN_BATTLE {
+            return Err(InputSkip::NotInBattle);
+        }
+        let (hp_offset, own_offset, enemy_offset) = if config.is_blue { (8, 6, 0) } else { (0, 0, 6) };
+        let self_slot = own_offset + config.self_index.clamp(0, 5) as usize;
+        let from_car_pos = input.positions[self_slot];
+        self.position = if !from_car_pos.is_unknown() {
+            from_car_pos
+        } else {
+            match input.pose {
+                Some(p) => Point2 { x: p.x, y: p.y },
+                None => return Err(InputSkip::NoPosition),
+            }
+        };
+        self.chassis_yaw = input.pose.map_or(0.0, |p| p.yaw);
+        let threshold = config.distance_thr;
+        self.waypoint = graph.nearest(self.position.x, self.position.y, threshold);
+        let hp_at = |i: i32| input.hp[hp_offset + i.clamp(0, 7) as usize];
+        self.hp = hp_at(config.self_index);
+        self.outpost_hp = hp_at(config.outpost_index);
+        self.base_hp = hp_at(config.base_index);
+        self.elapsed = f64::from(config.game_time) - input.remaining_time;
+        self.mode = input.mode;
+        self.nav_status = input.nav_status;
+        self.autoaim_has_target = input.autoaim_target_lost == Some(false);
+        for slot in 0..UNIT_SLOTS {
+            self.friends[slot] = unit(input.positions[own_offset + slot], graph, threshold);
+            self.enemies[slot] = unit(input.positions[enemy_offset + slot], graph, threshold);
+        }
+        // Our own slot is ourselves, with the position we decided on.
+        if let Some(me) = self.friends.get_mut(self_slot - own_offset) {
+            *me = Unit { position: self.position, waypoint: self.waypoint };
+        }
+        Ok(())
+    }
+}
+
+fn unit(position: Point2, graph: &WaypointGraph, threshold: f32) -> Unit {
+    let waypoint = if position.is_unknown() { None } else { graph.nearest(position.x, position.y, threshold) };
+    Unit { position, waypoint }
+}
+
+/// The human names of the unit slots, for explanations.
+pub const SLOT_NAMES: [&str; UNIT_SLOTS] = ["hero", "engineer", "infantry 3", "infantry 4", "infantry 5", "sentry"];

@@ -1,0 +1,85 @@
+//! `robot-decision decide`: snapshots in, results out, state carried from line to line.
+
+use decision_core::robomaster::snapshot::parse_line;
+use decision_core::robomaster::{Decider, load};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Runs the snapshots of `input` through the decider for `config`.
+pub fn run(config: &Path, input: &Path) -> ExitCode {
+    let outcome = load::load(config);
+    let Some(tables) = outcome.tables else {
+        eprint!("{}", outcome.diagnostics);
+        eprintln!("{}: not loaded, fix the errors above (robot-decision check shows all)", config.display());
+        return ExitCode::from(1);
+    };
+    let mut decider = match Decider::new(Arc::new(tables)) {
+        Ok(d) => d,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let reader: Box<dyn Read> = if input == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        match std::fs::File::open(input) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("{}: cannot read: {e}", input.display());
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut bad_lines = 0usize;
+    let mut tick = 0u64;
+    for (index, line) in BufReader::with_capacity(1 << 16, reader).lines().enumerate() {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                eprintln!("{}:{}: cannot read: {e}", input.display(), index + 1);
+                return ExitCode::from(1);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let written = match parse_line(&line) {
+            Ok(snapshot) => {
+                decider.tick(&snapshot);
+                let mut result = decider.result();
+                result.tick = tick;
+                serde_json::to_writer(&mut out, &result)
+            }
+            Err(e) => {
+                bad_lines += 1;
+                eprintln!("{}:{}:{}: `{}`: {}", input.display(), index + 1, e.column, e.field, e.message);
+                let skipped = serde_json::json!({
+                    "tick": tick, "skipped": "malformed_input",
+                    "error": format!("line {}: `{}`: {}", index + 1, e.field, e.message),
+                });
+                serde_json::to_writer(&mut out, &skipped)
+            }
+        };
+        tick += 1;
+        if written.is_err() || out.write_all(b"\n").is_err() {
+            // The reader of stdout went away (e.g. `| head`): stop quietly.
+            return ExitCode::SUCCESS;
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    if bad_lines > 0 {
+        eprintln!("{}: {bad_lines} malformed line(s) skipped", input.display());
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

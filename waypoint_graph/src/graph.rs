@@ -1,0 +1,228 @@
+//! The waypoint graph: validated waypoints, id lookup, nearest waypoint, reachability.
+//!
+//! Path searches (DFS chain, shortest path) live in [`crate::search`].
+
+use std::collections::HashMap;
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::Bfs;
+use thiserror::Error;
+
+use crate::waypoint::{Waypoint, distance_f32};
+
+/// Why a list of waypoints does not form a graph.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GraphError {
+    /// Two waypoints share an id; ids must be unique so decisions can name them.
+    #[error("duplicate waypoint id {id}")]
+    DuplicateId {
+        /// The repeated id.
+        id: i32,
+    },
+    /// A `connect` entry names an id no waypoint has.
+    #[error("waypoint {from} connects to unknown waypoint id {to}")]
+    UnknownConnect {
+        /// Id of the waypoint whose `connect` list is wrong.
+        from: i32,
+        /// The unknown id it names.
+        to: i32,
+    },
+    /// A waypoint's x or y is NaN or infinite, which would break distances and paths.
+    #[error("waypoint {id} has a non-finite coordinate")]
+    NonFiniteCoordinate {
+        /// Id of the offending waypoint.
+        id: i32,
+    },
+}
+
+/// Waypoints in file order plus the directed graph their `connect` lists describe.
+///
+/// Node `i` of [`WaypointGraph::graph`] is `waypoints()[i]`; every `connect` entry is one
+/// directed edge whose weight is its Euclidean length in metres. Adjacency is also kept in
+/// `connect` order in a compact form for the allocation-free searches.
+#[derive(Debug, Clone)]
+pub struct WaypointGraph {
+    waypoints: Vec<Waypoint>,
+    index: HashMap<i32, usize>,
+    /// `adj[adj_start[i]..adj_start[i + 1]]` are the neighbours of node `i` in `connect` order.
+    adj_start: Vec<usize>,
+    adj: Vec<usize>,
+    /// Euclidean length of each entry of `adj`.
+    adj_len: Vec<f64>,
+    graph: DiGraph<i32, f64>,
+}
+
+impl WaypointGraph {
+    /// Validates the waypoints (unique ids, known `connect` targets, finite x/y) and builds
+    /// the graph; the first problem in file order is returned.
+    pub fn new(waypoints: Vec<Waypoint>) -> Result<Self, GraphError> {
+        let mut index = HashMap::with_capacity(waypoints.len());
+        for (i, wp) in waypoints.iter().enumerate() {
+            if !(wp.x.is_finite() && wp.y.is_finite()) {
+                return Err(GraphError::NonFiniteCoordinate { id: wp.id });
+            }
+            if index.insert(wp.id, i).is_some() {
+                return Err(GraphError::DuplicateId { id: wp.id });
+            }
+        }
+        let mut graph = DiGraph::with_capacity(waypoints.len(), 0);
+        for wp in &waypoints {
+            graph.add_node(wp.id);
+        }
+        let mut adj_start = Vec::with_capacity(waypoints.len() + 1);
+        let mut adj = Vec::new();
+        let mut adj_len = Vec::new();
+        for (i, wp) in waypoints.iter().enumerate() {
+            adj_start.push(adj.len());
+            for &to in &wp.connect {
+                let Some(&j) = index.get(&to) else {
+                    return Err(GraphError::UnknownConnect { from: wp.id, to });
+                };
+                let other = &waypoints[j];
+                let len = f64::from(wp.x - other.x).hypot(f64::from(wp.y - other.y));
+                adj.push(j);
+                adj_len.push(len);
+                graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), len);
+            }
+        }
+        adj_start.push(adj.len());
+        Ok(Self {
+            waypoints,
+            index,
+            adj_start,
+            adj,
+            adj_len,
+            graph,
+        })
+    }
+
+    /// All waypoints in file order (the order ties are broken in).
+    pub fn waypoints(&self) -> &[Waypoint] {
+        &self.waypoints
+    }
+
+    /// Number of waypoints.
+    pub fn len(&self) -> usize {
+        self.waypoints.len()
+    }
+
+    /// Whether there are no waypoints at all.
+    pub fn is_empty(&self) -> bool {
+        self.waypoints.is_empty()
+    }
+
+    /// The waypoint with this id, if any.
+    pub fn get(&self, id: i32) -> Option<&Waypoint> {
+        self.index_of(id).and_then(|i| self.waypoints.get(i))
+    }
+
+    /// Position of the waypoint with this id in file order (also its petgraph node index).
+    pub fn index_of(&self, id: i32) -> Option<usize> {
+        self.index.get(&id).copied()
+    }
+
+    /// The underlying petgraph graph: node weight = waypoint id, edge weight = length (m).
+    pub fn graph(&self) -> &DiGraph<i32, f64> {
+        &self.graph
+    }
+
+    /// Ids of the waypoints `id` connects to, in `connect` order (empty for an unknown id).
+    pub fn neighbours(&self, id: i32) -> impl Iterator<Item = i32> + '_ {
+        let range = self.index_of(id).map_or(0..0, |i| self.adj_range(i));
+        self.adj[range].iter().map(|&j| self.waypoints[j].id)
+    }
+
+    /// The current waypoint at `(x, y)`: nearest by `f32` distance, file order, strictly
+    /// smaller wins (ties keep the earlier waypoint); `None` if the minimum distance is
+    /// strictly greater than `threshold` (equal counts as at the waypoint).
+    ///
+    /// NaN distances (NaN position) never win; a NaN threshold yields `None`.
+    pub fn nearest(&self, x: f32, y: f32, threshold: f32) -> Option<i32> {
+        let mut best: Option<(f32, i32)> = None;
+        for wp in &self.waypoints {
+            let d = distance_f32(wp.x, wp.y, x, y);
+            if !d.is_nan() && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, wp.id));
+            }
+        }
+        match best {
+            Some((d, id)) if d <= threshold => Some(id),
+            _ => None,
+        }
+    }
+
+    /// Whether a directed path leads from `from` to `to` (a waypoint reaches itself);
+    /// false if either id is unknown.
+    pub fn is_reachable(&self, from: i32, to: i32) -> bool {
+        match (self.index_of(from), self.index_of(to)) {
+            (Some(a), Some(b)) => petgraph::algo::has_path_connecting(
+                &self.graph,
+                NodeIndex::new(a),
+                NodeIndex::new(b),
+                None,
+            ),
+            _ => false,
+        }
+    }
+
+    /// Ids reachable from `from` (including `from` itself), in file order; empty if unknown.
+    pub fn reachable_from(&self, from: i32) -> Vec<i32> {
+        let Some(start) = self.index_of(from) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.waypoints.len()];
+        let mut bfs = Bfs::new(&self.graph, NodeIndex::new(start));
+        while let Some(n) = bfs.next(&self.graph) {
+            if let Some(s) = seen.get_mut(n.index()) {
+                *s = true;
+            }
+        }
+        self.waypoints
+            .iter()
+            .zip(&seen)
+            .filter(|(_, s)| **s)
+            .map(|(wp, _)| wp.id)
+            .collect()
+    }
+
+    /// Edges `a -> b` without a `b -> a`, in file and `connect` order, each listed once;
+    /// `check` reports them because robots cannot drive such a link back.
+    pub fn one_way_edges(&self) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for i in 0..self.waypoints.len() {
+            let row = &self.adj[self.adj_range(i)];
+            for (k, &j) in row.iter().enumerate() {
+                if row[..k].contains(&j) {
+                    continue; // duplicate connect entry
+                }
+                if !self.adj[self.adj_range(j)].contains(&i) {
+                    out.push((self.waypoints[i].id, self.waypoints[j].id));
+                }
+            }
+        }
+        out
+    }
+
+    /// Index range of node `i`'s neighbours in `adj` / `adj_len`.
+    pub(crate) fn adj_range(&self, i: usize) -> std::ops::Range<usize> {
+        match (self.adj_start.get(i), self.adj_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    /// Neighbour indices in `connect` order (crate-internal, for the searches).
+    pub(crate) fn adj(&self) -> &[usize] {
+        &self.adj
+    }
+
+    /// Edge lengths parallel to [`Self::adj`].
+    pub(crate) fn adj_len(&self) -> &[f64] {
+        &self.adj_len
+    }
+
+    /// Id of the node at file index `i` (crate-internal; `i` comes from our own tables).
+    pub(crate) fn id_at(&self, i: usize) -> i32 {
+        self.waypoints[i].id
+    }
+}

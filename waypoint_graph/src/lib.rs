@@ -1,0 +1,28 @@
+//! Geometry of the RoboMaster decision engine: where the robots are and what they can see.
+//!
+//! * [`Waypoint`] and [`WaypointGraph`]: the waypoint file's points and their directed
+//!   `connect` graph (petgraph inside), with the original's nearest-waypoint rule
+//!   ([`WaypointGraph::nearest`]), the original's DFS succession chain
+//!   ([`WaypointGraph::dfs_chain`]), Dijkstra ([`WaypointGraph::shortest_path`]) and the
+//!   reachability queries `check` needs. The `_into` searches with a [`PathScratch`] do not
+//!   allocate in steady state.
+//! * [`ObstacleMap`]: the field PNG as grey pixels, converted and resized bit-exactly like the
+//!   original's OpenCV calls ([`map::grey`], [`map::resize`]), the metres <-> pixels mapping,
+//!   and the occlusion tests: the original's sampling rule
+//!   ([`ObstacleMap::visible_sampled`]) and an exact grid traversal
+//!   ([`ObstacleMap::visible_exact`]).
+//!
+//! Normative rules: `shared/specs/robomaster.md`, sections "Current waypoint", "Path and
+//! poses" and "Aim".
+
+#![warn(missing_docs)]
+
+pub mod graph;
+pub mod map;
+pub mod search;
+pub mod waypoint;
+
+pub use graph::{GraphError, WaypointGraph};
+pub use map::{MapError, ObstacleMap, resize_linear_u8, target_size};
+pub use search::PathScratch;
+pub use waypoint::{Waypoint, distance_f32};
