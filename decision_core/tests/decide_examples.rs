@@ -40,14 +40,34 @@ fn at_elapsed(elapsed: f64) -> TickInput {
 
 #[test]
 fn hp_bounds_lower_exclusive_upper_inclusive() {
-    bound_case(json!({"minHP": 300}), with_hp(301), with_hp(300), "minHP: HP 300 <= minHP 300");
-    bound_case(json!({"maxHP": 300}), with_hp(300), with_hp(301), "maxHP: HP 301 > maxHP 300");
+    bound_case(
+        json!({"minHP": 300}),
+        with_hp(301),
+        with_hp(300),
+        "minHP: HP 300 <= minHP 300",
+    );
+    bound_case(
+        json!({"maxHP": 300}),
+        with_hp(300),
+        with_hp(301),
+        "maxHP: HP 301 > maxHP 300",
+    );
 }
 
 #[test]
 fn time_bounds_lower_exclusive_upper_inclusive() {
-    bound_case(json!({"start_time": 30}), at_elapsed(31.0), at_elapsed(30.0), "start_time: game time 30 s <= start_time 30 s");
-    bound_case(json!({"end_time": 100}), at_elapsed(100.0), at_elapsed(101.0), "end_time: game time 101 s > end_time 100 s");
+    bound_case(
+        json!({"start_time": 30}),
+        at_elapsed(31.0),
+        at_elapsed(30.0),
+        "start_time: game time 30 s <= start_time 30 s",
+    );
+    bound_case(
+        json!({"end_time": 100}),
+        at_elapsed(100.0),
+        at_elapsed(101.0),
+        "end_time: game time 101 s > end_time 100 s",
+    );
 }
 
 #[test]
@@ -57,25 +77,50 @@ fn outpost_base_and_mode_bounds() {
         s.hp[6] = hp;
         s
     };
-    bound_case(json!({"out_post_HP_min": 500}), outpost(500), outpost(499), "out_post_HP_min: outpost HP 499 < out_post_HP_min 500");
-    bound_case(json!({"out_post_HP_max": 0}), outpost(0), outpost(1), "out_post_HP_max: outpost HP 1 > out_post_HP_max 0");
+    bound_case(
+        json!({"out_post_HP_min": 500}),
+        outpost(500),
+        outpost(499),
+        "out_post_HP_min: outpost HP 499 < out_post_HP_min 500",
+    );
+    bound_case(
+        json!({"out_post_HP_max": 0}),
+        outpost(0),
+        outpost(1),
+        "out_post_HP_max: outpost HP 1 > out_post_HP_max 0",
+    );
     let base = |hp: u16| {
         let mut s = at_waypoint(0);
         s.hp[7] = hp;
         s
     };
-    bound_case(json!({"base_HP_min": 1000}), base(1000), base(999), "base_HP_min: base HP 999 < base_HP_min 1000");
+    bound_case(
+        json!({"base_HP_min": 1000}),
+        base(1000),
+        base(999),
+        "base_HP_min: base HP 999 < base_HP_min 1000",
+    );
     let mode = |m: u8| {
         let mut s = at_waypoint(0);
         s.mode = m;
         s
     };
-    bound_case(json!({"robot_mode": 3}), mode(3), mode(2), "robot_mode: mode 2 != robot_mode 3");
+    bound_case(
+        json!({"robot_mode": 3}),
+        mode(3),
+        mode(2),
+        "robot_mode: mode 2 != robot_mode 3",
+    );
 }
 
 #[test]
 fn waypoint_and_position_guards() {
-    bound_case(json!({"wayPointID": [1, 2]}), at_waypoint(2), at_waypoint(0), "wayPointID: current waypoint 0 not in [1, 2]");
+    bound_case(
+        json!({"wayPointID": [1, 2]}),
+        at_waypoint(2),
+        at_waypoint(0),
+        "wayPointID: current waypoint 0 not in [1, 2]",
+    );
     // friend hero (red index 0) and enemy sentry (blue index 11)
     bound_case(
         json!({"friendPosition": [[3], [-1], [-1], [-1], [-1], [-1]]}),
@@ -100,12 +145,23 @@ fn waypoint_and_position_guards() {
 
 #[test]
 fn guards_are_checked_in_the_spec_order_and_the_first_failure_is_explained() {
-    let field = Field::new().decisions(&[decision(0, 100, 1, json!({"wayPointID": [2], "minHP": 700, "end_time": 10}))]);
+    let field = Field::new().decisions(&[decision(
+        0,
+        100,
+        1,
+        json!({"wayPointID": [2], "minHP": 700, "end_time": 10}),
+    )]);
     let mut decider = field.decider();
     let r = tick(&mut decider, &at_waypoint(0));
-    assert_eq!(r.why_not.0, vec![(0, "wayPointID: current waypoint 0 not in [2]".to_string())]);
+    assert_eq!(
+        r.why_not.0,
+        vec![(0, "wayPointID: current waypoint 0 not in [2]".to_string())]
+    );
     let r = tick(&mut decider, &at_waypoint(2));
-    assert_eq!(r.why_not.0, vec![(0, "minHP: HP 600 <= minHP 700".to_string())]);
+    assert_eq!(
+        r.why_not.0,
+        vec![(0, "minHP: HP 600 <= minHP 700".to_string())]
+    );
 }
 
 #[test]
@@ -117,10 +173,20 @@ fn current_waypoint_threshold_equality_and_ties() {
     assert_eq!(tick(&mut decider, &snapshot((3.0, 3.01))).waypoint, None);
     // equidistant waypoints: the earlier in the file wins
     let wp = |id: i32, x: f32| json!({"id": id, "name": format!("w{id}"), "x": x, "y": 2.0, "angle": 0.0, "connect": []});
-    let field = Field::new().waypoints(&[wp(7, 2.0), wp(8, 4.0)]).decisions(&[decision(0, 1, -1, json!({}))]);
-    assert_eq!(tick(&mut field.decider(), &snapshot((3.0, 2.0))).waypoint, Some(7));
-    let field = Field::new().waypoints(&[wp(8, 4.0), wp(7, 2.0)]).decisions(&[decision(0, 1, -1, json!({}))]);
-    assert_eq!(tick(&mut field.decider(), &snapshot((3.0, 2.0))).waypoint, Some(8));
+    let field = Field::new()
+        .waypoints(&[wp(7, 2.0), wp(8, 4.0)])
+        .decisions(&[decision(0, 1, -1, json!({}))]);
+    assert_eq!(
+        tick(&mut field.decider(), &snapshot((3.0, 2.0))).waypoint,
+        Some(7)
+    );
+    let field = Field::new()
+        .waypoints(&[wp(8, 4.0), wp(7, 2.0)])
+        .decisions(&[decision(0, 1, -1, json!({}))]);
+    assert_eq!(
+        tick(&mut field.decider(), &snapshot((3.0, 2.0))).waypoint,
+        Some(8)
+    );
 }
 
 #[test]
@@ -155,24 +221,46 @@ fn unreachable_targets_and_no_waypoint_are_not_executable() {
 #[test]
 fn shortest_path_option() {
     let wp = |id: i32, x: f32, y: f32, connect: Vec<i32>| json!({"id": id, "name": format!("w{id}"), "x": x, "y": y, "angle": 0.0, "connect": connect});
-    let waypoints = [wp(0, 1.0, 1.0, vec![1, 2]), wp(1, 1.0, 7.0, vec![3]), wp(2, 3.0, 1.0, vec![3]), wp(3, 5.0, 1.5, vec![])];
+    let waypoints = [
+        wp(0, 1.0, 1.0, vec![1, 2]),
+        wp(1, 1.0, 7.0, vec![3]),
+        wp(2, 3.0, 1.0, vec![3]),
+        wp(3, 5.0, 1.5, vec![]),
+    ];
     let d = [decision(0, 100, 3, json!({"if_succession": true}))];
     let field = Field::new().waypoints(&waypoints).decisions(&d);
-    assert_eq!(tick(&mut field.decider(), &snapshot((1.0, 1.0))).path, vec![1, 3]);
-    let field = Field::new().waypoints(&waypoints).decisions(&d).config(&[("PATH_PLANNING", json!("shortest"))]);
-    assert_eq!(tick(&mut field.decider(), &snapshot((1.0, 1.0))).path, vec![2, 3]);
+    assert_eq!(
+        tick(&mut field.decider(), &snapshot((1.0, 1.0))).path,
+        vec![1, 3]
+    );
+    let field = Field::new()
+        .waypoints(&waypoints)
+        .decisions(&d)
+        .config(&[("PATH_PLANNING", json!("shortest"))]);
+    assert_eq!(
+        tick(&mut field.decider(), &snapshot((1.0, 1.0))).path,
+        vec![2, 3]
+    );
 }
 
 #[test]
 fn ties_go_to_the_earlier_decision_and_weight_zero_is_never_chosen() {
-    let field = Field::new().decisions(&[decision(0, 0, 2, json!({})), decision(1, 100, 1, json!({})), decision(2, 100, 2, json!({}))]);
+    let field = Field::new().decisions(&[
+        decision(0, 0, 2, json!({})),
+        decision(1, 100, 1, json!({})),
+        decision(2, 100, 2, json!({})),
+    ]);
     let r = tick(&mut field.decider(), &at_waypoint(0));
     assert_eq!(r.available, vec![0, 1, 2]);
     assert_eq!((r.best, r.chosen), (Some(1), Some(1)));
-    let field = Field::new().decisions(&[decision(0, 0, 2, json!({})), decision(1, -5, 1, json!({}))]);
+    let field =
+        Field::new().decisions(&[decision(0, 0, 2, json!({})), decision(1, -5, 1, json!({}))]);
     let r = tick(&mut field.decider(), &at_waypoint(0));
     assert_eq!(r.available, vec![0, 1]);
-    assert_eq!((r.best, r.chosen, r.skipped), (None, None, Some(Skip::NoDecision)));
+    assert_eq!(
+        (r.best, r.chosen, r.skipped),
+        (None, None, Some(Skip::NoDecision))
+    );
     assert!(r.decision.is_none());
 }
 
@@ -190,17 +278,30 @@ fn preemption_and_commitment_follow_the_nav2_status() {
         tick(&mut decider, &input)
     };
     let r = step(at_waypoint(0), 0);
-    assert_eq!((r.best, r.chosen, r.action, r.path.clone()), (Some(0), Some(0), NavAction::Send, vec![1]));
+    assert_eq!(
+        (r.best, r.chosen, r.action, r.path.clone()),
+        (Some(0), Some(0), NavAction::Send, vec![1])
+    );
     // executing, off every waypoint: decision 0's guard fails, equal-weight 1 is best: keep 0
     let r = step(snapshot((4.5, 1.75)), 2);
-    assert_eq!((r.available.clone(), r.best, r.chosen, r.action), (vec![1], Some(1), Some(0), NavAction::Continue));
+    assert_eq!(
+        (r.available.clone(), r.best, r.chosen, r.action),
+        (vec![1], Some(1), Some(0), NavAction::Continue)
+    );
     assert_eq!(r.path, vec![1]);
-    assert_eq!(r.decision.map(|d| d.decision_id), Some(0), "the running decision's message is re-published");
+    assert_eq!(
+        r.decision.map(|d| d.decision_id),
+        Some(0),
+        "the running decision's message is re-published"
+    );
     // strictly heavier decision 2 preempts
     let mut low = snapshot((4.5, 1.75));
     low.hp[5] = 150;
     let r = step(low.clone(), 2);
-    assert_eq!((r.chosen, r.action, r.cancelled, r.path.clone()), (Some(2), NavAction::Preempt, Some(0), vec![3]));
+    assert_eq!(
+        (r.chosen, r.action, r.cancelled, r.path.clone()),
+        (Some(2), NavAction::Preempt, Some(0), vec![3])
+    );
     assert_eq!(r.decision.map(|d| (d.decision_id, d.mode)), Some((2, 7)));
     let r = step(low, 1);
     assert_eq!((r.chosen, r.action), (Some(2), NavAction::Continue));
@@ -209,7 +310,10 @@ fn preemption_and_commitment_follow_the_nav2_status() {
     arrived.hp[5] = 150;
     let r = step(arrived.clone(), 4);
     assert_eq!((r.chosen, r.action), (Some(2), NavAction::Hold));
-    assert!(r.decision.is_some(), "the message is published on every tick with a decision");
+    assert!(
+        r.decision.is_some(),
+        "the message is published on every tick with a decision"
+    );
     // the goal ended without success: sent again
     let r = step(arrived, 6);
     assert_eq!((r.chosen, r.action), (Some(2), NavAction::Send));
@@ -217,13 +321,19 @@ fn preemption_and_commitment_follow_the_nav2_status() {
 
 #[test]
 fn finished_goal_lets_the_best_candidate_in() {
-    let field = Field::new().decisions(&[decision(0, 100, 1, json!({"wayPointID": [0]})), decision(1, 50, 2, json!({}))]);
+    let field = Field::new().decisions(&[
+        decision(0, 100, 1, json!({"wayPointID": [0]})),
+        decision(1, 50, 2, json!({})),
+    ]);
     let mut decider = field.decider();
     tick(&mut decider, &at_waypoint(0));
     let mut arrived = at_waypoint(1);
     arrived.nav_status = 4;
     let r = tick(&mut decider, &arrived);
-    assert_eq!((r.chosen, r.action, r.path.clone()), (Some(1), NavAction::Send, vec![2]));
+    assert_eq!(
+        (r.chosen, r.action, r.path.clone()),
+        (Some(1), NavAction::Send, vec![2])
+    );
 }
 
 #[test]
@@ -233,12 +343,18 @@ fn minus_one_target_and_mode_resolve_every_tick() {
     let mut s = at_waypoint(2);
     s.mode = 3;
     let r = tick(&mut decider, &s);
-    assert_eq!((r.path.clone(), r.decision.map(|d| d.mode)), (vec![2], Some(3)));
+    assert_eq!(
+        (r.path.clone(), r.decision.map(|d| d.mode)),
+        (vec![2], Some(3))
+    );
     let mut s = at_waypoint(4);
     s.mode = 5;
     s.nav_status = 4;
     let r = tick(&mut decider, &s);
-    assert_eq!((r.path.clone(), r.decision.map(|d| d.mode), r.action), (vec![4], Some(5), NavAction::Send));
+    assert_eq!(
+        (r.path.clone(), r.decision.map(|d| d.mode), r.action),
+        (vec![4], Some(5), NavAction::Send)
+    );
 }
 
 #[test]
@@ -268,16 +384,27 @@ fn aim_picks_the_nearest_visible_enemy_and_the_wall_occludes() {
 
 #[test]
 fn exact_occlusion_option_also_sees_the_wall() {
-    let field = Field::new().decisions(&[decision(0, 100, 1, json!({}))]).config(&[("OCCLUSION_TEST", json!("exact"))]);
-    let r = tick(&mut field.decider(), &place(snapshot((4.0, 4.0)), 6, (8.0, 4.0)));
+    let field = Field::new()
+        .decisions(&[decision(0, 100, 1, json!({}))])
+        .config(&[("OCCLUSION_TEST", json!("exact"))]);
+    let r = tick(
+        &mut field.decider(),
+        &place(snapshot((4.0, 4.0)), 6, (8.0, 4.0)),
+    );
     assert_eq!(r.aim_yaw, None);
-    let r = tick(&mut field.decider(), &place(snapshot((4.0, 4.0)), 6, (4.0, 7.5)));
+    let r = tick(
+        &mut field.decider(),
+        &place(snapshot((4.0, 4.0)), 6, (4.0, 7.5)),
+    );
     assert_eq!(r.aim_yaw, Some(FRAC_PI_2));
 }
 
 #[test]
 fn headings_theta_and_autoaim_mode() {
-    let field = Field::new().decisions(&[decision(0, 100, 1, json!({})), decision(1, 50, 1, json!({"if_reverse": true, "decide_mode": 9}))]);
+    let field = Field::new().decisions(&[
+        decision(0, 100, 1, json!({})),
+        decision(1, 50, 1, json!({"if_reverse": true, "decide_mode": 9})),
+    ]);
     // no target: the waypoint's angle (1.5)
     let r = tick(&mut field.decider(), &at_waypoint(0));
     assert_eq!(r.poses, vec![[3.0, 2.0, 1.5]]);
@@ -291,11 +418,22 @@ fn headings_theta_and_autoaim_mode() {
     // fresh auto-aim with a target and decide_mode < 8: mode 8
     let mut aiming = seen.clone();
     aiming.autoaim_target_lost = Some(false);
-    assert_eq!(tick(&mut field.decider(), &aiming).decision.map(|d| d.mode), Some(8));
+    assert_eq!(
+        tick(&mut field.decider(), &aiming).decision.map(|d| d.mode),
+        Some(8)
+    );
     aiming.autoaim_target_lost = Some(true);
-    assert_eq!(tick(&mut field.decider(), &aiming).decision.map(|d| d.mode), Some(6));
+    assert_eq!(
+        tick(&mut field.decider(), &aiming).decision.map(|d| d.mode),
+        Some(6)
+    );
     // reverse adds pi; decide_mode 9 is not lowered to 8
-    let field = Field::new().decisions(&[decision(1, 50, 1, json!({"if_reverse": true, "decide_mode": 9}))]);
+    let field = Field::new().decisions(&[decision(
+        1,
+        50,
+        1,
+        json!({"if_reverse": true, "decide_mode": 9}),
+    )]);
     let mut aiming = at_waypoint(0);
     aiming.autoaim_target_lost = Some(false);
     let r = tick(&mut field.decider(), &aiming);
@@ -308,7 +446,10 @@ fn blue_side_uses_offset_indices() {
     let field = Field::new()
         .decisions(&[decision(0, 100, 1, json!({"minHP": 300, "out_post_HP_max": 0, "enemyPosition": [[2], [-1], [-1], [-1], [-1], [-1]]}))])
         .config(&[("INIT_ISBLUE", json!(true))]);
-    let mut s = TickInput { hp: [600; 16], ..TickInput::default() };
+    let mut s = TickInput {
+        hp: [600; 16],
+        ..TickInput::default()
+    };
     s.positions[11].x = 6.0; // blue sentry = us, at waypoint 0
     s.positions[11].y = 1.5;
     s.positions[0].x = 9.0; // red hero = enemy slot 0, at waypoint 2
@@ -319,7 +460,10 @@ fn blue_side_uses_offset_indices() {
     assert_eq!((r.waypoint, r.available.clone()), (Some(0), vec![0]));
     s.hp[13] = 250; // our HP
     let r = tick(&mut field.decider(), &s);
-    assert_eq!(r.why_not.0, vec![(0, "minHP: HP 250 <= minHP 300".to_string())]);
+    assert_eq!(
+        r.why_not.0,
+        vec![(0, "minHP: HP 250 <= minHP 300".to_string())]
+    );
 }
 
 #[test]
@@ -344,7 +488,10 @@ fn ticks_are_skipped_for_invalid_inputs() {
 
 #[test]
 fn the_running_decision_survives_skipped_ticks() {
-    let field = Field::new().decisions(&[decision(0, 100, 1, json!({})), decision(1, 100, 2, json!({}))]);
+    let field = Field::new().decisions(&[
+        decision(0, 100, 1, json!({})),
+        decision(1, 100, 2, json!({})),
+    ]);
     let mut decider = field.decider();
     tick(&mut decider, &at_waypoint(0));
     let mut paused = at_waypoint(0);
@@ -354,4 +501,25 @@ fn the_running_decision_survives_skipped_ticks() {
     executing.nav_status = 2;
     let r = tick(&mut decider, &executing);
     assert_eq!((r.chosen, r.action), (Some(0), NavAction::Continue));
+}
+
+#[test]
+fn ids_above_255_wrap_in_the_uint8_decision_id_with_a_warning() {
+    let field = Field::new().decisions(&[decision(300, 100, 1, json!({}))]);
+    let outcome = decision_core::robomaster::load::load(&field.config_path());
+    let warning = outcome
+        .diagnostics
+        .warnings()
+        .find(|d| d.field.as_deref() == Some("id"))
+        .expect("a warning on the id");
+    assert!(
+        warning.message.contains("published as 44"),
+        "{}",
+        warning.message
+    );
+    let r = tick(&mut field.decider(), &at_waypoint(0));
+    assert_eq!(
+        (r.chosen, r.decision.map(|d| d.decision_id)),
+        (Some(300), Some(44))
+    );
 }

@@ -14,7 +14,10 @@ pub fn run(config: &Path, format: Format) -> ExitCode {
     match format {
         Format::Text => {
             print!("{diagnostics}");
-            println!("{}: {errors} error(s), {warnings} warning(s)", config.display());
+            println!(
+                "{}: {errors} error(s), {warnings} warning(s)",
+                config.display()
+            );
         }
         Format::Json => {
             let doc = serde_json::json!({
@@ -26,7 +29,11 @@ pub fn run(config: &Path, format: Format) -> ExitCode {
             println!("{doc}");
         }
     }
-    if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// All diagnostics of a configuration: loading, lints, and compiling the tree.

@@ -12,7 +12,10 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
     let outcome = load::load(config);
     let Some(tables) = outcome.tables else {
         eprint!("{}", outcome.diagnostics);
-        eprintln!("{}: not loaded, fix the errors above (robot-decision check shows all)", config.display());
+        eprintln!(
+            "{}: not loaded, fix the errors above (robot-decision check shows all)",
+            config.display()
+        );
         return ExitCode::from(1);
     };
     let mut decider = match Decider::new(Arc::new(tables)) {
@@ -39,7 +42,10 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut bad_lines = 0usize;
     let mut tick = 0u64;
-    for (index, line) in BufReader::with_capacity(1 << 16, reader).lines().enumerate() {
+    for (index, line) in BufReader::with_capacity(1 << 16, reader)
+        .lines()
+        .enumerate()
+    {
         let line = match line {
             Ok(line) => line,
             Err(e) => {
@@ -59,7 +65,14 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
             }
             Err(e) => {
                 bad_lines += 1;
-                eprintln!("{}:{}:{}: `{}`: {}", input.display(), index + 1, e.column, e.field, e.message);
+                eprintln!(
+                    "{}:{}:{}: `{}`: {}",
+                    input.display(),
+                    index + 1,
+                    e.column,
+                    e.field,
+                    e.message
+                );
                 let skipped = serde_json::json!({
                     "tick": tick, "skipped": "malformed_input",
                     "error": format!("line {}: `{}`: {}", index + 1, e.field, e.message),

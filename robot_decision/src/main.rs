@@ -1,12 +1,17 @@
-//! `robot-decision`: check, explain and run RoboMaster decision files.
+//! `robot-decision`: check, explain, simulate and run RoboMaster decision files.
 
 mod check;
 mod decide;
 mod schema;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use decision_core::robomaster::load;
+use robot_decision::node::NodeCore;
+use robot_decision::runtime::{run, sim};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Robot macro-decisions from decisions.json / waypoints.json.
 #[derive(Debug, Parser)]
@@ -49,6 +54,41 @@ enum Command {
         #[arg(value_enum)]
         which: schema::Which,
     },
+    /// Run the node on the bus (Zenoh): decide on live inputs, reload edited files.
+    Run {
+        /// The config.json file.
+        config: PathBuf,
+        /// Do not watch the files for changes.
+        #[arg(long)]
+        no_reload: bool,
+        #[command(flatten)]
+        bus: bus::BusArgs,
+    },
+    /// Simulate a match in-process: the node and the fake publisher, no network.
+    Sim {
+        /// The config.json file (default: the repository's sample).
+        config: Option<PathBuf>,
+        /// The scenario (JSON5; default: sample/scenarios/hp_retreat.json5 for the sample).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// Stop after this many simulated seconds (default: the whole match).
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Fast-forward factor against the wall clock; 0 runs as fast as possible.
+        #[arg(long, default_value_t = 0.0)]
+        speed: f64,
+        /// Seed of the simulated match.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// One JSON line per tick (the `decide` result plus `game_time`).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The repository's sample config, for `sim` without arguments.
+fn sample_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample")
 }
 
 fn main() -> ExitCode {
@@ -57,5 +97,122 @@ fn main() -> ExitCode {
         Command::Check { config, format } => check::run(&config, format),
         Command::Decide { config, input } => decide::run(&config, &input),
         Command::Schema { which } => schema::run(which),
+        Command::Run {
+            config,
+            no_reload,
+            bus,
+        } => run_command(&config, !no_reload, &bus),
+        Command::Sim {
+            config,
+            scenario,
+            seconds,
+            speed,
+            seed,
+            json,
+        } => {
+            let config = config.unwrap_or_else(|| sample_dir().join("config.json"));
+            let scenario =
+                scenario.unwrap_or_else(|| sample_dir().join("scenarios/hp_retreat.json5"));
+            sim_command(
+                &config,
+                &scenario,
+                &sim::SimOptions {
+                    seconds,
+                    speed,
+                    seed,
+                    json,
+                },
+            )
+        }
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Loads and compiles a config, printing the diagnostics on failure.
+fn load_node(config: &Path) -> Option<NodeCore> {
+    let outcome = load::load(config);
+    let Some(tables) = outcome.tables else {
+        eprint!("{}", outcome.diagnostics);
+        eprintln!(
+            "{}: not loaded, fix the errors above (robot-decision check shows all)",
+            config.display()
+        );
+        return None;
+    };
+    match NodeCore::new(Arc::new(tables)) {
+        Ok(node) => Some(node),
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            None
+        }
+    }
+}
+
+fn run_command(config: &Path, watch: bool, args: &bus::BusArgs) -> ExitCode {
+    init_logging();
+    let Some(node) = load_node(config) else {
+        return ExitCode::from(1);
+    };
+    let bus = match bus::Bus::zenoh(&args.options(true)) {
+        Ok(bus) => bus,
+        Err(e) => {
+            eprintln!("cannot open the bus: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
+        eprintln!("cannot install the Ctrl-C handler: {e}");
+    }
+    match run::run_node(config, node, &bus, &stop, watch) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn sim_command(config: &Path, scenario_path: &Path, options: &sim::SimOptions) -> ExitCode {
+    let outcome = load::load(config);
+    let Some(tables) = outcome.tables else {
+        eprint!("{}", outcome.diagnostics);
+        return ExitCode::from(1);
+    };
+    let scenario = match fake_publisher::load_scenario(scenario_path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match sim::simulate(Arc::new(tables), &scenario, options, &mut out) {
+        Ok(summary) => {
+            drop(out);
+            if !options.json {
+                println!(
+                    "{:7.1} s  end of simulation: {} ticks",
+                    summary.seconds, summary.ticks
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
     }
 }

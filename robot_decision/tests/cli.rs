@@ -13,7 +13,11 @@ fn repo() -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).current_dir(repo()).output().expect("run robot-decision")
+    bin()
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run robot-decision")
 }
 
 fn stdout(o: &Output) -> String {
@@ -33,7 +37,11 @@ fn sample_copy() -> tempfile::TempDir {
     for name in ["config.json", "decisions.json", "waypoints.json"] {
         std::fs::copy(repo().join("sample").join(name), sample.join(name)).expect("copy");
     }
-    std::fs::copy(repo().join("resources/RMUL.png"), dir.path().join("resources/RMUL.png")).expect("copy map");
+    std::fs::copy(
+        repo().join("resources/RMUL.png"),
+        dir.path().join("resources/RMUL.png"),
+    )
+    .expect("copy map");
     dir
 }
 
@@ -50,19 +58,31 @@ fn check_reports_errors_with_position_and_exit_1() {
     let decisions = dir.path().join("sample/decisions.json");
     let text = std::fs::read_to_string(&decisions).unwrap();
     // the first decision's target becomes a dangling waypoint id
-    let broken = text.replacen("\"decide_wayPoint\"", "\"decide_wayPoint\" : 99, \"x_old\"", 1);
+    let broken = text.replacen(
+        "\"decide_wayPoint\"",
+        "\"decide_wayPoint\" : 99, \"x_old\"",
+        1,
+    );
     std::fs::write(&decisions, broken).unwrap();
     let config = dir.path().join("sample/config.json");
     let o = run(&["check", config.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let out = stdout(&o);
-    let line = out.lines().find(|l| l.contains("unknown waypoint id 99")).unwrap_or_else(|| panic!("{out}"));
+    let line = out
+        .lines()
+        .find(|l| l.contains("unknown waypoint id 99"))
+        .unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains("decisions.json:"), "{line}");
     assert!(line.contains("`decide_wayPoint`"), "{line}");
     assert!(line.contains("decision 0 \""), "{line}");
     let o = run(&["check", config.to_str().unwrap(), "--format", "json"]);
     let doc: Value = serde_json::from_slice(&o.stdout).expect("json output");
-    let diag = doc["diagnostics"].as_array().unwrap().iter().find(|d| d["message"] == "unknown waypoint id 99").expect("diag");
+    let diag = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"] == "unknown waypoint id 99")
+        .expect("diag");
     assert_eq!(diag["severity"], "error");
     assert_eq!(diag["field"], "decide_wayPoint");
     assert!(diag["line"].as_u64().unwrap() > 1 && diag["column"].as_u64().unwrap() > 1);
@@ -82,23 +102,47 @@ fn usage_errors_exit_2() {
 fn missing_config_is_an_error_not_a_panic() {
     let o = run(&["check", "does/not/exist.json"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("does/not/exist.json:0:0: error: cannot read"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("does/not/exist.json:0:0: error: cannot read"),
+        "{}",
+        stdout(&o)
+    );
     assert!(!stderr(&o).contains("panicked"));
 }
 
-const RESULT_KEYS: [&str; 13] =
-    ["tick", "skipped", "waypoint", "available", "best", "chosen", "action", "path", "poses", "aim_yaw", "decision", "cancelled", "why_not"];
+const RESULT_KEYS: [&str; 13] = [
+    "tick",
+    "skipped",
+    "waypoint",
+    "available",
+    "best",
+    "chosen",
+    "action",
+    "path",
+    "poses",
+    "aim_yaw",
+    "decision",
+    "cancelled",
+    "why_not",
+];
 
 fn key_order(line: &str) -> Vec<&'static str> {
-    let mut found: Vec<(usize, &'static str)> =
-        RESULT_KEYS.iter().filter_map(|k| line.find(&format!("\"{k}\":")).map(|at| (at, *k))).collect();
+    let mut found: Vec<(usize, &'static str)> = RESULT_KEYS
+        .iter()
+        .filter_map(|k| line.find(&format!("\"{k}\":")).map(|at| (at, *k)))
+        .collect();
     found.sort();
     found.into_iter().map(|(_, k)| k).collect()
 }
 
 #[test]
 fn decide_on_the_sample_snapshots() {
-    let o = run(&["decide", "sample/config.json", "--input", "sample/snapshots.jsonl"]);
+    let o = run(&[
+        "decide",
+        "sample/config.json",
+        "--input",
+        "sample/snapshots.jsonl",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let input_lines = std::fs::read_to_string(repo().join("sample/snapshots.jsonl")).unwrap();
     let inputs = input_lines.lines().filter(|l| !l.trim().is_empty()).count();
@@ -110,24 +154,44 @@ fn decide_on_the_sample_snapshots() {
         let v: Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["tick"], i as u64);
     }
-    let results: Vec<Value> = lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let results: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     // before the match: nothing
     assert_eq!(results[0]["skipped"], "not_in_battle");
     // the first tick of the match sends decision 0 along its succession path
     assert_eq!(results[1]["action"], "send");
     assert_eq!(results[1]["chosen"], 0);
     // at some point HP drops and the retreat to supply (13) preempts
-    assert!(results.iter().any(|r| r["chosen"] == 13 && r["action"] == "preempt"), "{out}");
+    assert!(
+        results
+            .iter()
+            .any(|r| r["chosen"] == 13 && r["action"] == "preempt"),
+        "{out}"
+    );
     // every unavailable decision has a why-not
-    for r in results.iter().filter(|r| r["skipped"].is_null() || r["skipped"] == "no_decision") {
+    for r in results
+        .iter()
+        .filter(|r| r["skipped"].is_null() || r["skipped"] == "no_decision")
+    {
         let available = r["available"].as_array().unwrap().len();
-        assert_eq!(available + r["why_not"].as_object().unwrap().len(), 17, "{r}");
+        assert_eq!(
+            available + r["why_not"].as_object().unwrap().len(),
+            17,
+            "{r}"
+        );
     }
 }
 
 #[test]
 fn decide_is_deterministic_and_reads_stdin() {
-    let a = run(&["decide", "sample/config.json", "--input", "sample/snapshots.jsonl"]);
+    let a = run(&[
+        "decide",
+        "sample/config.json",
+        "--input",
+        "sample/snapshots.jsonl",
+    ]);
     let input = std::fs::read(repo().join("sample/snapshots.jsonl")).unwrap();
     let mut child = bin()
         .args(["decide", "sample/config.json", "--input", "-"])
@@ -149,22 +213,44 @@ fn decide_skips_malformed_lines_and_keeps_going() {
     let path = dir.path().join("in.jsonl");
     let good = std::fs::read_to_string(repo().join("sample/snapshots.jsonl")).unwrap();
     let good: Vec<&str> = good.lines().filter(|l| !l.trim().is_empty()).collect();
-    let text = format!("{}\n{{\"obj_hp\": {{\"hp\": [1, \"x\"]}}}}\nnot json\n{}\n", good[1], good[2]);
+    let text = format!(
+        "{}\n{{\"obj_hp\": {{\"hp\": [1, \"x\"]}}}}\nnot json\n{}\n",
+        good[1], good[2]
+    );
     std::fs::write(&path, text).unwrap();
-    let o = run(&["decide", "sample/config.json", "--input", path.to_str().unwrap()]);
+    let o = run(&[
+        "decide",
+        "sample/config.json",
+        "--input",
+        path.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("in.jsonl:2:") && err.contains("`obj_hp.hp[1]`"), "{err}");
+    assert!(
+        err.contains("in.jsonl:2:") && err.contains("`obj_hp.hp[1]`"),
+        "{err}"
+    );
     assert!(err.contains("in.jsonl:3:"), "{err}");
     let out = stdout(&o);
-    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[1]["skipped"], "malformed_input");
     assert_eq!(lines[2]["skipped"], "malformed_input");
     assert_eq!(lines[3]["tick"], 3);
     // the state carried over the bad lines: the running decision continues
-    let expected = run(&["decide", "sample/config.json", "--input", "sample/snapshots.jsonl"]);
-    let expected: Vec<Value> = stdout(&expected).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected = run(&[
+        "decide",
+        "sample/config.json",
+        "--input",
+        "sample/snapshots.jsonl",
+    ]);
+    let expected: Vec<Value> = stdout(&expected)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines[3]["chosen"], expected[2]["chosen"]);
     assert_eq!(lines[3]["action"], expected[2]["action"]);
 }
@@ -172,10 +258,31 @@ fn decide_skips_malformed_lines_and_keeps_going() {
 #[test]
 fn schemas_are_generated_from_the_types() {
     for (which, must_have) in [
-        ("decisions", vec!["wayPointID", "decide_wayPoint", "out_post_HP_min", "out_post_HP_max", "base_HP_min", "enemyPosition"]),
+        (
+            "decisions",
+            vec![
+                "wayPointID",
+                "decide_wayPoint",
+                "out_post_HP_min",
+                "out_post_HP_max",
+                "base_HP_min",
+                "enemyPosition",
+            ],
+        ),
         ("waypoints", vec!["connect", "angle", "enemyWeights"]),
-        ("config", vec!["WayPointsPATH", "INIT_SEEK_THR", "STEP_DISTANCE", "PATH_PLANNING"]),
-        ("snapshot", vec!["obj_hp", "car_pos", "nav_status", "autoaim"]),
+        (
+            "config",
+            vec![
+                "WayPointsPATH",
+                "INIT_SEEK_THR",
+                "STEP_DISTANCE",
+                "PATH_PLANNING",
+            ],
+        ),
+        (
+            "snapshot",
+            vec!["obj_hp", "car_pos", "nav_status", "autoaim"],
+        ),
     ] {
         let o = run(&["schema", which]);
         assert!(o.status.success());
@@ -190,7 +297,10 @@ fn schemas_are_generated_from_the_types() {
 
 /// Files of the original package, when `../shared` is beside the clone.
 fn shared_config(version: &str) -> Option<PathBuf> {
-    let path = repo().join("../shared/original_sample").join(version).join("JsonFile/config.json");
+    let path = repo()
+        .join("../shared/original_sample")
+        .join(version)
+        .join("JsonFile/config.json");
     if path.is_file() {
         Some(path)
     } else if std::env::var_os("REQUIRE_SHARED").is_some() {
@@ -203,7 +313,9 @@ fn shared_config(version: &str) -> Option<PathBuf> {
 
 #[test]
 fn shared_check_passes_on_the_original_v12a_files() {
-    let Some(config) = shared_config("v1.2a_2faf49c") else { return };
+    let Some(config) = shared_config("v1.2a_2faf49c") else {
+        return;
+    };
     let o = run(&["check", config.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains(": 0 error(s)"));
@@ -211,7 +323,9 @@ fn shared_check_passes_on_the_original_v12a_files() {
 
 #[test]
 fn shared_check_passes_on_the_original_head_files_with_warnings() {
-    let Some(config) = shared_config("head_5c67397") else { return };
+    let Some(config) = shared_config("head_5c67397") else {
+        return;
+    };
     let o = run(&["check", config.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stdout(&o));
     let out = stdout(&o);

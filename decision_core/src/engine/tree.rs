@@ -144,6 +144,51 @@ impl<C> Tree<C> {
         nodes::halt(&mut self.arena, 0, ctx);
     }
 
+    /// Marks the chain `path` as running, as if the last tick had returned `Running` along it,
+    /// so the next tick resumes it like any running child (e.g. `weighted_selection`
+    /// commitment). Meant for carrying a running decision over to a freshly compiled tree
+    /// (hot reload): the adopting action is ticked (or halted) next without a first tick.
+    ///
+    /// `path` starts at the root, each id a child of the previous, and ends at an `action`;
+    /// the nodes between must be composites (a completed `run_once` does not qualify).
+    /// Returns `false` and changes nothing when the path is not such a chain or when anything
+    /// in the tree is running already.
+    pub fn resume_running(&mut self, path: &[NodeId]) -> bool {
+        let a = &self.arena;
+        let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
+            return false;
+        };
+        let valid_end = a.nodes.get(last.index()).map(|n| n.kind) == Some(NodeKind::Action);
+        if first != NodeId(0) || !valid_end || a.node(0).running {
+            return false;
+        }
+        // (parent id, child position) for each step, validated before anything changes.
+        let mut steps = Vec::with_capacity(path.len().saturating_sub(1));
+        for pair in path.windows(2) {
+            let (parent, child) = (pair[0], pair[1]);
+            let node = a.node(parent.0);
+            let composite = match node.kind {
+                NodeKind::Condition | NodeKind::Action => false,
+                NodeKind::RunOnce => node.once.is_none(),
+                _ => true,
+            };
+            let Some(i) = a.children(parent.0).iter().position(|&c| c == child) else {
+                return false;
+            };
+            if !composite {
+                return false;
+            }
+            steps.push((parent.0, i as u32));
+        }
+        for (parent, i) in steps {
+            let node = self.arena.node_mut(parent);
+            node.running = true;
+            node.running_child = Some(i);
+        }
+        self.arena.node_mut(last.0).running = true;
+        true
+    }
+
     /// The spec this tree was compiled from: the layout the viewer draws.
     pub fn spec(&self) -> &TreeSpec {
         &self.spec
@@ -250,6 +295,42 @@ mod tests {
         assert_eq!(t.trace().tick_number(), 100);
         assert_eq!(t.trace().now(), 99.0);
         assert_eq!(t.trace().status_of(NodeId(0)), Some(Status::Running));
+    }
+
+    #[test]
+    fn resume_running_adopts_a_running_decision() {
+        // 0 weighted, 1 seq (w1), 2 flag a, 3 act x, 4 seq (w2), 5 flag b, 6 act y
+        let spec = node(
+            "weighted_selection",
+            vec![
+                weighted(node("sequence", vec![cond("a"), act("x")]), 1.0),
+                weighted(node("sequence", vec![cond("b"), act("y")]), 2.0),
+            ],
+        );
+        let mut t = build(spec.clone());
+        let ids = |v: &[u32]| v.iter().map(|&i| NodeId(i)).collect::<Vec<_>>();
+        // Not a chain, not starting at the root, not ending at an action: rejected.
+        assert!(!t.resume_running(&ids(&[0, 3])));
+        assert!(!t.resume_running(&ids(&[1, 3])));
+        assert!(!t.resume_running(&ids(&[0, 1])));
+        assert!(!t.resume_running(&[]));
+        assert!(!t.is_running(NodeId(0)));
+
+        assert!(t.resume_running(&ids(&[0, 1, 3])));
+        assert_eq!(t.running_child(NodeId(0)), Some(0));
+        assert!(
+            !t.resume_running(&ids(&[0, 4, 6])),
+            "something runs already"
+        );
+        let mut ctx = Ctx::default();
+        // Committed although its guard fails: x is ticked, not restarted.
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!(ctx.ticks("x"), 1);
+        assert!(t.trace().weighted()[0].kept_running);
+        // A heavier rule preempts it and halts the adopted action once.
+        ctx.set("b", true);
+        t.tick(&mut ctx, 1.0);
+        assert_eq!((ctx.halts("x"), ctx.ticks("y")), (1, 1));
     }
 
     #[test]

@@ -31,14 +31,20 @@ pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Optio
             continue;
         }
         let visible = match config.occlusion_test {
-            OcclusionTest::Sampled => map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance),
+            OcclusionTest::Sampled => {
+                map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance)
+            }
             OcclusionTest::Exact => map.visible_exact((me.x, me.y), (p.x, p.y)),
         };
         if visible {
             let yaw = (p.y - me.y).atan2(p.x - me.x).rem_euclid(TAU);
             // rem_euclid can round up to exactly TAU for tiny negative angles.
             let yaw = if yaw >= TAU { 0.0 } else { yaw };
-            best = Some(AimTarget { slot, yaw, distance });
+            best = Some(AimTarget {
+                slot,
+                yaw,
+                distance,
+            });
         }
     }
     best
@@ -47,7 +53,11 @@ pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Optio
 /// Wraps an angle into [-pi, pi].
 pub fn wrap_pi(angle: f32) -> f32 {
     let wrapped = (angle + PI).rem_euclid(TAU) - PI;
-    if wrapped < -PI { wrapped + TAU } else { wrapped }
+    if wrapped < -PI {
+        wrapped + TAU
+    } else {
+        wrapped
+    }
 }
 
 /// The gimbal yaw relative to the chassis that the Decision message carries (0 without target).

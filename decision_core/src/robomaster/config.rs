@@ -106,14 +106,40 @@ const IGNORED_KEYS: &[&str] = &["INIT_IFUSEMANUAL"];
 
 /// Reads the `config` object of a parsed `config.json`; `None` when unusable (errors reported).
 pub fn read_config(doc: &Json, file: &str, diags: &mut Diagnostics) -> Option<RmConfig> {
-    let place = Place { file, subject: None };
+    let before = diags.errors().count();
+    let config = read_config_lenient(doc, file, diags)?;
+    (diags.errors().count() == before).then_some(config)
+}
+
+/// Like [`read_config`], but returns the configuration even when some values have errors
+/// (reported; such a value reads as its default), so that the files it names can still be
+/// checked in the same run. `None` only when there is no `config` object at all.
+pub(crate) fn read_config_lenient(
+    doc: &Json,
+    file: &str,
+    diags: &mut Diagnostics,
+) -> Option<RmConfig> {
+    let place = Place {
+        file,
+        subject: None,
+    };
     let Some(member) = doc.get("config") else {
-        diags.error(&place, doc.pos, Some("config"), "missing: the file's root must be {\"config\": {...}}");
+        diags.error(
+            &place,
+            doc.pos,
+            Some("config"),
+            "missing: the file's root must be {\"config\": {...}}",
+        );
         return None;
     };
     let object = &member.value;
     if !matches!(object.value, JsonValue::Object(_)) {
-        diags.error(&place, object.pos, Some("config"), format!("expected an object, found {}", object.type_name()));
+        diags.error(
+            &place,
+            object.pos,
+            Some("config"),
+            format!("expected an object, found {}", object.type_name()),
+        );
         return None;
     }
     let before = diags.errors().count();
@@ -140,16 +166,38 @@ pub fn read_config(doc: &Json, file: &str, diags: &mut Diagnostics) -> Option<Rm
         path_planning: PathPlanning::Dfs,
         occlusion_test: OcclusionTest::Sampled,
     };
-    config.path_planning = read_choice(&mut r, diags, "PATH_PLANNING", &[("dfs", PathPlanning::Dfs), ("shortest", PathPlanning::Shortest)])
-        .unwrap_or_default();
-    config.occlusion_test = read_choice(&mut r, diags, "OCCLUSION_TEST", &[("sampled", OcclusionTest::Sampled), ("exact", OcclusionTest::Exact)])
-        .unwrap_or_default();
+    config.path_planning = read_choice(
+        &mut r,
+        diags,
+        "PATH_PLANNING",
+        &[
+            ("dfs", PathPlanning::Dfs),
+            ("shortest", PathPlanning::Shortest),
+        ],
+    )
+    .unwrap_or_default();
+    config.occlusion_test = read_choice(
+        &mut r,
+        diags,
+        "OCCLUSION_TEST",
+        &[
+            ("sampled", OcclusionTest::Sampled),
+            ("exact", OcclusionTest::Exact),
+        ],
+    )
+    .unwrap_or_default();
     for key in IGNORED_KEYS {
         r.member(key);
     }
     r.warn_unknown_keys(diags);
-    validate(&config, &r, diags);
-    (diags.errors().count() == before).then_some(config)
+    // A value that already has an error is not reported again as out of range.
+    let broken: Vec<String> = diags
+        .errors()
+        .skip(before)
+        .filter_map(|d| d.field.clone())
+        .collect();
+    validate(&config, &r, &broken, diags);
+    Some(config)
 }
 
 fn read_choice<T: Copy>(
@@ -165,36 +213,88 @@ fn read_choice<T: Copy>(
     };
     if found.is_none() {
         let names: Vec<_> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-        diags.error(r.place(), member.value.pos, Some(key), format!("expected one of {}", names.join(", ")));
+        let found = match &member.value.value {
+            JsonValue::String(s) => format!("\"{s}\""),
+            _ => member.value.type_name().to_string(),
+        };
+        diags.error(
+            r.place(),
+            member.value.pos,
+            Some(key),
+            format!("expected one of {}, found {found}", names.join(", ")),
+        );
     }
     found
 }
 
-fn validate(c: &RmConfig, r: &FieldReader, diags: &mut Diagnostics) {
+fn validate(c: &RmConfig, r: &FieldReader, broken: &[String], diags: &mut Diagnostics) {
     let place = r.place().clone();
     let mut check = |ok: bool, key: &str, message: String| {
-        if !ok {
+        if !ok && !broken.iter().any(|b| b == key) {
             diags.error(&place, r.pos_of(key), Some(key), message);
         }
     };
-    check(c.real_width > 0.0, "REAL_WIDTH", format!("must be > 0, found {}", c.real_width));
-    check(c.real_height > 0.0, "REAL_HEIGHT", format!("must be > 0, found {}", c.real_height));
-    check(c.time_thr > 0.0, "TIME_THR", format!("must be > 0 seconds, found {}", c.time_thr));
-    check(c.distance_thr >= 0.0, "INIT_DISTANCE_THR", format!("must be >= 0, found {}", c.distance_thr));
-    check(c.seek_thr >= 0.0, "INIT_SEEK_THR", format!("must be >= 0, found {}", c.seek_thr));
-    check((0..=5).contains(&c.self_index), "INIT_SELFINDEX", format!("must be 0..5 (hero .. sentry), found {}", c.self_index));
-    check((0..=7).contains(&c.outpost_index), "INIT_FRIENDOUTPOSTINDEX", format!("must be 0..7, found {}", c.outpost_index));
-    check((0..=7).contains(&c.base_index), "INIT_FRIENDBASEINDEX", format!("must be 0..7, found {}", c.base_index));
-    check(c.game_time > 0, "GAME_TIME", format!("must be > 0 seconds, found {}", c.game_time));
+    check(
+        c.real_width > 0.0,
+        "REAL_WIDTH",
+        format!("must be > 0, found {}", c.real_width),
+    );
+    check(
+        c.real_height > 0.0,
+        "REAL_HEIGHT",
+        format!("must be > 0, found {}", c.real_height),
+    );
+    check(
+        c.time_thr > 0.0,
+        "TIME_THR",
+        format!("must be > 0 seconds, found {}", c.time_thr),
+    );
+    check(
+        c.distance_thr >= 0.0,
+        "INIT_DISTANCE_THR",
+        format!("must be >= 0, found {}", c.distance_thr),
+    );
+    check(
+        c.seek_thr >= 0.0,
+        "INIT_SEEK_THR",
+        format!("must be >= 0, found {}", c.seek_thr),
+    );
+    check(
+        (0..=5).contains(&c.self_index),
+        "INIT_SELFINDEX",
+        format!("must be 0..5 (hero .. sentry), found {}", c.self_index),
+    );
+    check(
+        (0..=7).contains(&c.outpost_index),
+        "INIT_FRIENDOUTPOSTINDEX",
+        format!("must be 0..7, found {}", c.outpost_index),
+    );
+    check(
+        (0..=7).contains(&c.base_index),
+        "INIT_FRIENDBASEINDEX",
+        format!("must be 0..7, found {}", c.base_index),
+    );
+    check(
+        c.game_time > 0,
+        "GAME_TIME",
+        format!("must be > 0 seconds, found {}", c.game_time),
+    );
     if c.real_height > 0.0 {
         let step_px = sample_step_px(c.step_distance, c.real_height);
         check(
             step_px >= 1,
             "STEP_DISTANCE",
-            format!("{} m is less than one map pixel (step = int(STEP_DISTANCE * 1080 / REAL_HEIGHT) = {step_px}); the occlusion test needs a step of at least one pixel", c.step_distance),
+            format!(
+                "{} m is less than one map pixel (step = int(STEP_DISTANCE * 1080 / REAL_HEIGHT) = {step_px}); the occlusion test needs a step of at least one pixel",
+                c.step_distance
+            ),
         );
     }
-    for (key, path) in [("WayPointsPATH", &c.waypoints_path), ("DecisionsPATH", &c.decisions_path), ("MAP_PATH", &c.map_path)] {
+    for (key, path) in [
+        ("WayPointsPATH", &c.waypoints_path),
+        ("DecisionsPATH", &c.decisions_path),
+        ("MAP_PATH", &c.map_path),
+    ] {
         check(!path.is_empty(), key, "empty path".into());
     }
 }

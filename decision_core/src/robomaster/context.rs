@@ -42,6 +42,8 @@ pub struct SentGoal {
 pub struct Memory {
     /// The last goal sent, if any.
     pub sent: Option<SentGoal>,
+    /// Index of the decision whose goal is in flight (its navigate action is running).
+    pub in_flight: Option<usize>,
     /// Reused buffers for path search.
     pub scratch: PathScratch,
 }

@@ -94,7 +94,12 @@ impl Decider {
             nodes,
             ctx: RmContext::default(),
             ticks: 0,
-            last: TickSummary { skipped: None, action: NavAction::None, decision: None, aim_yaw: None },
+            last: TickSummary {
+                skipped: None,
+                action: NavAction::None,
+                decision: None,
+                aim_yaw: None,
+            },
             tree_ticked: false,
             best: None,
         })
@@ -134,7 +139,12 @@ impl Decider {
         let tables = &*self.tables;
         if let Err(skip) = self.ctx.world.update(input, &tables.config, &tables.graph) {
             self.ctx.aim = None;
-            self.last = TickSummary { skipped: Some(skip.into()), action: NavAction::None, decision: None, aim_yaw: None };
+            self.last = TickSummary {
+                skipped: Some(skip.into()),
+                action: NavAction::None,
+                decision: None,
+                aim_yaw: None,
+            };
             return self.last;
         }
         self.ctx.aim = find_target(&self.ctx.world, &tables.config, &tables.map);
@@ -169,18 +179,54 @@ impl Decider {
     fn message(&self, index: usize) -> Option<DecisionMsg> {
         let d = &self.tables.decisions.get(index)?.decision;
         let world = &self.ctx.world;
-        let mut mode = if d.decide_mode == SKIP { world.mode } else { u8::try_from(d.decide_mode).ok()? };
+        let mut mode = if d.decide_mode == SKIP {
+            world.mode
+        } else {
+            u8::try_from(d.decide_mode).ok()?
+        };
         if world.autoaim_has_target && mode < MODE_AUTOAIM {
             mode = MODE_AUTOAIM;
         }
         let [x, y, _] = *self.ctx.out.poses.last()?;
         Some(DecisionMsg {
-            decision_id: u8::try_from(d.id).ok()?,
+            decision_id: super::decisions::decision_id_on_wire(d.id),
             mode,
             x,
             y,
             theta: relative_yaw(self.ctx.aim.as_ref(), world.chassis_yaw),
         })
+    }
+
+    /// Carries over from `previous` (other tables, e.g. after a reload) the goal last sent and
+    /// the running decision, when a decision with the same id exists here; otherwise the
+    /// running decision ends (its goal is left to Nav2 and the next tick decides afresh).
+    pub fn adopt_running(&mut self, previous: &Decider) {
+        self.ticks = previous.ticks;
+        self.ctx.memory.sent = previous.ctx.memory.sent.clone();
+        let Some(old) = previous.ctx.memory.in_flight else {
+            return;
+        };
+        let Some(id) = previous.tables.decisions.get(old).map(|d| d.decision.id) else {
+            return;
+        };
+        let Some(index) = self
+            .tables
+            .decisions
+            .iter()
+            .position(|d| d.decision.id == id)
+        else {
+            return;
+        };
+        let Some(nodes) = self.nodes.get(index) else {
+            return;
+        };
+        let path = [crate::engine::NodeId(0), nodes.sequence, nodes.navigate];
+        if self.tree.resume_running(&path) {
+            self.ctx.memory.in_flight = Some(index);
+            if let Some(sent) = self.ctx.memory.sent.as_mut() {
+                sent.decision = index;
+            }
+        }
     }
 
     /// The aim target of the last tick.
@@ -193,7 +239,10 @@ impl Decider {
         let trace = self.tree.trace();
         let ticked = self.tree_ticked;
         self.nodes.iter().enumerate().filter_map(move |(i, n)| {
-            let failed = n.guards.iter().any(|g| trace.status_of(*g) == Some(Status::Failure));
+            let failed = n
+                .guards
+                .iter()
+                .any(|g| trace.status_of(*g) == Some(Status::Failure));
             (ticked && !failed).then_some(i)
         })
     }
@@ -204,7 +253,12 @@ impl Decider {
             return None;
         }
         let trace = self.tree.trace();
-        let guard = self.nodes.get(index)?.guards.iter().find(|g| trace.status_of(**g) == Some(Status::Failure))?;
+        let guard = self
+            .nodes
+            .get(index)?
+            .guards
+            .iter()
+            .find(|g| trace.status_of(**g) == Some(Status::Failure))?;
         self.tree.explain(*guard, &self.ctx, self.ctx.world.elapsed)
     }
 
@@ -225,7 +279,12 @@ impl Decider {
         TickResult {
             tick: self.ticks.saturating_sub(1),
             skipped: self.last.skipped,
-            waypoint: if self.last.skipped.is_some_and(|s| matches!(s, Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition)) {
+            waypoint: if self.last.skipped.is_some_and(|s| {
+                matches!(
+                    s,
+                    Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition
+                )
+            }) {
                 None
             } else {
                 self.ctx.world.waypoint

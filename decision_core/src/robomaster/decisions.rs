@@ -3,7 +3,7 @@
 use super::diagnostics::{Diagnostics, Place};
 use super::fields::{FieldReader, int_list};
 use super::jsonc::{Json, JsonValue, Pos};
-use super::waypoints::{data_list, provisional_subject};
+use super::waypoints::{data_list, entry_id, provisional_subject, report_duplicates};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +17,7 @@ pub const SKIP: i32 = -1;
 /// One decision as written in the file (the schema's source of truth).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decision {
-    /// Unique id 0..255, published as `decision_id`.
+    /// Unique id >= 0, published as `decision_id` (uint8: ids above 255 wrap, with a warning).
     pub id: i32,
     /// Name for diagnostics and the viewer.
     pub name: String,
@@ -47,7 +47,11 @@ pub struct Decision {
     #[serde(rename = "out_post_HP_min")]
     pub outpost_hp_min: i32,
     /// Friendly outpost HP must be <= this (-1 or missing skips; later original versions only).
-    #[serde(rename = "out_post_HP_max", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "out_post_HP_max",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub outpost_hp_max: Option<i32>,
     /// Friendly base HP must be >= this (-1 skips).
     #[serde(rename = "base_HP_min")]
@@ -85,12 +89,33 @@ pub struct DecisionPositions {
     pub object: Pos,
     /// Each field's value by key.
     pub fields: Vec<(&'static str, Pos)>,
+    /// Each element of the id lists, e.g. `wayPointID[1]`, `enemyPosition[2]` (a slot) and
+    /// `enemyPosition[2][0]` (an id in it).
+    pub items: Vec<(String, Pos)>,
 }
 
 impl DecisionPositions {
     /// Position of `field`'s value, or of the object.
     pub fn of(&self, field: &str) -> Pos {
-        self.fields.iter().find(|(k, _)| *k == field).map_or(self.object, |(_, p)| *p)
+        self.fields
+            .iter()
+            .find(|(k, _)| *k == field)
+            .map_or(self.object, |(_, p)| *p)
+    }
+
+    /// Position of a list element such as `wayPointID[1]` or `enemyPosition[2][0]`; falls
+    /// back to the enclosing list, then to the field, then to the object.
+    pub fn item(&self, path: &str) -> Pos {
+        let mut path = path;
+        loop {
+            if let Some((_, pos)) = self.items.iter().find(|(k, _)| k == path) {
+                return *pos;
+            }
+            match path.rfind('[') {
+                Some(cut) if cut > 0 => path = &path[..cut],
+                _ => return self.of(path),
+            }
+        }
     }
 }
 
@@ -104,9 +129,24 @@ pub struct LoadedDecision {
 }
 
 const FIELDS: &[&str] = &[
-    "id", "name", "wayPointID", "weight", "start_time", "end_time", "robot_mode", "minHP", "maxHP",
-    "decide_mode", "decide_wayPoint", "out_post_HP_min", "out_post_HP_max", "base_HP_min",
-    "if_succession", "if_reverse", "enemyPosition", "friendPosition",
+    "id",
+    "name",
+    "wayPointID",
+    "weight",
+    "start_time",
+    "end_time",
+    "robot_mode",
+    "minHP",
+    "maxHP",
+    "decide_mode",
+    "decide_wayPoint",
+    "out_post_HP_min",
+    "out_post_HP_max",
+    "base_HP_min",
+    "if_succession",
+    "if_reverse",
+    "enemyPosition",
+    "friendPosition",
 ];
 
 /// The keys a decision object may have, for the schema consistency test.
@@ -120,30 +160,65 @@ pub fn read_decisions(doc: &Json, file: &str, diags: &mut Diagnostics) -> Vec<Lo
         return Vec::new();
     };
     let mut out: Vec<LoadedDecision> = Vec::with_capacity(items.len());
+    // Ids of every entry, loaded or left out for an error of its own, for the duplicate check.
+    let mut entries: Vec<(i32, Pos, String)> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        if let Some(d) = read_one(item, index, file, diags) {
-            out.push(d);
+        let loaded = read_one(item, index, file, diags);
+        if let Some((id, pos)) = entry_id(item) {
+            let subject = loaded.as_ref().map_or_else(
+                || provisional_subject(item, "decision", index),
+                |d| d.decision.subject(),
+            );
+            entries.push((id, pos, subject));
+        }
+        out.extend(loaded);
+    }
+    report_duplicates(&entries, file, diags);
+    out
+}
+
+/// Positions of the elements of the id lists of a decision object.
+fn element_positions(item: &Json) -> Vec<(String, Pos)> {
+    fn array(value: &Json) -> Option<&[Json]> {
+        match &value.value {
+            JsonValue::Array(items) => Some(items),
+            _ => None,
         }
     }
-    for (i, d) in out.iter().enumerate() {
-        if let Some(first) = out[..i].iter().find(|o| o.decision.id == d.decision.id) {
-            let subject = d.decision.subject();
-            diags.error(
-                &Place { file, subject: Some(&subject) },
-                d.positions.of("id"),
-                Some("id"),
-                format!("duplicate id {} (first used at line {})", d.decision.id, first.positions.object.line),
-            );
+    let mut out = Vec::new();
+    let list = |key: &str| item.get(key).and_then(|m| array(&m.value));
+    for (i, id) in list("wayPointID").unwrap_or_default().iter().enumerate() {
+        out.push((format!("wayPointID[{i}]"), id.pos));
+    }
+    for key in ["enemyPosition", "friendPosition"] {
+        for (s, slot) in list(key).unwrap_or_default().iter().enumerate() {
+            out.push((format!("{key}[{s}]"), slot.pos));
+            for (i, id) in array(slot).unwrap_or_default().iter().enumerate() {
+                out.push((format!("{key}[{s}][{i}]"), id.pos));
+            }
         }
     }
     out
 }
 
-fn read_one(item: &Json, index: usize, file: &str, diags: &mut Diagnostics) -> Option<LoadedDecision> {
+fn read_one(
+    item: &Json,
+    index: usize,
+    file: &str,
+    diags: &mut Diagnostics,
+) -> Option<LoadedDecision> {
     let subject = provisional_subject(item, "decision", index);
-    let place = Place { file, subject: Some(&subject) };
+    let place = Place {
+        file,
+        subject: Some(&subject),
+    };
     if !matches!(item.value, JsonValue::Object(_)) {
-        diags.error(&place, item.pos, None, format!("expected a decision object, found {}", item.type_name()));
+        diags.error(
+            &place,
+            item.pos,
+            None,
+            format!("expected a decision object, found {}", item.type_name()),
+        );
         return None;
     }
     let before = diags.errors().count();
@@ -172,9 +247,13 @@ fn read_one(item: &Json, index: usize, file: &str, diags: &mut Diagnostics) -> O
     let positions = DecisionPositions {
         object: item.pos,
         fields: FIELDS.iter().map(|k| (*k, r.pos_of(k))).collect(),
+        items: element_positions(item),
     };
     check_values(&decision, &positions, &place, diags);
-    (diags.errors().count() == before).then_some(LoadedDecision { decision, positions })
+    (diags.errors().count() == before).then_some(LoadedDecision {
+        decision,
+        positions,
+    })
 }
 
 /// Reads `enemyPosition` / `friendPosition`: one waypoint list per unit slot; a missing slot
@@ -183,21 +262,47 @@ fn read_slots(r: &mut FieldReader, diags: &mut Diagnostics, key: &'static str) -
     let skip_all = vec![vec![SKIP]; UNIT_SLOTS];
     let place = r.place().clone();
     let Some(m) = r.member(key) else {
-        diags.warning(&place, r.pos(), Some(key), "missing, reads as no condition on any unit");
+        diags.warning(
+            &place,
+            r.pos(),
+            Some(key),
+            "missing, reads as no condition on any unit",
+        );
         return skip_all;
     };
     let JsonValue::Array(slots) = &m.value.value else {
         if m.value.value == JsonValue::Null {
-            diags.warning(&place, m.value.pos, Some(key), "null reads as no condition on any unit");
+            diags.warning(
+                &place,
+                m.value.pos,
+                Some(key),
+                "null reads as no condition on any unit",
+            );
         } else {
             diags.error(&place, m.value.pos, Some(key), format!("expected {UNIT_SLOTS} lists of waypoint ids (hero, engineer, infantry 3, 4, 5, sentry), found {}", m.value.type_name()));
         }
         return skip_all;
     };
     if slots.len() < UNIT_SLOTS {
-        diags.warning(&place, m.value.pos, Some(key), format!("{} of {UNIT_SLOTS} unit slots given; the missing ones read as [-1] (no condition)", slots.len()));
+        diags.warning(
+            &place,
+            m.value.pos,
+            Some(key),
+            format!(
+                "{} of {UNIT_SLOTS} unit slots given; the missing ones read as [-1] (no condition)",
+                slots.len()
+            ),
+        );
     } else if slots.len() > UNIT_SLOTS {
-        diags.warning(&place, m.value.pos, Some(key), format!("{} unit slots given; only the first {UNIT_SLOTS} are used", slots.len()));
+        diags.warning(
+            &place,
+            m.value.pos,
+            Some(key),
+            format!(
+                "{} unit slots given; only the first {UNIT_SLOTS} are used",
+                slots.len()
+            ),
+        );
     }
     let mut out = skip_all;
     for (i, slot) in slots.iter().take(UNIT_SLOTS).enumerate() {
@@ -208,23 +313,77 @@ fn read_slots(r: &mut FieldReader, diags: &mut Diagnostics, key: &'static str) -
     out
 }
 
+/// The Decision message's uint8 `decision_id` for a decision id (ids above 255 wrap).
+pub fn decision_id_on_wire(id: i32) -> u8 {
+    id.rem_euclid(256) as u8
+}
+
 fn check_values(d: &Decision, pos: &DecisionPositions, place: &Place, diags: &mut Diagnostics) {
-    if !(0..=255).contains(&d.id) {
-        diags.error(place, pos.of("id"), Some("id"), format!("{} does not fit the Decision message's uint8 decision_id (0..255)", d.id));
+    if d.id < 0 {
+        diags.error(
+            place,
+            pos.of("id"),
+            Some("id"),
+            format!("{} is negative; decision ids are 0 or more", d.id),
+        );
+    } else if d.id > 255 {
+        diags.warning(
+            place,
+            pos.of("id"),
+            Some("id"),
+            format!(
+                "{} does not fit the Decision message's uint8 decision_id: it is published as {}",
+                d.id,
+                decision_id_on_wire(d.id)
+            ),
+        );
     }
     if !(d.decide_mode == SKIP || (0..=255).contains(&d.decide_mode)) {
-        diags.error(place, pos.of("decide_mode"), Some("decide_mode"), format!("{} is neither -1 (keep the current mode) nor a mode 0..255", d.decide_mode));
+        diags.error(
+            place,
+            pos.of("decide_mode"),
+            Some("decide_mode"),
+            format!(
+                "{} is neither -1 (keep the current mode) nor a mode 0..255",
+                d.decide_mode
+            ),
+        );
     }
     if d.decide_waypoint < SKIP {
-        diags.error(place, pos.of("decide_wayPoint"), Some("decide_wayPoint"), format!("{} is neither -1 (the current waypoint) nor a waypoint id", d.decide_waypoint));
+        diags.error(
+            place,
+            pos.of("decide_wayPoint"),
+            Some("decide_wayPoint"),
+            format!(
+                "{} is neither -1 (the current waypoint) nor a waypoint id",
+                d.decide_waypoint
+            ),
+        );
     }
     let lists = std::iter::once(("wayPointID".to_string(), &d.waypoint_ids))
-        .chain(d.enemy_position.iter().enumerate().map(|(i, l)| (format!("enemyPosition[{i}]"), l)))
-        .chain(d.friend_position.iter().enumerate().map(|(i, l)| (format!("friendPosition[{i}]"), l)));
+        .chain(
+            d.enemy_position
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (format!("enemyPosition[{i}]"), l)),
+        )
+        .chain(
+            d.friend_position
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (format!("friendPosition[{i}]"), l)),
+        );
     for (field, list) in lists {
-        if list.first() != Some(&SKIP) && list.contains(&SKIP) {
-            let key = field.split('[').next().unwrap_or(&field).to_string();
-            diags.warning(place, pos.of(&key), Some(&field), "-1 skips the check only as the first element; here it matches nothing");
+        if list.first() == Some(&SKIP) {
+            continue;
+        }
+        if let Some(at) = list.iter().position(|v| *v == SKIP) {
+            diags.warning(
+                place,
+                pos.item(&format!("{field}[{at}]")),
+                Some(&field),
+                "-1 skips the check only as the first element; here it matches nothing",
+            );
         }
     }
 }

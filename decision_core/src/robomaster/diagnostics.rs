@@ -42,7 +42,11 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(f, "{}:{}:{}: {severity}: ", self.file, self.line, self.column)?;
+        write!(
+            f,
+            "{}:{}:{}: {severity}: ",
+            self.file, self.line, self.column
+        )?;
         if let Some(subject) = &self.subject {
             write!(f, "{subject}: ")?;
         }
@@ -71,7 +75,13 @@ pub struct Diagnostics {
 
 impl Diagnostics {
     /// Adds an error at `pos`.
-    pub fn error(&mut self, place: &Place, pos: Pos, field: Option<&str>, message: impl Into<String>) {
+    pub fn error(
+        &mut self,
+        place: &Place,
+        pos: Pos,
+        field: Option<&str>,
+        message: impl Into<String>,
+    ) {
         self.push(Severity::Error, place, pos, field, message.into());
     }
 
@@ -86,7 +96,14 @@ impl Diagnostics {
         self.push(Severity::Warning, place, pos, field, message.into());
     }
 
-    fn push(&mut self, severity: Severity, place: &Place, pos: Pos, field: Option<&str>, message: String) {
+    fn push(
+        &mut self,
+        severity: Severity,
+        place: &Place,
+        pos: Pos,
+        field: Option<&str>,
+        message: String,
+    ) {
         self.items.push(Diagnostic {
             severity,
             file: place.file.to_string(),
@@ -120,7 +137,9 @@ impl Diagnostics {
 
     /// The warnings only.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.items.iter().filter(|d| d.severity == Severity::Warning)
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
     }
 
     /// Whether there are none.
@@ -141,10 +160,9 @@ impl fmt::Display for Diagnostics {
 impl Diagnostics {
     /// Adds an engine compile error (unknown leaf, bad param) as an error diagnostic.
     pub fn compile_error(&mut self, e: &crate::engine::CompileError) {
-        let (file, line, column) = e
-            .span
-            .as_ref()
-            .map_or((String::new(), 0, 0), |s| (s.file.clone(), s.line, s.column));
+        let (file, line, column) = e.span.as_ref().map_or((String::new(), 0, 0), |s| {
+            (s.file.clone(), s.line, s.column)
+        });
         self.items.push(Diagnostic {
             severity: Severity::Error,
             file,

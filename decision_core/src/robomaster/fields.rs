@@ -42,7 +42,9 @@ impl<'a> FieldReader<'a> {
 
     /// Position of `key`'s value, or of the object when the key is missing.
     pub fn pos_of(&self, key: &str) -> Pos {
-        self.object.get(key).map_or(self.object.pos, |m| m.value.pos)
+        self.object
+            .get(key)
+            .map_or(self.object.pos, |m| m.value.pos)
     }
 
     fn missing(&self, diags: &mut Diagnostics, key: &str, reads_as: &str) {
@@ -93,7 +95,8 @@ impl<'a> FieldReader<'a> {
         }
     }
 
-    /// A string field; missing reads as "" with a warning; a non-string is an error.
+    /// A string field; missing or null reads as "" with a warning; a number or boolean is
+    /// coerced to its text with a warning (jsoncpp `asString`); an array or object is an error.
     pub fn string(&mut self, diags: &mut Diagnostics, key: &'static str) -> String {
         match self.member(key) {
             None => {
@@ -105,6 +108,29 @@ impl<'a> FieldReader<'a> {
                 JsonValue::Null => {
                     diags.warning(&self.place, m.value.pos, Some(key), "null reads as \"\"");
                     String::new()
+                }
+                JsonValue::Number { value, integer } if value.is_finite() => {
+                    let text = if *integer || value.fract() == 0.0 {
+                        format!("{}", value.trunc())
+                    } else {
+                        format!("{value}")
+                    };
+                    diags.warning(
+                        &self.place,
+                        m.value.pos,
+                        Some(key),
+                        format!("number {value} coerced to \"{text}\""),
+                    );
+                    text
+                }
+                JsonValue::Bool(b) => {
+                    diags.warning(
+                        &self.place,
+                        m.value.pos,
+                        Some(key),
+                        format!("boolean {b} coerced to \"{b}\""),
+                    );
+                    b.to_string()
                 }
                 _ => {
                     diags.error(
@@ -122,7 +148,12 @@ impl<'a> FieldReader<'a> {
     /// A non-empty list of integers; `None` after an error (reported).
     pub fn int_list(&mut self, diags: &mut Diagnostics, key: &'static str) -> Option<Vec<i32>> {
         let Some(m) = self.member(key) else {
-            diags.error(&self.place, self.object.pos, Some(key), "missing (a list of waypoint ids, or [-1])");
+            diags.error(
+                &self.place,
+                self.object.pos,
+                Some(key),
+                "missing (a list of waypoint ids, or [-1])",
+            );
             return None;
         };
         int_list(&m.value, &self.place, key, diags)
@@ -141,18 +172,33 @@ impl<'a> FieldReader<'a> {
 }
 
 /// Coerces `value` to an i32 like jsoncpp's `asInt`, reporting coercions and errors.
-pub fn coerce_int(value: &Json, place: &Place, field: &str, diags: &mut Diagnostics) -> Option<i32> {
+pub fn coerce_int(
+    value: &Json,
+    place: &Place,
+    field: &str,
+    diags: &mut Diagnostics,
+) -> Option<i32> {
     match value.value {
         JsonValue::Number { value: v, integer } => {
             if !v.is_finite() {
                 diags.error(place, value.pos, Some(field), "number is not finite");
                 None
             } else if v.trunc() < f64::from(i32::MIN) || v.trunc() > f64::from(i32::MAX) {
-                diags.error(place, value.pos, Some(field), format!("number {v} is out of the integer range"));
+                diags.error(
+                    place,
+                    value.pos,
+                    Some(field),
+                    format!("number {v} is out of the integer range"),
+                );
                 None
             } else {
                 if !integer && v.fract() != 0.0 {
-                    diags.warning(place, value.pos, Some(field), format!("real {v} truncated to integer {}", v.trunc()));
+                    diags.warning(
+                        place,
+                        value.pos,
+                        Some(field),
+                        format!("real {v} truncated to integer {}", v.trunc()),
+                    );
                 }
                 // In range and truncated: the cast is exact.
                 Some(v.trunc() as i32)
@@ -163,24 +209,44 @@ pub fn coerce_int(value: &Json, place: &Place, field: &str, diags: &mut Diagnost
             Some(0)
         }
         JsonValue::Bool(b) => {
-            diags.warning(place, value.pos, Some(field), format!("boolean {b} coerced to {}", i32::from(b)));
+            diags.warning(
+                place,
+                value.pos,
+                Some(field),
+                format!("boolean {b} coerced to {}", i32::from(b)),
+            );
             Some(i32::from(b))
         }
         _ => {
-            diags.error(place, value.pos, Some(field), format!("expected an integer, found {}", value.type_name()));
+            diags.error(
+                place,
+                value.pos,
+                Some(field),
+                format!("expected an integer, found {}", value.type_name()),
+            );
             None
         }
     }
 }
 
 /// Coerces `value` to a finite f64 like jsoncpp's `asDouble`.
-pub fn coerce_real(value: &Json, place: &Place, field: &str, diags: &mut Diagnostics) -> Option<f64> {
+pub fn coerce_real(
+    value: &Json,
+    place: &Place,
+    field: &str,
+    diags: &mut Diagnostics,
+) -> Option<f64> {
     match value.value {
         JsonValue::Number { value: v, .. } => {
             if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
                 Some(v)
             } else {
-                diags.error(place, value.pos, Some(field), "number is not finite (or too large)");
+                diags.error(
+                    place,
+                    value.pos,
+                    Some(field),
+                    "number is not finite (or too large)",
+                );
                 None
             }
         }
@@ -189,11 +255,21 @@ pub fn coerce_real(value: &Json, place: &Place, field: &str, diags: &mut Diagnos
             Some(0.0)
         }
         JsonValue::Bool(b) => {
-            diags.warning(place, value.pos, Some(field), format!("boolean {b} coerced to {}", i32::from(b)));
+            diags.warning(
+                place,
+                value.pos,
+                Some(field),
+                format!("boolean {b} coerced to {}", i32::from(b)),
+            );
             Some(f64::from(u8::from(b)))
         }
         _ => {
-            diags.error(place, value.pos, Some(field), format!("expected a number, found {}", value.type_name()));
+            diags.error(
+                place,
+                value.pos,
+                Some(field),
+                format!("expected a number, found {}", value.type_name()),
+            );
             None
         }
     }
@@ -208,24 +284,53 @@ pub fn coerce_bool(value: &Json, place: &Place, field: &str, diags: &mut Diagnos
             false
         }
         JsonValue::Number { value: v, .. } if v.is_finite() => {
-            diags.warning(place, value.pos, Some(field), format!("number {v} coerced to {}", v != 0.0));
+            diags.warning(
+                place,
+                value.pos,
+                Some(field),
+                format!("number {v} coerced to {}", v != 0.0),
+            );
             v != 0.0
         }
+        JsonValue::Number { .. } => {
+            diags.error(place, value.pos, Some(field), "number is not finite");
+            false
+        }
         _ => {
-            diags.error(place, value.pos, Some(field), format!("expected a boolean, found {}", value.type_name()));
+            diags.error(
+                place,
+                value.pos,
+                Some(field),
+                format!("expected a boolean, found {}", value.type_name()),
+            );
             false
         }
     }
 }
 
 /// A non-empty array of integers.
-pub fn int_list(value: &Json, place: &Place, field: &str, diags: &mut Diagnostics) -> Option<Vec<i32>> {
+pub fn int_list(
+    value: &Json,
+    place: &Place,
+    field: &str,
+    diags: &mut Diagnostics,
+) -> Option<Vec<i32>> {
     let JsonValue::Array(items) = &value.value else {
-        diags.error(place, value.pos, Some(field), format!("expected a list of integers, found {}", value.type_name()));
+        diags.error(
+            place,
+            value.pos,
+            Some(field),
+            format!("expected a list of integers, found {}", value.type_name()),
+        );
         return None;
     };
     if items.is_empty() {
-        diags.error(place, value.pos, Some(field), "empty list (write [-1] to skip this check)");
+        diags.error(
+            place,
+            value.pos,
+            Some(field),
+            "empty list (write [-1] to skip this check)",
+        );
         return None;
     }
     let mut out = Vec::with_capacity(items.len());

@@ -41,7 +41,10 @@ impl BoundKind {
 
     /// The leaf name of this kind.
     pub fn leaf_name(self) -> &'static str {
-        Self::ALL.iter().find(|(k, _)| *k == self).map_or("", |(_, n)| n)
+        Self::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("", |(_, n)| n)
     }
 
     /// The decisions.json field this guard comes from.
@@ -72,7 +75,9 @@ impl BoundKind {
     fn holds(self, observed: f64, bound: f64) -> bool {
         match self {
             BoundKind::HpAbove | BoundKind::TimeAfter => observed > bound,
-            BoundKind::HpAtMost | BoundKind::TimeUntil | BoundKind::OutpostAtMost => observed <= bound,
+            BoundKind::HpAtMost | BoundKind::TimeUntil | BoundKind::OutpostAtMost => {
+                observed <= bound
+            }
             BoundKind::OutpostAtLeast | BoundKind::BaseAtLeast => observed >= bound,
             BoundKind::ModeIs => observed == bound,
         }
@@ -141,7 +146,10 @@ impl AtWaypoint {
     fn unit(&self, ctx: &RmContext) -> Unit {
         let w = &ctx.world;
         match self.whose {
-            Whose::Own => Unit { position: w.position, waypoint: w.waypoint },
+            Whose::Own => Unit {
+                position: w.position,
+                waypoint: w.waypoint,
+            },
             Whose::Friend(slot) => w.friends.get(slot).copied().unwrap_or_default(),
             Whose::Enemy(slot) => w.enemies.get(slot).copied().unwrap_or_default(),
         }
@@ -150,15 +158,23 @@ impl AtWaypoint {
 
 impl Condition<RmContext> for AtWaypoint {
     fn check(&mut self, ctx: &RmContext, _now: f64) -> bool {
-        self.unit(ctx).waypoint.is_some_and(|w| self.ids.contains(&w))
+        self.unit(ctx)
+            .waypoint
+            .is_some_and(|w| self.ids.contains(&w))
     }
 
     fn explain(&self, ctx: &RmContext, _now: f64) -> String {
         let unit = self.unit(ctx);
         let (field, who) = match self.whose {
             Whose::Own => ("wayPointID".to_string(), "current waypoint".to_string()),
-            Whose::Friend(s) => (format!("friendPosition[{s}]"), format!("friend {}", slot_name(s))),
-            Whose::Enemy(s) => (format!("enemyPosition[{s}]"), format!("enemy {}", slot_name(s))),
+            Whose::Friend(s) => (
+                format!("friendPosition[{s}]"),
+                format!("friend {}", slot_name(s)),
+            ),
+            Whose::Enemy(s) => (
+                format!("enemyPosition[{s}]"),
+                format!("enemy {}", slot_name(s)),
+            ),
         };
         let ids = format!("{:?}", self.ids);
         match unit.waypoint {
@@ -170,7 +186,9 @@ impl Condition<RmContext> for AtWaypoint {
             None if unit.position.is_unknown() && self.whose != Whose::Own => {
                 format!("{field}: {who} position unknown, need one of {ids}")
             }
-            None => format!("{field}: {who} is not within INIT_DISTANCE_THR of any waypoint, need one of {ids}"),
+            None => format!(
+                "{field}: {who} is not within INIT_DISTANCE_THR of any waypoint, need one of {ids}"
+            ),
         }
     }
 }
@@ -183,7 +201,10 @@ fn ids_param(p: &LeafParams) -> Result<Vec<i32>, ParamError> {
     p.i64_list("ids")?
         .into_iter()
         .map(|v| {
-            i32::try_from(v).map_err(|_| ParamError { param: "ids".into(), message: format!("{v} is out of range") })
+            i32::try_from(v).map_err(|_| ParamError {
+                param: "ids".into(),
+                message: format!("{v} is out of range"),
+            })
         })
         .collect()
 }
@@ -193,7 +214,10 @@ fn slot_param(p: &LeafParams) -> Result<usize, ParamError> {
     usize::try_from(slot)
         .ok()
         .filter(|s| *s < SLOT_NAMES.len())
-        .ok_or(ParamError { param: "slot".into(), message: format!("{slot} is not a unit slot 0..5") })
+        .ok_or(ParamError {
+            param: "slot".into(),
+            message: format!("{slot} is not a unit slot 0..5"),
+        })
 }
 
 /// Leaf name of the own-waypoint guard.
@@ -206,13 +230,29 @@ pub const ENEMY_AT: &str = "enemy_at";
 /// Registers every guard leaf.
 pub fn register(registry: &mut Registry<RmContext>) {
     for (kind, name) in BoundKind::ALL {
-        registry.condition(name, move |p| Ok(Box::new(Bound { kind, value: p.f64("value")? })));
+        registry.condition(name, move |p| {
+            Ok(Box::new(Bound {
+                kind,
+                value: p.f64("value")?,
+            }))
+        });
     }
-    registry.condition(AT_WAYPOINT, |p| Ok(Box::new(AtWaypoint { whose: Whose::Own, ids: ids_param(p)? })));
+    registry.condition(AT_WAYPOINT, |p| {
+        Ok(Box::new(AtWaypoint {
+            whose: Whose::Own,
+            ids: ids_param(p)?,
+        }))
+    });
     registry.condition(FRIEND_AT, |p| {
-        Ok(Box::new(AtWaypoint { whose: Whose::Friend(slot_param(p)?), ids: ids_param(p)? }))
+        Ok(Box::new(AtWaypoint {
+            whose: Whose::Friend(slot_param(p)?),
+            ids: ids_param(p)?,
+        }))
     });
     registry.condition(ENEMY_AT, |p| {
-        Ok(Box::new(AtWaypoint { whose: Whose::Enemy(slot_param(p)?), ids: ids_param(p)? }))
+        Ok(Box::new(AtWaypoint {
+            whose: Whose::Enemy(slot_param(p)?),
+            ids: ids_param(p)?,
+        }))
     });
 }

@@ -210,6 +210,11 @@ impl Parser {
             Some('"') => JsonValue::String(self.string()?),
             Some('-' | '0'..='9') => self.number()?,
             Some(c) if c.is_ascii_alphabetic() => self.word()?,
+            Some('\'') => {
+                return Err(
+                    self.error("unexpected `'`, expected a value (strings need double quotes)")
+                );
+            }
             Some(c) => return Err(self.error(format!("unexpected `{c}`, expected a value"))),
         };
         Ok(Json { pos, value })
@@ -242,6 +247,10 @@ impl Parser {
             "true" => Ok(JsonValue::Bool(true)),
             "false" => Ok(JsonValue::Bool(false)),
             "null" => Ok(JsonValue::Null),
+            "NaN" | "Infinity" | "inf" | "nan" => Err(SyntaxError {
+                pos: start,
+                message: format!("`{word}` is not a JSON number: write a finite number"),
+            }),
             _ => Err(SyntaxError {
                 pos: start,
                 message: format!("unknown word `{word}`, expected a value (strings need quotes)"),
@@ -261,6 +270,28 @@ impl Parser {
             }
             literal.push(c);
             self.bump();
+        }
+        // `-Infinity`, `-NaN`, `1st`: name the whole word, not just its sign or digits.
+        if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            while let Some(c) = self
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            {
+                literal.push(c);
+                self.bump();
+            }
+            let hint = if literal
+                .trim_start_matches(['-', '+'])
+                .starts_with(['I', 'N', 'i', 'n'])
+            {
+                " is not a JSON number: write a finite number"
+            } else {
+                " is not a number (strings need quotes)"
+            };
+            return Err(SyntaxError {
+                pos: start,
+                message: format!("`{literal}`{hint}"),
+            });
         }
         match literal.parse::<f64>() {
             Ok(value) if is_json_number(&literal) => Ok(JsonValue::Number { value, integer }),
@@ -285,7 +316,11 @@ impl Parser {
                 }
                 Some('"') => return Ok(out),
                 Some('\\') => {
-                    let escape_pos = self.pos();
+                    // The backslash was just consumed (never a newline): point at it.
+                    let escape_pos = Pos {
+                        line: self.line,
+                        column: self.column - 1,
+                    };
                     match self.bump() {
                         Some('"') => out.push('"'),
                         Some('\\') => out.push('\\'),
@@ -312,10 +347,13 @@ impl Parser {
     fn hex4(&mut self, pos: Pos) -> Result<u32, SyntaxError> {
         let mut code = 0;
         for _ in 0..4 {
-            let digit = self.bump().and_then(|c| c.to_digit(16)).ok_or(SyntaxError {
-                pos,
-                message: "bad \\u escape in string".into(),
-            })?;
+            let digit = self
+                .bump()
+                .and_then(|c| c.to_digit(16))
+                .ok_or(SyntaxError {
+                    pos,
+                    message: "bad \\u escape in string".into(),
+                })?;
             code = code * 16 + digit;
         }
         Ok(code)
@@ -342,6 +380,7 @@ impl Parser {
     }
 
     fn array(&mut self) -> Result<JsonValue, SyntaxError> {
+        let open = self.pos();
         self.bump();
         let mut items = Vec::new();
         self.skip_blank()?;
@@ -364,16 +403,21 @@ impl Parser {
                 }
                 Some(']') => return Ok(JsonValue::Array(items)),
                 Some(c) => {
-                    return Err(self.error_before(format!(
-                        "expected `,` or `]` in array, found `{c}`"
+                    return Err(
+                        self.error_before(format!("expected `,` or `]` in array, found `{c}`"))
+                    );
+                }
+                None => {
+                    return Err(self.error(format!(
+                        "unexpected end of file inside an array opened at {open}"
                     )));
                 }
-                None => return Err(self.error("unexpected end of file inside an array")),
             }
         }
     }
 
     fn object(&mut self) -> Result<JsonValue, SyntaxError> {
+        let open = self.pos();
         self.bump();
         let mut members: Vec<Member> = Vec::new();
         loop {
@@ -384,10 +428,19 @@ impl Parser {
                     return Ok(JsonValue::Object(members));
                 }
                 Some('"') => {}
+                Some('\'') => {
+                    return Err(self.error(
+                        "expected a quoted key or `}`, found `'` (keys need double quotes)",
+                    ));
+                }
                 Some(c) => {
                     return Err(self.error(format!("expected a quoted key or `}}`, found `{c}`")));
                 }
-                None => return Err(self.error("unexpected end of file inside an object")),
+                None => {
+                    return Err(self.error(format!(
+                        "unexpected end of file inside an object opened at {open}"
+                    )));
+                }
             }
             let key_pos = self.pos();
             let key = self.string()?;
@@ -399,7 +452,11 @@ impl Parser {
                         self.error_before(format!("expected `:` after key \"{key}\", found `{c}`"))
                     );
                 }
-                None => return Err(self.error("unexpected end of file after a key")),
+                None => {
+                    return Err(self.error(format!(
+                        "unexpected end of file after a key (object opened at {open})"
+                    )));
+                }
             }
             self.skip_blank()?;
             let value = self.value()?;
@@ -422,7 +479,11 @@ impl Parser {
                         "expected `,` or `}}` in object, found `{c}` (missing comma?)"
                     )));
                 }
-                None => return Err(self.error("unexpected end of file inside an object")),
+                None => {
+                    return Err(self.error(format!(
+                        "unexpected end of file inside an object opened at {open}"
+                    )));
+                }
             }
         }
     }
@@ -494,8 +555,10 @@ mod tests {
 
     #[test]
     fn comments_positions_and_duplicate_keys() {
-        let doc = parse("{\n  // a comment\n  \"a\": 1, /* block\n */ \"b\": [2.5, \"x\"],\n  \"a\": 3\n}")
-            .unwrap();
+        let doc = parse(
+            "{\n  // a comment\n  \"a\": 1, /* block\n */ \"b\": [2.5, \"x\"],\n  \"a\": 3\n}",
+        )
+        .unwrap();
         let a = doc.get("a").unwrap();
         assert_eq!(a.key_pos, Pos { line: 5, column: 3 });
         assert_eq!(
@@ -506,12 +569,28 @@ mod tests {
             }
         );
         let b = doc.get("b").unwrap();
-        assert_eq!(b.value.pos, Pos { line: 4, column: 9 });
+        // ` */ "b": [2.5, "x"],`: the `[` is column 10, `2.5` column 11.
+        assert_eq!(
+            b.value.pos,
+            Pos {
+                line: 4,
+                column: 10
+            }
+        );
         let JsonValue::Array(items) = &b.value.value else {
             panic!()
         };
-        assert_eq!(items[0].pos, Pos { line: 4, column: 10 });
-        assert!(matches!(items[0].value, JsonValue::Number { integer: false, .. }));
+        assert_eq!(
+            items[0].pos,
+            Pos {
+                line: 4,
+                column: 11
+            }
+        );
+        assert!(matches!(
+            items[0].value,
+            JsonValue::Number { integer: false, .. }
+        ));
         // first-seen order is kept for duplicates
         let JsonValue::Object(members) = &doc.value else {
             panic!()

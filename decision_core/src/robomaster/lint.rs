@@ -24,7 +24,10 @@ impl Interval {
 
     /// `lo <= v <= hi` with -1 skipping a bound (outpost, base).
     fn closed(lo: i32, hi: Option<i32>) -> Self {
-        Self { lo: (lo != SKIP).then(|| i64::from(lo)), hi: hi.filter(|h| *h != SKIP).map(i64::from) }
+        Self {
+            lo: (lo != SKIP).then(|| i64::from(lo)),
+            hi: hi.filter(|h| *h != SKIP).map(i64::from),
+        }
     }
 
     fn is_empty(self) -> bool {
@@ -90,7 +93,8 @@ struct GuardShape<'a> {
 
 impl<'a> GuardShape<'a> {
     fn of(d: &'a Decision) -> Self {
-        let slots = |lists: &'a [Vec<i32>]| std::array::from_fn(|i| lists.get(i).and_then(|l| set(l)));
+        let slots =
+            |lists: &'a [Vec<i32>]| std::array::from_fn(|i| lists.get(i).and_then(|l| set(l)));
         Self {
             waypoints: set(&d.waypoint_ids),
             mode: (d.robot_mode != SKIP).then_some(d.robot_mode),
@@ -104,43 +108,79 @@ impl<'a> GuardShape<'a> {
     }
 
     fn intervals(&self) -> [(&'static str, Interval); 4] {
-        [("minHP/maxHP", self.hp), ("start_time/end_time", self.time), ("out_post_HP_min/out_post_HP_max", self.outpost), ("base_HP_min", self.base)]
+        [
+            ("minHP/maxHP", self.hp),
+            ("start_time/end_time", self.time),
+            ("out_post_HP_min/out_post_HP_max", self.outpost),
+            ("base_HP_min", self.base),
+        ]
     }
 
     fn can_overlap(&self, other: &Self) -> bool {
         sets_intersect(self.waypoints, other.waypoints)
             && (self.mode.is_none() || other.mode.is_none() || self.mode == other.mode)
-            && self.intervals().iter().zip(other.intervals()).all(|((_, a), (_, b))| a.intersects(b))
-            && (0..UNIT_SLOTS).all(|i| sets_intersect(self.friends[i], other.friends[i]) && sets_intersect(self.enemies[i], other.enemies[i]))
+            && self
+                .intervals()
+                .iter()
+                .zip(other.intervals())
+                .all(|((_, a), (_, b))| a.intersects(b))
+            && (0..UNIT_SLOTS).all(|i| {
+                sets_intersect(self.friends[i], other.friends[i])
+                    && sets_intersect(self.enemies[i], other.enemies[i])
+            })
     }
 
     /// Whether `self` holds whenever `inner` holds.
     fn covers(&self, inner: &Self) -> bool {
         set_contains(self.waypoints, inner.waypoints)
             && (self.mode.is_none() || self.mode == inner.mode)
-            && self.intervals().iter().zip(inner.intervals()).all(|((_, a), (_, b))| a.contains(b))
-            && (0..UNIT_SLOTS).all(|i| set_contains(self.friends[i], inner.friends[i]) && set_contains(self.enemies[i], inner.enemies[i]))
+            && self
+                .intervals()
+                .iter()
+                .zip(inner.intervals())
+                .all(|((_, a), (_, b))| a.contains(b))
+            && (0..UNIT_SLOTS).all(|i| {
+                set_contains(self.friends[i], inner.friends[i])
+                    && set_contains(self.enemies[i], inner.enemies[i])
+            })
     }
 }
 
 /// Adds the cross-decision and map warnings for loaded tables.
 pub fn lint(tables: &Tables, diags: &mut Diagnostics) {
     let file = tables.files.decisions.display().to_string();
-    let shapes: Vec<GuardShape> = tables.decisions.iter().map(|d| GuardShape::of(&d.decision)).collect();
+    let shapes: Vec<GuardShape> = tables
+        .decisions
+        .iter()
+        .map(|d| GuardShape::of(&d.decision))
+        .collect();
     let mut by_weight: Vec<usize> = (0..tables.decisions.len()).collect();
     by_weight.sort_by_key(|i| std::cmp::Reverse(tables.decisions[*i].decision.weight));
     for (i, loaded) in tables.decisions.iter().enumerate() {
         let d = &loaded.decision;
         let subject = d.subject();
-        let place = Place { file: &file, subject: Some(&subject) };
+        let place = Place {
+            file: &file,
+            subject: Some(&subject),
+        };
         let shape = &shapes[i];
         if d.weight <= 0 {
-            diags.warning(&place, loaded.positions.of("weight"), Some("weight"), format!("weight {} <= 0: this decision is never chosen", d.weight));
+            diags.warning(
+                &place,
+                loaded.positions.of("weight"),
+                Some("weight"),
+                format!("weight {} <= 0: this decision is never chosen", d.weight),
+            );
         }
         for (field, interval) in shape.intervals() {
             if interval.is_empty() {
                 let key = field.split('/').next().unwrap_or(field);
-                diags.warning(&place, loaded.positions.of(key), Some(field), "the bounds leave no value: this decision is never available");
+                diags.warning(
+                    &place,
+                    loaded.positions.of(key),
+                    Some(field),
+                    "the bounds leave no value: this decision is never available",
+                );
             }
         }
         if d.weight > 0 {
@@ -151,7 +191,14 @@ pub fn lint(tables: &Tables, diags: &mut Diagnostics) {
     lint_waypoints(tables, diags);
 }
 
-fn lint_against_others(tables: &Tables, shapes: &[GuardShape], by_weight: &[usize], i: usize, place: &Place, diags: &mut Diagnostics) {
+fn lint_against_others(
+    tables: &Tables,
+    shapes: &[GuardShape],
+    by_weight: &[usize],
+    i: usize,
+    place: &Place,
+    diags: &mut Diagnostics,
+) {
     let loaded = &tables.decisions[i];
     let d = &loaded.decision;
     for &j in by_weight {
@@ -164,12 +211,20 @@ fn lint_against_others(tables: &Tables, shapes: &[GuardShape], by_weight: &[usiz
         }
         let earlier_equal = other.weight == d.weight && j < i;
         if (other.weight > d.weight || earlier_equal) && shapes[j].covers(&shapes[i]) {
-            let why = if earlier_equal { "an earlier decision of equal weight" } else { "a heavier decision" };
+            let why = if earlier_equal {
+                "an earlier decision of equal weight"
+            } else {
+                "a heavier decision"
+            };
             diags.warning(
                 place,
                 loaded.positions.object,
                 None,
-                format!("never chosen: whenever its guards hold, so do those of {why}, {} (weight {})", other.subject(), other.weight),
+                format!(
+                    "never chosen: whenever its guards hold, so do those of {why}, {} (weight {})",
+                    other.subject(),
+                    other.weight
+                ),
             );
             return;
         }
@@ -190,7 +245,12 @@ fn lint_against_others(tables: &Tables, shapes: &[GuardShape], by_weight: &[usiz
     }
 }
 
-fn lint_reachability(tables: &Tables, loaded: &LoadedDecision, place: &Place, diags: &mut Diagnostics) {
+fn lint_reachability(
+    tables: &Tables,
+    loaded: &LoadedDecision,
+    place: &Place,
+    diags: &mut Diagnostics,
+) {
     let d = &loaded.decision;
     if !d.if_succession || d.decide_waypoint == SKIP {
         return;
@@ -199,7 +259,10 @@ fn lint_reachability(tables: &Tables, loaded: &LoadedDecision, place: &Place, di
         Some(list) => list.to_vec(),
         None => tables.graph.waypoints().iter().map(|w| w.id).collect(),
     };
-    let unreachable: Vec<i32> = starts.into_iter().filter(|s| !tables.graph.is_reachable(*s, d.decide_waypoint)).collect();
+    let unreachable: Vec<i32> = starts
+        .into_iter()
+        .filter(|s| !tables.graph.is_reachable(*s, d.decide_waypoint))
+        .collect();
     if !unreachable.is_empty() {
         diags.warning(
             place,
@@ -215,23 +278,54 @@ fn lint_waypoints(tables: &Tables, diags: &mut Diagnostics) {
     let (width, height) = (tables.config.real_width, tables.config.real_height);
     for w in &tables.waypoints {
         let subject = w.subject();
-        let place = Place { file: &file, subject: Some(&subject) };
+        let place = Place {
+            file: &file,
+            subject: Some(&subject),
+        };
         let p = &w.waypoint;
         if !(0.0..=width).contains(&p.x) || !(0.0..=height).contains(&p.y) {
-            diags.warning(&place, w.pos, Some("x"), format!("({}, {}) is off the {width} m x {height} m field", p.x, p.y));
+            diags.warning(
+                &place,
+                w.pos,
+                Some("x"),
+                format!("({}, {}) is off the {width} m x {height} m field", p.x, p.y),
+            );
         } else {
             let (col, row) = tables.map.to_pixel(p.x, p.y);
             if tables.map.is_wall_px(col, row) {
-                diags.warning(&place, w.pos, Some("x"), format!("({}, {}) is inside a wall of the map (pixel {col}, {row})", p.x, p.y));
+                diags.warning(
+                    &place,
+                    w.pos,
+                    Some("x"),
+                    format!(
+                        "({}, {}) is inside a wall of the map (pixel {col}, {row})",
+                        p.x, p.y
+                    ),
+                );
             }
         }
     }
     for (from, to) in tables.graph.one_way_edges() {
         if let Some(w) = tables.waypoints.iter().find(|w| w.waypoint.id == from) {
             let subject = w.subject();
-            let place = Place { file: &file, subject: Some(&subject) };
-            let pos = w.waypoint.connect.iter().position(|c| *c == to).and_then(|k| w.connect_pos.get(k)).copied().unwrap_or(w.pos);
-            diags.warning(&place, pos, Some("connect"), format!("one-way connection {from} -> {to} ({to} does not connect back)"));
+            let place = Place {
+                file: &file,
+                subject: Some(&subject),
+            };
+            let pos = w
+                .waypoint
+                .connect
+                .iter()
+                .position(|c| *c == to)
+                .and_then(|k| w.connect_pos.get(k))
+                .copied()
+                .unwrap_or(w.pos);
+            diags.warning(
+                &place,
+                pos,
+                Some("connect"),
+                format!("one-way connection {from} -> {to} ({to} does not connect back)"),
+            );
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Loading a whole configuration: `config.json`, then the decision, waypoint and map files it
 //! names (resolved like the original layout), with every error of every file reported at once.
 
-use super::config::{RmConfig, key_pos, read_config};
+use super::config::{RmConfig, key_pos, read_config_lenient};
 use super::decisions::{LoadedDecision, SKIP, read_decisions};
 use super::diagnostics::{Diagnostics, Place};
 use super::jsonc::{self, Json, Pos};
-use super::waypoints::{LoadedWaypoint, read_waypoints};
+use super::waypoints::{LoadedWaypoint, declared_ids, read_waypoints};
 use std::path::{Path, PathBuf};
-use waypoint_graph::{ObstacleMap, WaypointGraph};
+use waypoint_graph::map::decode_png_grey;
+use waypoint_graph::{MapError, ObstacleMap, WaypointGraph};
 
 /// Everything the engine needs, loaded and checked.
 #[derive(Debug)]
@@ -76,17 +77,26 @@ pub fn resolve(config_path: &Path, name: &str) -> Option<PathBuf> {
 
 /// Reads and parses one JSON file, reporting I/O and syntax errors.
 pub fn read_json(path: &Path, shown: &str, diags: &mut Diagnostics) -> Option<Json> {
-    let place = Place { file: shown, subject: None };
+    let place = Place {
+        file: shown,
+        subject: None,
+    };
     let text = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {
-                diags.error(&place, Pos { line: 0, column: 0 }, None, format!("not UTF-8 text: {e}"));
+                let (pos, byte) = first_invalid_utf8(e.as_bytes());
+                diags.error(&place, pos, None, format!("not UTF-8 text: byte 0x{byte:02X} cannot start or continue a character (save the file as UTF-8)"));
                 return None;
             }
         },
         Err(e) => {
-            diags.error(&place, Pos { line: 0, column: 0 }, None, format!("cannot read: {e}"));
+            diags.error(
+                &place,
+                Pos { line: 0, column: 0 },
+                None,
+                format!("cannot read: {e}"),
+            );
             return None;
         }
     };
@@ -99,20 +109,55 @@ pub fn read_json(path: &Path, shown: &str, diags: &mut Diagnostics) -> Option<Js
     }
 }
 
+/// Line and column (in characters, as the JSON reader counts them) of the first byte that is
+/// not valid UTF-8, and that byte.
+fn first_invalid_utf8(bytes: &[u8]) -> (Pos, u8) {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+    let line = prefix.matches('\n').count() + 1;
+    let last = prefix.rsplit('\n').next().unwrap_or_default();
+    // The reader does not count a leading byte order mark as a column.
+    let column = last.chars().count() + 1 - usize::from(line == 1 && last.starts_with('\u{feff}'));
+    let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (
+        Pos {
+            line: to_u32(line),
+            column: to_u32(column),
+        },
+        bytes.get(valid).copied().unwrap_or_default(),
+    )
+}
+
 /// Loads a configuration and everything it names.
 pub fn load(config_path: &Path) -> LoadOutcome {
     let mut diags = Diagnostics::default();
     let tables = load_into(config_path, &mut diags);
     let tables = if diags.has_errors() { None } else { tables };
-    LoadOutcome { tables, diagnostics: diags }
+    LoadOutcome {
+        tables,
+        diagnostics: diags,
+    }
 }
 
 fn load_into(config_path: &Path, diags: &mut Diagnostics) -> Option<Tables> {
     let config_shown = config_path.display().to_string();
     let config_doc = read_json(config_path, &config_shown, diags)?;
-    let config = read_config(&config_doc, &config_shown, diags)?;
-    let config_place = Place { file: &config_shown, subject: None };
+    // A config with bad values still names the other files: check them in the same run.
+    let config_errors = diags.errors().count();
+    let config = read_config_lenient(&config_doc, &config_shown, diags)?;
+    let config_ok = diags.errors().count() == config_errors;
+    let config_place = Place {
+        file: &config_shown,
+        subject: None,
+    };
     let find = |key: &str, name: &str, diags: &mut Diagnostics| {
+        if name.is_empty() {
+            // Reported by the config check.
+            return None;
+        }
         let found = resolve(config_path, name);
         if found.is_none() {
             diags.error(
@@ -128,26 +173,45 @@ fn load_into(config_path: &Path, diags: &mut Diagnostics) -> Option<Tables> {
     let waypoints_path = find("WayPointsPATH", &config.waypoints_path, diags);
     let map_path = find("MAP_PATH", &config.map_path, diags);
 
-    let waypoints = waypoints_path.as_ref().and_then(|p| {
-        let shown = p.display().to_string();
-        read_json(p, &shown, diags).map(|doc| read_waypoints(&doc, &shown, diags))
-    });
+    let waypoints_doc = waypoints_path
+        .as_ref()
+        .and_then(|p| read_json(p, &p.display().to_string(), diags));
+    let waypoints = waypoints_doc
+        .as_ref()
+        .zip(waypoints_path.as_ref())
+        .map(|(doc, p)| read_waypoints(doc, &p.display().to_string(), diags));
+    // Ids of every waypoint entry, also of those left out for errors of their own; `None`
+    // when the waypoint file has no usable list (references cannot be judged then).
+    let declared = waypoints_doc.as_ref().and_then(declared_ids);
     let decisions = decisions_path.as_ref().and_then(|p| {
         let shown = p.display().to_string();
         read_json(p, &shown, diags).map(|doc| read_decisions(&doc, &shown, diags))
     });
-    if let (Some(decisions), Some(waypoints), Some(path)) = (&decisions, &waypoints, &decisions_path) {
-        check_references(decisions, waypoints, &path.display().to_string(), diags);
+    if let (Some(decisions), Some(known), Some(path)) = (&decisions, &declared, &decisions_path) {
+        check_references(decisions, known, &path.display().to_string(), diags);
     }
+    // Without a usable field size (already reported) the map cannot be scaled, but whether
+    // it decodes is still checked.
+    let sized = config.real_width > 0.0 && config.real_height > 0.0;
     let map = map_path.as_ref().and_then(|p| {
-        match ObstacleMap::load_png(p, config.real_width, config.real_height) {
-            Ok(map) => Some(map),
-            Err(e) => {
-                diags.error(&config_place, key_pos(&config_doc, "MAP_PATH"), Some("MAP_PATH"), format!("{e}"));
-                None
-            }
-        }
+        let loaded = if sized {
+            ObstacleMap::load_png(p, config.real_width, config.real_height).map(Some)
+        } else {
+            check_png(p).map(|()| None)
+        };
+        loaded.unwrap_or_else(|e| {
+            diags.error(
+                &config_place,
+                key_pos(&config_doc, "MAP_PATH"),
+                Some("MAP_PATH"),
+                format!("{e}"),
+            );
+            None
+        })
     });
+    if !config_ok {
+        return None;
+    }
     let waypoints = waypoints?;
     let graph = match WaypointGraph::new(waypoints.iter().map(|w| w.waypoint.clone()).collect()) {
         Ok(graph) => graph,
@@ -169,26 +233,74 @@ fn load_into(config_path: &Path, diags: &mut Diagnostics) -> Option<Tables> {
     })
 }
 
-/// Every waypoint id a decision names must exist.
-fn check_references(decisions: &[LoadedDecision], waypoints: &[LoadedWaypoint], file: &str, diags: &mut Diagnostics) {
-    let known = |id: i32| waypoints.iter().any(|w| w.waypoint.id == id);
+/// Reads and decodes a map PNG without scaling it.
+fn check_png(path: &Path) -> Result<(), MapError> {
+    let bytes = std::fs::read(path).map_err(|source| MapError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode_png_grey(&bytes)
+        .map(drop)
+        .map_err(|source| MapError::Decode {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Every waypoint id a decision names must be one of `declared`; each unknown id is reported
+/// where it stands.
+fn check_references(
+    decisions: &[LoadedDecision],
+    declared: &[i32],
+    file: &str,
+    diags: &mut Diagnostics,
+) {
+    let known = |id: i32| declared.contains(&id);
     for loaded in decisions {
         let d = &loaded.decision;
         let subject = d.subject();
-        let place = Place { file, subject: Some(&subject) };
-        if d.decide_waypoint != SKIP && !known(d.decide_waypoint) {
-            diags.error(&place, loaded.positions.of("decide_wayPoint"), Some("decide_wayPoint"), format!("unknown waypoint id {}", d.decide_waypoint));
+        let place = Place {
+            file,
+            subject: Some(&subject),
+        };
+        // Below -1 is already an error of the decision itself.
+        if d.decide_waypoint > SKIP && !known(d.decide_waypoint) {
+            diags.error(
+                &place,
+                loaded.positions.of("decide_wayPoint"),
+                Some("decide_wayPoint"),
+                format!("unknown waypoint id {}", d.decide_waypoint),
+            );
         }
         let lists = std::iter::once(("wayPointID", None, &d.waypoint_ids))
-            .chain(d.enemy_position.iter().enumerate().map(|(i, l)| ("enemyPosition", Some(i), l)))
-            .chain(d.friend_position.iter().enumerate().map(|(i, l)| ("friendPosition", Some(i), l)));
+            .chain(
+                d.enemy_position
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| ("enemyPosition", Some(i), l)),
+            )
+            .chain(
+                d.friend_position
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| ("friendPosition", Some(i), l)),
+            );
         for (key, slot, list) in lists {
             if list.first() == Some(&SKIP) {
                 continue;
             }
-            for id in list.iter().filter(|id| **id != SKIP && !known(**id)) {
-                let field = slot.map_or(key.to_string(), |i| format!("{key}[{i}]"));
-                diags.error(&place, loaded.positions.of(key), Some(&field), format!("unknown waypoint id {id}"));
+            let field = slot.map_or(key.to_string(), |i| format!("{key}[{i}]"));
+            for (i, id) in list
+                .iter()
+                .enumerate()
+                .filter(|(_, id)| **id != SKIP && !known(**id))
+            {
+                diags.error(
+                    &place,
+                    loaded.positions.item(&format!("{field}[{i}]")),
+                    Some(&field),
+                    format!("unknown waypoint id {id}"),
+                );
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The `navigate` action: plans a decision's path and poses, sends the goal to Nav2 (or holds
 //! an identical one), keeps running while Nav2 reports the goal accepted or executing, and
-//! records a cancellation when a heavier decision halts it.
+//! records a cancellation when a heavier decision halts it. Whether its goal is in flight lives
+//! in the context's memory, so a reload can carry a running goal over to new tables.
 
 use super::config::PathPlanning;
 use super::context::{GoalPose, NavAction, RmContext, SentGoal};
@@ -18,7 +19,6 @@ pub const NAVIGATE: &str = "navigate";
 struct Navigate {
     tables: Arc<Tables>,
     decision: usize,
-    in_flight: bool,
 }
 
 impl Navigate {
@@ -29,7 +29,11 @@ impl Navigate {
         };
         let d = &loaded.decision;
         let current = ctx.world.waypoint;
-        let target = if d.decide_waypoint == SKIP { current } else { Some(d.decide_waypoint) };
+        let target = if d.decide_waypoint == SKIP {
+            current
+        } else {
+            Some(d.decide_waypoint)
+        };
         let Some(target) = target else {
             return false;
         };
@@ -43,7 +47,9 @@ impl Navigate {
             let scratch = &mut ctx.memory.scratch;
             let found = match self.tables.config.path_planning {
                 PathPlanning::Dfs => graph.dfs_chain_into(start, target, scratch, &mut out.path),
-                PathPlanning::Shortest => graph.shortest_path_into(start, target, scratch, &mut out.path),
+                PathPlanning::Shortest => {
+                    graph.shortest_path_into(start, target, scratch, &mut out.path)
+                }
             };
             if !found {
                 return false;
@@ -70,12 +76,17 @@ impl Navigate {
         };
         let same = sent.path == ctx.out.path
             && sent.poses.len() == ctx.out.poses.len()
-            && sent.poses.iter().zip(&ctx.out.poses).all(|(a, b)| poses_match(a, b));
+            && sent
+                .poses
+                .iter()
+                .zip(&ctx.out.poses)
+                .all(|(a, b)| poses_match(a, b));
         if !same || nav_status::ended_without_success(ctx.world.nav_status) {
             return false;
         }
         // A goal that succeeded but whose target we have left is sent again.
-        let at_target = ctx.world.waypoint.is_some() && ctx.world.waypoint == sent.path.last().copied();
+        let at_target =
+            ctx.world.waypoint.is_some() && ctx.world.waypoint == sent.path.last().copied();
         ctx.world.nav_status != nav_status::SUCCEEDED || at_target
     }
 }
@@ -86,7 +97,7 @@ fn poses_match(a: &GoalPose, b: &GoalPose) -> bool {
 
 impl Action<RmContext> for Navigate {
     fn tick(&mut self, ctx: &mut RmContext, _now: f64) -> Status {
-        if self.in_flight {
+        if ctx.memory.in_flight == Some(self.decision) {
             if nav_status::is_active(ctx.world.nav_status) {
                 ctx.out.action = NavAction::Continue;
                 ctx.out.chosen = Some(self.decision);
@@ -96,8 +107,12 @@ impl Action<RmContext> for Navigate {
                 }
                 return Status::Running;
             }
-            self.in_flight = false;
-            return if ctx.world.nav_status == nav_status::SUCCEEDED { Status::Success } else { Status::Failure };
+            ctx.memory.in_flight = None;
+            return if ctx.world.nav_status == nav_status::SUCCEEDED {
+                Status::Success
+            } else {
+                Status::Failure
+            };
         }
         if !self.plan(ctx) {
             ctx.out.unreachable = Some(self.decision);
@@ -110,18 +125,22 @@ impl Action<RmContext> for Navigate {
             ctx.out.action = NavAction::Hold;
             return Status::Success;
         }
-        ctx.out.action = if ctx.out.cancelled.is_some() { NavAction::Preempt } else { NavAction::Send };
+        ctx.out.action = if ctx.out.cancelled.is_some() {
+            NavAction::Preempt
+        } else {
+            NavAction::Send
+        };
         let sent = ctx.memory.sent.get_or_insert_with(SentGoal::default);
         sent.decision = self.decision;
         sent.path.clone_from(&ctx.out.path);
         sent.poses.clone_from(&ctx.out.poses);
-        self.in_flight = true;
+        ctx.memory.in_flight = Some(self.decision);
         Status::Running
     }
 
     fn halt(&mut self, ctx: &mut RmContext) {
-        if self.in_flight {
-            self.in_flight = false;
+        if ctx.memory.in_flight == Some(self.decision) {
+            ctx.memory.in_flight = None;
             ctx.out.cancelled = Some(self.decision);
         }
     }
@@ -136,7 +155,13 @@ pub fn register(registry: &mut crate::engine::Registry<RmContext>, tables: &Arc<
         let decision = usize::try_from(index)
             .ok()
             .filter(|i| *i < tables.decisions.len())
-            .ok_or(ParamError { param: "decision".into(), message: format!("no decision #{index}") })?;
-        Ok(Box::new(Navigate { tables: Arc::clone(&tables), decision, in_flight: false }))
+            .ok_or(ParamError {
+                param: "decision".into(),
+                message: format!("no decision #{index}"),
+            })?;
+        Ok(Box::new(Navigate {
+            tables: Arc::clone(&tables),
+            decision,
+        }))
     });
 }

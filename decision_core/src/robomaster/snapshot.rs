@@ -60,7 +60,10 @@ pub struct GameInfoIn {
 
 impl Default for GameInfoIn {
     fn default() -> Self {
-        Self { timestamp: 300.0, game_stage: STAGE_IN_BATTLE }
+        Self {
+            timestamp: 300.0,
+            game_stage: STAGE_IN_BATTLE,
+        }
     }
 }
 
@@ -98,32 +101,60 @@ pub fn parse_line(line: &str) -> Result<TickInput, SnapshotError> {
     let snapshot: Snapshot = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
         let inner = e.into_inner();
-        SnapshotError { column: inner.column(), field, message: strip_position(&inner.to_string()) }
+        SnapshotError {
+            column: inner.column(),
+            field,
+            message: strip_position(&inner.to_string()),
+        }
     })?;
-    de.end().map_err(|e| SnapshotError { column: e.column(), field: ".".into(), message: strip_position(&e.to_string()) })?;
+    de.end().map_err(|e| SnapshotError {
+        column: e.column(),
+        field: ".".into(),
+        message: strip_position(&e.to_string()),
+    })?;
     snapshot.to_input()
 }
 
 fn strip_position(message: &str) -> String {
-    message.split(" at line ").next().unwrap_or(message).to_string()
+    message
+        .split(" at line ")
+        .next()
+        .unwrap_or(message)
+        .to_string()
 }
 
 impl Snapshot {
     /// Converts to tick inputs, checking list lengths and finiteness.
     pub fn to_input(&self) -> Result<TickInput, SnapshotError> {
-        let field_error = |field: &str, message: String| SnapshotError { column: 0, field: field.into(), message };
+        let field_error = |field: &str, message: String| SnapshotError {
+            column: 0,
+            field: field.into(),
+            message,
+        };
         let mut input = TickInput::default();
         if let Some(obj_hp) = &self.obj_hp {
             input.hp = obj_hp.hp.as_slice().try_into().map_err(|_| {
-                field_error("obj_hp.hp", format!("expected {HP_SLOTS} values, found {}", obj_hp.hp.len()))
+                field_error(
+                    "obj_hp.hp",
+                    format!("expected {HP_SLOTS} values, found {}", obj_hp.hp.len()),
+                )
             })?;
         }
         if let Some(car_pos) = &self.car_pos {
             if car_pos.pos.len() != POSITION_SLOTS {
-                return Err(field_error("car_pos.pos", format!("expected {POSITION_SLOTS} points, found {}", car_pos.pos.len())));
+                return Err(field_error(
+                    "car_pos.pos",
+                    format!(
+                        "expected {POSITION_SLOTS} points, found {}",
+                        car_pos.pos.len()
+                    ),
+                ));
             }
             for (slot, p) in input.positions.iter_mut().zip(&car_pos.pos) {
-                *slot = Point2 { x: p.x.unwrap_or(f32::NAN), y: p.y.unwrap_or(f32::NAN) };
+                *slot = Point2 {
+                    x: p.x.unwrap_or(f32::NAN),
+                    y: p.y.unwrap_or(f32::NAN),
+                };
             }
         }
         if let Some(info) = &self.game_info {
@@ -153,7 +184,10 @@ mod tests {
         assert!(input.pose.is_none() && input.autoaim_target_lost.is_none());
         let mut pos = vec![r#"{"x":1,"y":2}"#.to_string(); 12];
         pos[3] = r#"{"x":null,"y":2}"#.into();
-        let line = format!(r#"{{"car_pos":{{"pos":[{}]}},"autoaim":{{"is_target_lost":false}}}}"#, pos.join(","));
+        let line = format!(
+            r#"{{"car_pos":{{"pos":[{}]}},"autoaim":{{"is_target_lost":false}}}}"#,
+            pos.join(",")
+        );
         let input = parse_line(&line).unwrap();
         assert!(input.positions[3].x.is_nan());
         assert_eq!(input.autoaim_target_lost, Some(false));

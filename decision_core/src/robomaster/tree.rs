@@ -30,7 +30,11 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
         let d = &loaded.decision;
         let span = |field: &str| {
             let pos = loaded.positions.of(field);
-            Some(SourceSpan { file: decisions_file.clone(), line: pos.line, column: pos.column })
+            Some(SourceSpan {
+                file: decisions_file.clone(),
+                line: pos.line,
+                column: pos.column,
+            })
         };
         let sequence = NodeId(next_id);
         next_id += 1;
@@ -38,12 +42,19 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
         for (name, field, params) in guards_of(d) {
             guard_specs.push(leaf(NodeKind::Condition, name, params, span(field)));
         }
-        let guards = (0..guard_specs.len() as u32).map(|i| NodeId(next_id + i)).collect();
+        let guards = (0..guard_specs.len() as u32)
+            .map(|i| NodeId(next_id + i))
+            .collect();
         next_id += guard_specs.len() as u32;
         let navigate = NodeId(next_id);
         next_id += 1;
         let mut body = guard_specs;
-        body.push(leaf(NodeKind::Action, NAVIGATE, params([("decision", json!(index))]), span("decide_wayPoint")));
+        body.push(leaf(
+            NodeKind::Action,
+            NAVIGATE,
+            params([("decision", json!(index))]),
+            span("decide_wayPoint"),
+        ));
         let mut seq_params = params([("weight", json!(d.weight)), ("id", json!(d.id))]);
         seq_params.insert("decision_name".into(), json!(d.name));
         children.push(TreeSpec {
@@ -57,7 +68,11 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
                 column: loaded.positions.object.column,
             }),
         });
-        nodes.push(DecisionNodes { sequence, guards, navigate });
+        nodes.push(DecisionNodes {
+            sequence,
+            guards,
+            navigate,
+        });
     }
     let root = TreeSpec {
         kind: NodeKind::WeightedSelection,
@@ -69,8 +84,19 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
     (root, nodes)
 }
 
-fn leaf(kind: NodeKind, name: &str, params: Map<String, Value>, span: Option<SourceSpan>) -> TreeSpec {
-    TreeSpec { kind, name: name.to_string(), params, children: Vec::new(), span }
+fn leaf(
+    kind: NodeKind,
+    name: &str,
+    params: Map<String, Value>,
+    span: Option<SourceSpan>,
+) -> TreeSpec {
+    TreeSpec {
+        kind,
+        name: name.to_string(),
+        params,
+        children: Vec::new(),
+        span,
+    }
 }
 
 fn params<const N: usize>(items: [(&str, Value); N]) -> Map<String, Value> {
@@ -81,7 +107,11 @@ fn params<const N: usize>(items: [(&str, Value); N]) -> Map<String, Value> {
 pub fn guards_of(d: &Decision) -> Vec<(&'static str, &'static str, Map<String, Value>)> {
     let mut out = Vec::new();
     if d.waypoint_ids.first() != Some(&SKIP) {
-        out.push((AT_WAYPOINT, "wayPointID", params([("ids", json!(d.waypoint_ids))])));
+        out.push((
+            AT_WAYPOINT,
+            "wayPointID",
+            params([("ids", json!(d.waypoint_ids))]),
+        ));
     }
     let bounds = [
         (BoundKind::ModeIs, Some(d.robot_mode)),
@@ -95,13 +125,24 @@ pub fn guards_of(d: &Decision) -> Vec<(&'static str, &'static str, Map<String, V
     ];
     for (kind, value) in bounds {
         if let Some(value) = value.filter(|v| *v != SKIP) {
-            out.push((kind.leaf_name(), kind.field(), params([("value", json!(value))])));
+            out.push((
+                kind.leaf_name(),
+                kind.field(),
+                params([("value", json!(value))]),
+            ));
         }
     }
-    for (leaf_name, field, slots) in [(FRIEND_AT, "friendPosition", &d.friend_position), (ENEMY_AT, "enemyPosition", &d.enemy_position)] {
+    for (leaf_name, field, slots) in [
+        (FRIEND_AT, "friendPosition", &d.friend_position),
+        (ENEMY_AT, "enemyPosition", &d.enemy_position),
+    ] {
         for (slot, ids) in slots.iter().enumerate() {
             if ids.first() != Some(&SKIP) {
-                out.push((leaf_name, field, params([("slot", json!(slot)), ("ids", json!(ids))])));
+                out.push((
+                    leaf_name,
+                    field,
+                    params([("slot", json!(slot)), ("ids", json!(ids))]),
+                ));
             }
         }
     }

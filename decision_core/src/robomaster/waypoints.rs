@@ -61,34 +61,118 @@ pub fn read_waypoints(doc: &Json, file: &str, diags: &mut Diagnostics) -> Vec<Lo
         return Vec::new();
     };
     let mut out: Vec<LoadedWaypoint> = Vec::with_capacity(items.len());
+    // Every entry whose id can be read, loaded or not: a waypoint left out for an error of
+    // its own still exists, so neither duplicates of it nor `connect`s to it are missed or
+    // misreported as unknown.
+    let mut entries: Vec<(i32, Pos, String)> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        if let Some(w) = read_one(item, index, file, diags) {
-            out.push(w);
+        let loaded = read_one(item, index, file, diags);
+        if let Some((id, pos)) = entry_id(item) {
+            let subject = loaded.as_ref().map_or_else(
+                || provisional_subject(item, "waypoint", index),
+                LoadedWaypoint::subject,
+            );
+            entries.push((id, pos, subject));
         }
+        out.extend(loaded);
     }
-    check_ids(&out, file, diags);
+    check_ids(&out, &entries, file, diags);
     out
 }
 
+/// The ids of all waypoint entries of a parsed waypoint file, including entries that have
+/// errors of their own (as long as the id itself is readable); `None` when the file has no
+/// usable `data` list, so references into it cannot be judged.
+pub fn declared_ids(doc: &Json) -> Option<Vec<i32>> {
+    match &doc.get("data")?.value.value {
+        JsonValue::Array(items) if !items.is_empty() => Some(
+            items
+                .iter()
+                .filter_map(|i| entry_id(i).map(|(id, _)| id))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The id an entry of a `data` list reads as (as `asInt` would coerce it), with the position
+/// of its value (of the entry when the key is missing); `None` when unreadable.
+pub(crate) fn entry_id(item: &Json) -> Option<(i32, Pos)> {
+    if !matches!(item.value, JsonValue::Object(_)) {
+        return None;
+    }
+    let Some(member) = item.get("id") else {
+        return Some((0, item.pos));
+    };
+    let id = match member.value.value {
+        JsonValue::Null => 0,
+        JsonValue::Bool(b) => i32::from(b),
+        JsonValue::Number { value, .. }
+            if value.is_finite()
+                && value.trunc() >= f64::from(i32::MIN)
+                && value.trunc() <= f64::from(i32::MAX) =>
+        {
+            // In range and truncated: the cast is exact.
+            value.trunc() as i32
+        }
+        _ => return None,
+    };
+    Some((id, member.value.pos))
+}
+
 /// The `data` array of a decision or waypoint file, with errors for every other shape.
-pub fn data_list<'a>(doc: &'a Json, file: &str, diags: &mut Diagnostics, what: &str) -> Option<&'a [Json]> {
-    let place = Place { file, subject: None };
+pub fn data_list<'a>(
+    doc: &'a Json,
+    file: &str,
+    diags: &mut Diagnostics,
+    what: &str,
+) -> Option<&'a [Json]> {
+    let place = Place {
+        file,
+        subject: None,
+    };
     if !matches!(doc.value, JsonValue::Object(_)) {
-        diags.error(&place, doc.pos, None, format!("the root must be an object {{\"data\": [...]}}, found {}", doc.type_name()));
+        diags.error(
+            &place,
+            doc.pos,
+            None,
+            format!(
+                "the root must be an object {{\"data\": [...]}}, found {}",
+                doc.type_name()
+            ),
+        );
         return None;
     }
     let Some(member) = doc.get("data") else {
-        diags.error(&place, doc.pos, Some("data"), format!("missing: the list of {what} lives under \"data\""));
+        diags.error(
+            &place,
+            doc.pos,
+            Some("data"),
+            format!("missing: the list of {what} lives under \"data\""),
+        );
         return None;
     };
     match &member.value.value {
         JsonValue::Array(items) if items.is_empty() => {
-            diags.error(&place, member.value.pos, Some("data"), format!("no {what}: the list is empty"));
+            diags.error(
+                &place,
+                member.value.pos,
+                Some("data"),
+                format!("no {what}: the list is empty"),
+            );
             None
         }
         JsonValue::Array(items) => Some(items),
         _ => {
-            diags.error(&place, member.value.pos, Some("data"), format!("expected a list of {what}, found {}", member.value.type_name()));
+            diags.error(
+                &place,
+                member.value.pos,
+                Some("data"),
+                format!(
+                    "expected a list of {what}, found {}",
+                    member.value.type_name()
+                ),
+            );
             None
         }
     }
@@ -106,11 +190,24 @@ pub fn provisional_subject(item: &Json, kind: &str, index: usize) -> String {
     }
 }
 
-fn read_one(item: &Json, index: usize, file: &str, diags: &mut Diagnostics) -> Option<LoadedWaypoint> {
+fn read_one(
+    item: &Json,
+    index: usize,
+    file: &str,
+    diags: &mut Diagnostics,
+) -> Option<LoadedWaypoint> {
     let subject = provisional_subject(item, "waypoint", index);
-    let place = Place { file, subject: Some(&subject) };
+    let place = Place {
+        file,
+        subject: Some(&subject),
+    };
     if !matches!(item.value, JsonValue::Object(_)) {
-        diags.error(&place, item.pos, None, format!("expected a waypoint object, found {}", item.type_name()));
+        diags.error(
+            &place,
+            item.pos,
+            None,
+            format!("expected a waypoint object, found {}", item.type_name()),
+        );
         return None;
     }
     let before = diags.errors().count();
@@ -125,7 +222,12 @@ fn read_one(item: &Json, index: usize, file: &str, diags: &mut Diagnostics) -> O
     let mut connect = Vec::new();
     let mut connect_pos = Vec::new();
     match r.member("connect") {
-        None => diags.warning(&place, item.pos, Some("connect"), "missing, reads as no connections"),
+        None => diags.warning(
+            &place,
+            item.pos,
+            Some("connect"),
+            "missing, reads as no connections",
+        ),
         Some(m) => match &m.value.value {
             JsonValue::Array(items) => {
                 for (i, c) in items.iter().enumerate() {
@@ -135,28 +237,81 @@ fn read_one(item: &Json, index: usize, file: &str, diags: &mut Diagnostics) -> O
                     }
                 }
             }
-            JsonValue::Null => diags.warning(&place, m.value.pos, Some("connect"), "null reads as no connections"),
-            _ => diags.error(&place, m.value.pos, Some("connect"), format!("expected a list of waypoint ids, found {}", m.value.type_name())),
+            JsonValue::Null => diags.warning(
+                &place,
+                m.value.pos,
+                Some("connect"),
+                "null reads as no connections",
+            ),
+            _ => diags.error(
+                &place,
+                m.value.pos,
+                Some("connect"),
+                format!(
+                    "expected a list of waypoint ids, found {}",
+                    m.value.type_name()
+                ),
+            ),
         },
     }
     r.warn_unknown_keys(diags);
-    (diags.errors().count() == before).then(|| LoadedWaypoint {
-        waypoint: Waypoint { id, name, x, y, angle, connect },
+    (diags.errors().count() == before).then_some(LoadedWaypoint {
+        waypoint: Waypoint {
+            id,
+            name,
+            x,
+            y,
+            angle,
+            connect,
+        },
         pos: item.pos,
         connect_pos,
     })
 }
 
-fn check_ids(waypoints: &[LoadedWaypoint], file: &str, diags: &mut Diagnostics) {
-    for (i, w) in waypoints.iter().enumerate() {
-        let subject = w.subject();
-        let place = Place { file, subject: Some(&subject) };
-        if let Some(first) = waypoints[..i].iter().find(|o| o.waypoint.id == w.waypoint.id) {
-            diags.error(&place, w.pos, Some("id"), format!("duplicate id {} (first used at line {})", w.waypoint.id, first.pos.line));
+/// Reports a duplicate id at each later use of it, pointing at the id's value.
+pub(crate) fn report_duplicates(
+    entries: &[(i32, Pos, String)],
+    file: &str,
+    diags: &mut Diagnostics,
+) {
+    for (i, (id, pos, subject)) in entries.iter().enumerate() {
+        if let Some((_, first, _)) = entries[..i].iter().find(|(other, _, _)| other == id) {
+            let place = Place {
+                file,
+                subject: Some(subject),
+            };
+            diags.error(
+                &place,
+                *pos,
+                Some("id"),
+                format!("duplicate id {id} (first used at line {})", first.line),
+            );
         }
+    }
+}
+
+fn check_ids(
+    waypoints: &[LoadedWaypoint],
+    entries: &[(i32, Pos, String)],
+    file: &str,
+    diags: &mut Diagnostics,
+) {
+    report_duplicates(entries, file, diags);
+    for w in waypoints {
+        let subject = w.subject();
+        let place = Place {
+            file,
+            subject: Some(&subject),
+        };
         for (target, pos) in w.waypoint.connect.iter().zip(&w.connect_pos) {
-            if !waypoints.iter().any(|o| o.waypoint.id == *target) {
-                diags.error(&place, *pos, Some("connect"), format!("unknown waypoint id {target}"));
+            if !entries.iter().any(|(id, _, _)| id == target) {
+                diags.error(
+                    &place,
+                    *pos,
+                    Some("connect"),
+                    format!("unknown waypoint id {target}"),
+                );
             } else if *target == w.waypoint.id {
                 diags.warning(&place, *pos, Some("connect"), "connects to itself");
             }

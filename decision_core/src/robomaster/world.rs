@@ -163,9 +163,19 @@ pub enum InputSkip {
 
 impl World {
     /// Derives this tick's world from the inputs; `Err` when the tick must be skipped.
-    pub fn update(&mut self, input: &TickInput, config: &RmConfig, graph: &WaypointGraph) -> Result<(), InputSkip> {
-        let all_finite = input.positions.iter().all(|p| p.x.is_finite() && p.y.is_finite())
-            && input.pose.is_none_or(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite())
+    pub fn update(
+        &mut self,
+        input: &TickInput,
+        config: &RmConfig,
+        graph: &WaypointGraph,
+    ) -> Result<(), InputSkip> {
+        let all_finite = input
+            .positions
+            .iter()
+            .all(|p| p.x.is_finite() && p.y.is_finite())
+            && input
+                .pose
+                .is_none_or(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite())
             && input.remaining_time.is_finite();
         if !all_finite {
             return Err(InputSkip::InvalidPosition);
@@ -173,7 +183,8 @@ impl World {
         if !config.debug && input.game_stage != STAGE_IN_BATTLE {
             return Err(InputSkip::NotInBattle);
         }
-        let (hp_offset, own_offset, enemy_offset) = if config.is_blue { (8, 6, 0) } else { (0, 0, 6) };
+        let (hp_offset, own_offset, enemy_offset) =
+            if config.is_blue { (8, 6, 0) } else { (0, 0, 6) };
         let self_slot = own_offset + config.self_index.clamp(0, 5) as usize;
         let from_car_pos = input.positions[self_slot];
         self.position = if !from_car_pos.is_unknown() {
@@ -201,16 +212,30 @@ impl World {
         }
         // Our own slot is ourselves, with the position we decided on.
         if let Some(me) = self.friends.get_mut(self_slot - own_offset) {
-            *me = Unit { position: self.position, waypoint: self.waypoint };
+            *me = Unit {
+                position: self.position,
+                waypoint: self.waypoint,
+            };
         }
         Ok(())
     }
 }
 
 fn unit(position: Point2, graph: &WaypointGraph, threshold: f32) -> Unit {
-    let waypoint = if position.is_unknown() { None } else { graph.nearest(position.x, position.y, threshold) };
+    let waypoint = if position.is_unknown() {
+        None
+    } else {
+        graph.nearest(position.x, position.y, threshold)
+    };
     Unit { position, waypoint }
 }
 
 /// The human names of the unit slots, for explanations.
-pub const SLOT_NAMES: [&str; UNIT_SLOTS] = ["hero", "engineer", "infantry 3", "infantry 4", "infantry 5", "sentry"];
+pub const SLOT_NAMES: [&str; UNIT_SLOTS] = [
+    "hero",
+    "engineer",
+    "infantry 3",
+    "infantry 4",
+    "infantry 5",
+    "sentry",
+];

@@ -27,7 +27,8 @@ impl Field {
             std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
             for entry in std::fs::read_dir(fixture_dir().join(sub)).expect("fixture") {
                 let entry = entry.expect("entry");
-                std::fs::copy(entry.path(), dir.path().join(sub).join(entry.file_name())).expect("copy");
+                std::fs::copy(entry.path(), dir.path().join(sub).join(entry.file_name()))
+                    .expect("copy");
             }
         }
         Self { dir }
@@ -59,7 +60,11 @@ impl Field {
     pub fn config(self, entries: &[(&str, Value)]) -> Self {
         let path = self.config_path();
         let text = std::fs::read_to_string(&path).expect("config");
-        let stripped: String = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        let stripped: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
         let mut doc: Value = serde_json::from_str(&stripped).expect("config json");
         for (k, v) in entries {
             doc["config"][*k] = v.clone();
@@ -108,13 +113,22 @@ pub fn decision(id: i32, weight: i32, target: i32, extra: Value) -> Value {
 }
 
 /// Waypoint positions of the fixture field, by id.
-pub const WAYPOINTS: [(f32, f32); 6] = [(6.0, 1.5), (3.0, 2.0), (9.0, 2.0), (3.0, 6.0), (9.0, 6.0), (11.0, 7.0)];
+pub const WAYPOINTS: [(f32, f32); 6] = [
+    (6.0, 1.5),
+    (3.0, 2.0),
+    (9.0, 2.0),
+    (3.0, 6.0),
+    (9.0, 6.0),
+    (11.0, 7.0),
+];
 
 /// A snapshot: red sentry (slot 5) at `at` (metres), every other robot unknown, HP 600, outpost
 /// 1500, base 5000, elapsed 20 s, in battle.
 pub fn snapshot(at: (f32, f32)) -> TickInput {
-    let mut input = TickInput::default();
-    input.hp = [600; 16];
+    let mut input = TickInput {
+        hp: [600; 16],
+        ..TickInput::default()
+    };
     input.hp[6] = 1500;
     input.hp[7] = 5000;
     input.hp[14] = 1500;

@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 
 pub use error::{MapError, MapOrigin};
 pub use grey::{GreyImage, decode_png_grey, rgb8_to_grey};
-pub use png_chunks::PngColourInfo;
 pub use resize::{MAP_ROWS, resize_linear_u8, target_size};
 pub use sight::Samples;
 

@@ -1,0 +1,27 @@
+//! The runtime's bus: the topic catalogue ([`topics`]), the message structs of the wire
+//! contract ([`messages`]), and one publish / subscribe API ([`Bus`]) over two transports:
+//! Zenoh (peer or client mode, explicit endpoints, a robot namespace prefix on every key) and
+//! an in-process transport for `sim` and tests. Payloads are JSON objects with a header stamp.
+//!
+//! Main types: [`Bus`] (publish, subscribe), [`Subscription`] (one queue for several topics),
+//! [`decode`] / [`DecodeError`] (typed payloads, errors naming the field), [`ZenohOptions`] and
+//! [`BusArgs`] (how to reach the network). The wire contract is in the crate's README.
+
+#![warn(missing_docs)]
+
+mod decode;
+pub mod messages;
+mod options;
+mod queue;
+pub mod topics;
+mod transport;
+
+pub use decode::{DecodeError, decode};
+pub use options::{BusArgs, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Mode, ZenohOptions};
+pub use queue::QUEUE_CAPACITY;
+pub use transport::{Bus, BusError, Received, Subscription};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,244 @@
+//! Message structs of the wire contract: the original `global_interface` messages field by
+//! field, the Nav2 goal / status / feedback, our pose, and the viewer topics. Every message has
+//! a `header` with a stamp; JSON field names are the .msg field names.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `builtin_interfaces/Time`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize, JsonSchema,
+)]
+pub struct Stamp {
+    /// Whole seconds.
+    pub sec: i32,
+    /// Nanoseconds, 0..1e9.
+    pub nanosec: u32,
+}
+
+impl Stamp {
+    /// A stamp from seconds (simulated or wall-clock time).
+    pub fn from_secs_f64(t: f64) -> Self {
+        let sec = t.floor();
+        let nanosec = ((t - sec) * 1e9).round().clamp(0.0, 999_999_999.0) as u32;
+        Self {
+            sec: sec.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+            nanosec,
+        }
+    }
+
+    /// Seconds as f64.
+    pub fn as_secs_f64(self) -> f64 {
+        f64::from(self.sec) + f64::from(self.nanosec) * 1e-9
+    }
+}
+
+/// `std_msgs/Header`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Header {
+    /// When the message was stamped.
+    pub stamp: Stamp,
+    /// Coordinate frame (`map` for positions).
+    #[serde(default)]
+    pub frame_id: String,
+}
+
+impl Header {
+    /// A header stamped at `t` seconds.
+    pub fn at(t: f64) -> Self {
+        Self {
+            stamp: Stamp::from_secs_f64(t),
+            frame_id: String::new(),
+        }
+    }
+}
+
+/// `global_interface/Point2f`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Point2f {
+    /// x in metres.
+    pub x: f32,
+    /// y in metres.
+    pub y: f32,
+}
+
+/// `global_interface/ObjHP` on `obj_hp`: red 0..7 (hero, engineer, infantry 3..5, sentry,
+/// outpost, base), blue 8..15.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ObjHp {
+    /// Stamp.
+    pub header: Header,
+    /// 16 HP values.
+    pub hp: Vec<u16>,
+}
+
+/// `global_interface/CarPos` on `car_pos`: red 0..5 (R1..R5, R7), blue 6..11.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CarPos {
+    /// Stamp.
+    pub header: Header,
+    /// 12 positions in metres; x == 0 or y == 0 means unknown.
+    pub pos: Vec<Point2f>,
+}
+
+/// `global_interface/GameInfo` on `game_info`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct GameInfo {
+    /// Stamp.
+    pub header: Header,
+    /// Remaining seconds of the match.
+    pub timestamp: f64,
+    /// Game stage (4 = in battle).
+    pub game_stage: u8,
+}
+
+/// `global_interface/Serial` on `serial_msg`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Serial {
+    /// Stamp.
+    pub header: Header,
+    /// The lower computer's current mode.
+    pub mode: u8,
+    /// Bullet speed in m/s (informational).
+    #[serde(default)]
+    pub bullet_speed: f32,
+}
+
+/// `global_interface/Decision` on `robot_decision/decision`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct DecisionMsg {
+    /// Stamp.
+    pub header: Header,
+    /// The decision's id.
+    pub decision_id: u8,
+    /// Mode for the lower computer.
+    pub mode: u8,
+    /// Final target x.
+    pub x: f32,
+    /// Final target y.
+    pub y: f32,
+    /// Gimbal yaw relative to the chassis.
+    pub theta: f32,
+}
+
+/// `global_interface/Detection`: one perceived robot.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Detection {
+    /// Global unit index (car_pos order).
+    pub id: u8,
+    /// Position in the map.
+    pub position: Point2f,
+    /// Confidence 0..1.
+    #[serde(default)]
+    pub confidence: f32,
+}
+
+/// `global_interface/DetectionArray` on `perception_detector/perception_array`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct DetectionArray {
+    /// Stamp.
+    pub header: Header,
+    /// The detections.
+    pub detections: Vec<Detection>,
+}
+
+/// `global_interface/Autoaim` on `armor_detector/armor_msg`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Autoaim {
+    /// Stamp.
+    pub header: Header,
+    /// Gimbal yaw to the armour (radians).
+    #[serde(default)]
+    pub yaw: f32,
+    /// Gimbal pitch to the armour (radians).
+    #[serde(default)]
+    pub pitch: f32,
+    /// Whether the target is lost.
+    pub is_target_lost: bool,
+}
+
+/// `std_msgs/Float32` on `robot_decision/aim_yaw`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Float32 {
+    /// Stamp (ours; the original had none).
+    pub header: Header,
+    /// The value.
+    pub data: f32,
+}
+
+/// A planar pose: our `pose` topic (TF map <- base_link), and goal poses.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Pose2 {
+    /// x in metres.
+    pub x: f32,
+    /// y in metres.
+    pub y: f32,
+    /// Yaw in radians.
+    pub yaw: f32,
+}
+
+/// Our pose on `pose`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct PoseMsg {
+    /// Stamp.
+    pub header: Header,
+    /// x in metres.
+    pub x: f32,
+    /// y in metres.
+    pub y: f32,
+    /// Chassis yaw in radians.
+    pub yaw: f32,
+}
+
+/// The Nav2 `NavigateThroughPoses` goal on `navigate_through_poses/goal`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct NavGoal {
+    /// Stamp.
+    pub header: Header,
+    /// Increments with every goal sent.
+    pub goal_id: u64,
+    /// The poses to drive through.
+    pub poses: Vec<Pose2>,
+}
+
+/// A cancel request on `navigate_through_poses/cancel`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct NavCancel {
+    /// Stamp.
+    pub header: Header,
+    /// The goal to cancel.
+    pub goal_id: u64,
+}
+
+/// One `action_msgs/GoalStatus`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct GoalStatus {
+    /// 0 unknown, 1 accepted, 2 executing, 3 canceling, 4 succeeded, 5 canceled, 6 aborted.
+    pub status: u8,
+    /// The goal it belongs to (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_id: Option<u64>,
+}
+
+/// `action_msgs/GoalStatusArray` on `navigate_through_poses/_action/status`; the last entry counts.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct GoalStatusArray {
+    /// Stamp (optional on the wire).
+    #[serde(default)]
+    pub header: Header,
+    /// Statuses; the last entry counts.
+    pub status_list: Vec<GoalStatus>,
+}
+
+/// Nav2 feedback on `navigate_through_poses/_action/feedback`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct NavFeedback {
+    /// Stamp.
+    pub header: Header,
+    /// Where the robot is.
+    pub current_pose: Pose2,
+    /// Poses not yet reached.
+    pub number_of_poses_remaining: u32,
+    /// Metres left.
+    pub distance_remaining: f32,
+}

@@ -1,0 +1,30 @@
+//! A seeded, scenario-driven RoboMaster match simulator that produces the input topics of the
+//! decision node: HP, positions, game time and stage, the lower computer's mode, our pose, a
+//! simulated Nav2 (status and feedback) and auto-aim.
+//!
+//! * [`Scenario`] is the JSON5 scenario file ([`load_scenario`], [`scenario_schema`]); its
+//!   errors ([`ScenarioError`]) name the file, line, column and field.
+//! * [`Simulation`] runs it on a loaded field ([`decision_core::robomaster::Tables`]):
+//!   [`Simulation::step`] advances simulated time, [`Simulation::frame`] gives the messages to
+//!   publish ([`Frame`]), and goals, cancels and decisions are fed back in with
+//!   [`Simulation::on_goal`], [`Simulation::on_cancel`] and [`Simulation::on_decision`].
+//!   No wall clock and no OS randomness: the same scenario and seed give identical frames.
+//! * The `fake-publisher` binary publishes the frames over the bus in (scaled) real time.
+//!
+//! The scenario format is documented field by field in the crate's README.
+
+#![warn(missing_docs)]
+
+mod check;
+pub mod error;
+pub mod locate;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+
+pub use error::{Problem, ScenarioError};
+pub use scenario::{
+    Behaviour, HpEvent, NavSpec, Place, Point, RandomWalk, Regeneration, RobotName, Scenario, ScriptPoint, Side, StageAt,
+    Structure, StructureDamage, Target, UnitName, check_against, load_scenario, parse_scenario, scenario_schema,
+};
+pub use sim::{Frame, RobotState, Simulation};

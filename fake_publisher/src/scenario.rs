@@ -1,0 +1,752 @@
+//! The scenario file (JSON5): which field, which side, how long, where every unit starts, how
+//! the other robots move, and what happens to HP over the match. Read with [`load_scenario`];
+//! every error names the file, line, column and field, both for malformed JSON5 and for values
+//! that do not fit the field (unknown waypoint ids, points outside the field, negative speeds).
+
+use crate::error::{Problem, ScenarioError};
+use crate::locate::{JsonPath, locate};
+use decision_core::robomaster::{Severity, Tables};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Default speed of the other robots in m/s.
+pub const DEFAULT_ROBOT_SPEED: f64 = 1.5;
+/// Default publish rate in Hz.
+pub const DEFAULT_RATE: f64 = 10.0;
+/// Highest accepted publish rate in Hz.
+pub const MAX_RATE: f64 = 1000.0;
+
+/// A team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Red: car_pos 0..5, obj_hp 0..7.
+    Red,
+    /// Blue: car_pos 6..11, obj_hp 8..15.
+    Blue,
+}
+
+impl Side {
+    /// `"red"` or `"blue"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Red => "red",
+            Side::Blue => "blue",
+        }
+    }
+
+    /// The other team.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Blue,
+            Side::Blue => Side::Red,
+        }
+    }
+}
+
+/// Names of the 12 robots in `car_pos` order.
+pub const ROBOT_NAMES: [&str; 12] = ["R1", "R2", "R3", "R4", "R5", "R7", "B1", "B2", "B3", "B4", "B5", "B7"];
+
+/// Names of the 16 `obj_hp` entries in order.
+pub const UNIT_NAMES: [&str; 16] = [
+    "R1", "R2", "R3", "R4", "R5", "R7", "red_outpost", "red_base", "B1", "B2", "B3", "B4", "B5", "B7", "blue_outpost",
+    "blue_base",
+];
+
+/// A robot by its name (`car_pos` order), or `self` for our own robot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RobotName {
+    /// Red hero (car_pos 0).
+    R1,
+    /// Red engineer (car_pos 1).
+    R2,
+    /// Red infantry 3 (car_pos 2).
+    R3,
+    /// Red infantry 4 (car_pos 3).
+    R4,
+    /// Red infantry 5 (car_pos 4).
+    R5,
+    /// Red sentry (car_pos 5).
+    R7,
+    /// Blue hero (car_pos 6).
+    B1,
+    /// Blue engineer (car_pos 7).
+    B2,
+    /// Blue infantry 3 (car_pos 8).
+    B3,
+    /// Blue infantry 4 (car_pos 9).
+    B4,
+    /// Blue infantry 5 (car_pos 10).
+    B5,
+    /// Blue sentry (car_pos 11).
+    B7,
+    /// Our own robot (the config's INIT_SELFINDEX on our side).
+    #[serde(rename = "self")]
+    Ours,
+}
+
+impl RobotName {
+    /// The `car_pos` index, `None` for `self`.
+    pub fn index(self) -> Option<usize> {
+        use RobotName::*;
+        Some(match self {
+            R1 => 0,
+            R2 => 1,
+            R3 => 2,
+            R4 => 3,
+            R5 => 4,
+            R7 => 5,
+            B1 => 6,
+            B2 => 7,
+            B3 => 8,
+            B4 => 9,
+            B5 => 10,
+            B7 => 11,
+            Ours => return None,
+        })
+    }
+
+    /// The `car_pos` index, with `self` resolved to `ours`.
+    pub fn resolve(self, ours: usize) -> usize {
+        self.index().unwrap_or(ours)
+    }
+
+    /// The name as written in a scenario.
+    pub fn as_str(self) -> &'static str {
+        self.index().and_then(|i| ROBOT_NAMES.get(i).copied()).unwrap_or("self")
+    }
+}
+
+/// A unit or structure of `obj_hp` by name, or `self` for our own robot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum UnitName {
+    /// Red hero (obj_hp 0).
+    R1,
+    /// Red engineer (obj_hp 1).
+    R2,
+    /// Red infantry 3 (obj_hp 2).
+    R3,
+    /// Red infantry 4 (obj_hp 3).
+    R4,
+    /// Red infantry 5 (obj_hp 4).
+    R5,
+    /// Red sentry (obj_hp 5).
+    R7,
+    /// Red outpost (obj_hp 6).
+    #[serde(rename = "red_outpost")]
+    RedOutpost,
+    /// Red base (obj_hp 7).
+    #[serde(rename = "red_base")]
+    RedBase,
+    /// Blue hero (obj_hp 8).
+    B1,
+    /// Blue engineer (obj_hp 9).
+    B2,
+    /// Blue infantry 3 (obj_hp 10).
+    B3,
+    /// Blue infantry 4 (obj_hp 11).
+    B4,
+    /// Blue infantry 5 (obj_hp 12).
+    B5,
+    /// Blue sentry (obj_hp 13).
+    B7,
+    /// Blue outpost (obj_hp 14).
+    #[serde(rename = "blue_outpost")]
+    BlueOutpost,
+    /// Blue base (obj_hp 15).
+    #[serde(rename = "blue_base")]
+    BlueBase,
+    /// Our own robot.
+    #[serde(rename = "self")]
+    Ours,
+}
+
+impl UnitName {
+    /// The `obj_hp` index, `None` for `self`.
+    pub fn index(self) -> Option<usize> {
+        use UnitName::*;
+        Some(match self {
+            R1 => 0,
+            R2 => 1,
+            R3 => 2,
+            R4 => 3,
+            R5 => 4,
+            R7 => 5,
+            RedOutpost => 6,
+            RedBase => 7,
+            B1 => 8,
+            B2 => 9,
+            B3 => 10,
+            B4 => 11,
+            B5 => 12,
+            B7 => 13,
+            BlueOutpost => 14,
+            BlueBase => 15,
+            Ours => return None,
+        })
+    }
+
+    /// The name as written in a scenario.
+    pub fn as_str(self) -> &'static str {
+        self.index().and_then(|i| UNIT_NAMES.get(i).copied()).unwrap_or("self")
+    }
+}
+
+/// Where a unit is: a waypoint id of the field, or a point in metres.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged, expecting = "a waypoint id or a point {x, y} in metres")]
+pub enum Place {
+    /// At this waypoint (its position and heading).
+    Waypoint(i32),
+    /// At this point (heading 0).
+    Point(Point),
+}
+
+/// A point of the field in metres (map frame: origin top-left, y down).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// x in metres, 0 < x <= REAL_WIDTH.
+    pub x: f64,
+    /// y in metres, 0 < y <= REAL_HEIGHT.
+    pub y: f64,
+}
+
+/// One entry of the stage timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StageAt {
+    /// From this simulated second on.
+    pub at: f64,
+    /// `game_info.game_stage` (0 not started, 1 preparation, 2 self-check, 3 countdown, 4 battle, 5 settlement).
+    pub stage: u8,
+}
+
+/// Which HP entry an event changes: a unit name or an `obj_hp` index 0..15.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged, expecting = "a unit name (R1 .. R7, B1 .. B7, red_outpost, red_base, blue_outpost, blue_base, self) or an obj_hp index 0..15")]
+pub enum Target {
+    /// An `obj_hp` index 0..15.
+    Index(u8),
+    /// A unit or structure name.
+    Name(UnitName),
+}
+
+/// A change of one HP entry at one moment: give exactly one of `set`, `damage`, `heal`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HpEvent {
+    /// Simulated second at which it happens.
+    pub at: f64,
+    /// The unit or structure.
+    pub target: Target,
+    /// Set the HP to this value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<u16>,
+    /// Subtract this much (not below 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<f64>,
+    /// Add this much (not above 65535).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heal: Option<f64>,
+}
+
+/// Our robot heals while it stands at a waypoint (the supply zone).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Regeneration {
+    /// The waypoint id of the supply zone.
+    pub waypoint: i32,
+    /// HP gained per second while there.
+    pub hp_per_second: f64,
+    /// HP is not raised above this (default: our initial HP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u16>,
+    /// "There" means within this many metres (default: the config's INIT_DISTANCE_THR).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+}
+
+/// A structure of a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Structure {
+    /// The outpost (obj_hp 6 / 14).
+    Outpost,
+    /// The base (obj_hp 7 / 15); the match ends when a base reaches 0.
+    Base,
+}
+
+/// Continuous damage to a structure over a time window.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StructureDamage {
+    /// `outpost` or `base`.
+    pub target: Structure,
+    /// Whose structure (default: ours).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    /// Start of the window in simulated seconds.
+    pub from: f64,
+    /// End of the window in simulated seconds.
+    pub to: f64,
+    /// HP lost per second inside the window (not below 0).
+    pub hp_per_second: f64,
+}
+
+/// The simulated Nav2 of our robot.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct NavSpec {
+    /// Driving speed in m/s (straight lines through the goal poses).
+    pub speed: f64,
+    /// Seconds between "accepted" (1) and "executing" (2).
+    pub accept_delay: f64,
+}
+
+impl Default for NavSpec {
+    fn default() -> Self {
+        Self { speed: 1.5, accept_delay: 0.1 }
+    }
+}
+
+/// One point of a scripted path.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptPoint {
+    /// Simulated second (non-decreasing along the script).
+    pub at: f64,
+    /// x in metres.
+    pub x: f64,
+    /// y in metres.
+    pub y: f64,
+}
+
+/// Options of a random walk.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RandomWalk {
+    /// Speed in m/s.
+    #[serde(default = "default_robot_speed")]
+    pub speed: f64,
+}
+
+fn default_robot_speed() -> f64 {
+    DEFAULT_ROBOT_SPEED
+}
+
+fn default_rate() -> f64 {
+    DEFAULT_RATE
+}
+
+/// How one of the other robots moves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Behaviour {
+    /// Drives the waypoints in a loop, in straight lines, at `speed` m/s.
+    Patrol {
+        /// Waypoint ids, visited in order, then again from the first.
+        waypoints: Vec<i32>,
+        /// Speed in m/s.
+        speed: f64,
+    },
+    /// Walks the `connect` graph, choosing a random (seeded) neighbour at every waypoint.
+    RandomWalk(RandomWalk),
+    /// Follows timed points with linear interpolation (holds the first before, the last after).
+    Script(Vec<ScriptPoint>),
+    /// Stands at its start.
+    Stationary,
+}
+
+/// How one of the other robots moves: `{patrol: [ids], speed}`, `{random_walk: {speed}}`,
+/// `{script: [{at, x, y}]}` or `"stationary"`.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(deny_unknown_fields)]
+enum BehaviourShape {
+    /// Drive the waypoints in a loop, in straight lines.
+    Patrol {
+        /// Waypoint ids, visited in order, then again from the first.
+        patrol: Vec<i32>,
+        /// Speed in m/s.
+        #[serde(default = "default_robot_speed")]
+        speed: f64,
+    },
+    /// Walk the connect graph at random (seeded).
+    RandomWalk {
+        /// Options of the walk.
+        random_walk: RandomWalk,
+    },
+    /// Follow timed points, linearly interpolated.
+    Script {
+        /// The points, `at` non-decreasing.
+        script: Vec<ScriptPoint>,
+    },
+    /// Stand at the start.
+    Word(StationaryWord),
+    /// Stand at the start.
+    #[expect(dead_code, reason = "schema only: the alternative spelling {stationary: true}, read by the visitor")]
+    Flag {
+        /// Must be true.
+        stationary: bool,
+    },
+}
+
+/// The word `"stationary"`.
+#[derive(Serialize, JsonSchema)]
+enum StationaryWord {
+    /// Stands still at its start.
+    #[serde(rename = "stationary")]
+    Stationary,
+}
+
+impl Serialize for Behaviour {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let shape = match self {
+            Behaviour::Patrol { waypoints, speed } => BehaviourShape::Patrol { patrol: waypoints.clone(), speed: *speed },
+            Behaviour::RandomWalk(random_walk) => BehaviourShape::RandomWalk { random_walk: *random_walk },
+            Behaviour::Script(script) => BehaviourShape::Script { script: script.clone() },
+            Behaviour::Stationary => BehaviourShape::Word(StationaryWord::Stationary),
+        };
+        shape.serialize(serializer)
+    }
+}
+
+impl JsonSchema for Behaviour {
+    fn schema_name() -> Cow<'static, str> {
+        "Behaviour".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        BehaviourShape::json_schema(generator)
+    }
+}
+
+const BEHAVIOUR_KEYS: &[&str] = &["patrol", "speed", "random_walk", "script", "stationary"];
+
+struct BehaviourVisitor;
+
+impl<'de> Visitor<'de> for BehaviourVisitor {
+    type Value = Behaviour;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a behaviour: {patrol: [waypoint ids], speed}, {random_walk: {speed}}, {script: [{at, x, y}]} or \"stationary\"")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Behaviour, E> {
+        if v == "stationary" {
+            Ok(Behaviour::Stationary)
+        } else {
+            Err(E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Behaviour, A::Error> {
+        let mut patrol: Option<Vec<i32>> = None;
+        let mut speed: Option<f64> = None;
+        let mut random_walk: Option<RandomWalk> = None;
+        let mut script: Option<Vec<ScriptPoint>> = None;
+        let mut stationary: Option<bool> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "patrol" => patrol = Some(map.next_value()?),
+                "speed" => speed = Some(map.next_value()?),
+                "random_walk" => random_walk = Some(map.next_value()?),
+                "script" => script = Some(map.next_value()?),
+                "stationary" => stationary = Some(map.next_value()?),
+                other => return Err(de::Error::unknown_field(other, BEHAVIOUR_KEYS)),
+            }
+        }
+        let kinds = usize::from(patrol.is_some())
+            + usize::from(random_walk.is_some())
+            + usize::from(script.is_some())
+            + usize::from(stationary.is_some());
+        if kinds != 1 {
+            return Err(de::Error::custom(
+                "give exactly one of `patrol`, `random_walk`, `script`, `stationary` (or the word \"stationary\")",
+            ));
+        }
+        if speed.is_some() && patrol.is_none() {
+            return Err(de::Error::custom("`speed` belongs to `patrol` (a random walk takes `random_walk: {speed}`)"));
+        }
+        if let Some(waypoints) = patrol {
+            return Ok(Behaviour::Patrol { waypoints, speed: speed.unwrap_or(DEFAULT_ROBOT_SPEED) });
+        }
+        if let Some(walk) = random_walk {
+            return Ok(Behaviour::RandomWalk(walk));
+        }
+        if let Some(points) = script {
+            return Ok(Behaviour::Script(points));
+        }
+        match stationary {
+            Some(true) => Ok(Behaviour::Stationary),
+            _ => Err(de::Error::custom("`stationary` must be true (leave the robot out to keep it off the field)")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Behaviour {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(BehaviourVisitor)
+    }
+}
+
+/// What each robot name means, for the schema.
+const ROBOT_DOCS: [(&str, &str); 13] = [
+    ("R1", "Red hero (car_pos 0)."),
+    ("R2", "Red engineer (car_pos 1)."),
+    ("R3", "Red infantry 3 (car_pos 2)."),
+    ("R4", "Red infantry 4 (car_pos 3)."),
+    ("R5", "Red infantry 5 (car_pos 4)."),
+    ("R7", "Red sentry (car_pos 5)."),
+    ("B1", "Blue hero (car_pos 6)."),
+    ("B2", "Blue engineer (car_pos 7)."),
+    ("B3", "Blue infantry 3 (car_pos 8)."),
+    ("B4", "Blue infantry 4 (car_pos 9)."),
+    ("B5", "Blue infantry 5 (car_pos 10)."),
+    ("B7", "Blue sentry (car_pos 11)."),
+    ("self", "Our own robot (INIT_SELFINDEX on our side)."),
+];
+
+/// What each unit name means, for the schema.
+const UNIT_DOCS: [(&str, &str); 17] = [
+    ("R1", "Red hero (obj_hp 0)."),
+    ("R2", "Red engineer (obj_hp 1)."),
+    ("R3", "Red infantry 3 (obj_hp 2)."),
+    ("R4", "Red infantry 4 (obj_hp 3)."),
+    ("R5", "Red infantry 5 (obj_hp 4)."),
+    ("R7", "Red sentry (obj_hp 5)."),
+    ("red_outpost", "Red outpost (obj_hp 6)."),
+    ("red_base", "Red base (obj_hp 7)."),
+    ("B1", "Blue hero (obj_hp 8)."),
+    ("B2", "Blue engineer (obj_hp 9)."),
+    ("B3", "Blue infantry 3 (obj_hp 10)."),
+    ("B4", "Blue infantry 4 (obj_hp 11)."),
+    ("B5", "Blue infantry 5 (obj_hp 12)."),
+    ("B7", "Blue sentry (obj_hp 13)."),
+    ("blue_outpost", "Blue outpost (obj_hp 14)."),
+    ("blue_base", "Blue base (obj_hp 15)."),
+    ("self", "Our own robot (INIT_SELFINDEX on our side)."),
+];
+
+/// An object whose keys are exactly `names`, each holding a `V`.
+fn named_map<V: JsonSchema>(generator: &mut SchemaGenerator, names: &[(&str, &str)]) -> Schema {
+    let value = generator.subschema_for::<V>();
+    let mut properties = serde_json::Map::new();
+    for (name, doc) in names {
+        let mut schema = value.clone();
+        schema.insert("description".into(), (*doc).into());
+        properties.insert((*name).into(), schema.to_value());
+    }
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": false,
+    })
+}
+
+/// Schema of a map keyed by robot names.
+fn robot_map<V: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    named_map::<V>(generator, &ROBOT_DOCS)
+}
+
+/// Schema of a map keyed by unit names.
+fn unit_map<V: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    named_map::<V>(generator, &UNIT_DOCS)
+}
+
+/// Where a scenario was read from, for positions in errors found after parsing.
+#[derive(Debug, Clone, PartialEq)]
+struct Source {
+    path: PathBuf,
+    text: String,
+}
+
+/// A match scenario, read from JSON5 (see the crate README for every field).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Free text shown by tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The field's config.json, relative to the scenario file.
+    pub field: String,
+    /// Our side; must match the config's INIT_ISBLUE.
+    pub side: Side,
+    /// Match length in seconds (default: the config's GAME_TIME).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_time: Option<f64>,
+    /// Stage timeline (default: stage 4 from 0). The match clock starts at the first stage 4.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<StageAt>,
+    /// Start of each robot, ours included (`self` or its name; default: the field's first waypoint).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(schema_with = "robot_map::<Place>")]
+    pub start: BTreeMap<RobotName, Place>,
+    /// Initial HP per unit or structure (default: hero 500, engineer 500, infantry 400, sentry 600, outpost 1500, base 5000).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(schema_with = "unit_map::<u16>")]
+    pub hp: BTreeMap<UnitName, u16>,
+    /// HP changes at given moments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hp_events: Vec<HpEvent>,
+    /// Our robot heals at a waypoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regeneration: Option<Regeneration>,
+    /// Continuous damage to outposts and bases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structure_damage: Vec<StructureDamage>,
+    /// Behaviour of the other robots; a robot with neither a behaviour nor a start is off the field.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(schema_with = "robot_map::<Behaviour>")]
+    pub robots: BTreeMap<RobotName, Behaviour>,
+    /// Publish rate in Hz (default 10).
+    #[serde(default = "default_rate")]
+    pub rate: f64,
+    /// The simulated Nav2 of our robot.
+    #[serde(default)]
+    pub nav: NavSpec,
+    /// The lower computer's mode at the start (serial_msg.mode, default 0).
+    #[serde(default)]
+    pub mode: u8,
+    #[serde(skip)]
+    #[schemars(skip)]
+    source: Option<Arc<Source>>,
+}
+
+impl Scenario {
+    /// The field config named by `field`, relative to the scenario file's folder.
+    pub fn config_path(&self, scenario_path: &Path) -> PathBuf {
+        scenario_path.parent().unwrap_or(Path::new("")).join(&self.field)
+    }
+
+    /// A minimal scenario for `field` (path to config.json, relative to where the scenario
+    /// would be) and `side`, with every other field at its default.
+    pub fn new(field: impl Into<String>, side: Side) -> Self {
+        Self {
+            description: None,
+            field: field.into(),
+            side,
+            game_time: None,
+            stages: Vec::new(),
+            start: BTreeMap::new(),
+            hp: BTreeMap::new(),
+            hp_events: Vec::new(),
+            regeneration: None,
+            structure_damage: Vec::new(),
+            robots: BTreeMap::new(),
+            rate: DEFAULT_RATE,
+            nav: NavSpec::default(),
+            mode: 0,
+            source: None,
+        }
+    }
+
+    /// The file this scenario was read from, if any.
+    pub fn source_path(&self) -> Option<&Path> {
+        self.source.as_deref().map(|s| s.path.as_path())
+    }
+
+    /// Turns `(path, message)` findings into problems with positions in the source text.
+    pub(crate) fn problems(&self, findings: Vec<(JsonPath, String)>) -> ScenarioError {
+        let problems = findings
+            .into_iter()
+            .map(|(path, message)| {
+                let (file, (line, column)) = match self.source.as_deref() {
+                    Some(s) => (s.path.clone(), locate(&s.text, &path)),
+                    None => (PathBuf::from("<scenario>"), (0, 0)),
+                };
+                Problem { file, line, column, field: path.to_string(), message }
+            })
+            .collect();
+        ScenarioError { problems }
+    }
+}
+
+/// The JSON Schema of the scenario file.
+pub fn scenario_schema() -> Schema {
+    schemars::schema_for!(Scenario)
+}
+
+/// Reads a scenario file and checks it against the field it names (which is loaded for that).
+pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ScenarioError::single(Problem {
+            file: path.to_path_buf(),
+            line: 0,
+            column: 0,
+            field: String::new(),
+            message: format!("cannot read: {e}"),
+        })
+    })?;
+    parse_scenario(&text, path)
+}
+
+/// Parses scenario text as if read from `path` (paths resolve against its folder) and checks
+/// it against the field it names.
+pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    let scenario = parse_text(text, path)?;
+    let config = scenario.config_path(path);
+    let outcome = decision_core::robomaster::load(&config);
+    let Some(tables) = outcome.tables else {
+        let mut problems = scenario
+            .problems(vec![(
+                JsonPath::root().key("field"),
+                format!("the field {} does not load (its errors follow)", config.display()),
+            )])
+            .problems;
+        problems.extend(outcome.diagnostics.items().iter().filter(|d| d.severity == Severity::Error).map(|d| Problem {
+            file: PathBuf::from(&d.file),
+            line: d.line as usize,
+            column: d.column as usize,
+            field: d.field.clone().unwrap_or_default(),
+            message: match &d.subject {
+                Some(s) => format!("{s}: {}", d.message),
+                None => d.message.clone(),
+            },
+        }));
+        return Err(ScenarioError { problems });
+    };
+    let findings = crate::check::check(&scenario, &tables);
+    if findings.is_empty() { Ok(scenario) } else { Err(scenario.problems(findings)) }
+}
+
+/// Parses the JSON5 text into a scenario, without looking at the field.
+fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    let problem = |e: &json5::Error, field: String| {
+        let (line, column) = e.position().map_or((0, 0), |p| (p.line + 1, p.column + 1));
+        let mut message = e.to_string();
+        if let Some(p) = e.position() {
+            let suffix = format!(" at {p}");
+            if let Some(stripped) = message.strip_suffix(&suffix) {
+                message = stripped.to_string();
+            }
+        }
+        ScenarioError::single(Problem { file: path.to_path_buf(), line, column, field, message })
+    };
+    // Syntax first (this also rejects trailing characters), then the typed reading with the
+    // path of the offending field.
+    if let Err(e) = json5::from_str::<de::IgnoredAny>(text) {
+        return Err(problem(&e, String::new()));
+    }
+    let mut deserializer = json5::Deserializer::from_str(text);
+    let mut scenario: Scenario = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let field = e.path().to_string();
+        let field = if field == "." { String::new() } else { field };
+        problem(e.inner(), field)
+    })?;
+    scenario.source = Some(Arc::new(Source { path: path.to_path_buf(), text: text.to_string() }));
+    Ok(scenario)
+}
+
+/// Checks a scenario against the tables a simulation runs on (done by [`parse_scenario`] for
+/// the tables it loads, and again by `Simulation::new` for the tables it is given).
+pub fn check_against(scenario: &Scenario, tables: &Tables) -> Result<(), ScenarioError> {
+    let findings = crate::check::check(scenario, tables);
+    if findings.is_empty() { Ok(()) } else { Err(scenario.problems(findings)) }
+}

@@ -1,0 +1,114 @@
+//! Hot reload: watches the config, decision, waypoint and map files; on a change loads and
+//! checks them in a background thread and hands the result to the tick loop, which swaps at a
+//! tick boundary. Rejected files leave the last good tables running.
+
+use decision_core::robomaster::{Diagnostics, Tables, lint, load};
+use notify::{RecursiveMode, Watcher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+/// The outcome of one reload attempt.
+#[derive(Debug)]
+pub enum Reload {
+    /// New tables that loaded without errors (warnings included).
+    Accepted {
+        /// The tables.
+        tables: Arc<Tables>,
+        /// Their warnings.
+        warnings: Diagnostics,
+    },
+    /// Files with errors; the last good tables keep running.
+    Rejected {
+        /// All diagnostics.
+        diagnostics: Diagnostics,
+    },
+}
+
+/// Watches a configuration's files and reloads them when they change.
+pub struct ReloadWatcher {
+    _watcher: notify::RecommendedWatcher,
+    results: Receiver<Reload>,
+}
+
+/// Quiet time after the last change before loading, so an editor's several writes load once.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+impl ReloadWatcher {
+    /// Starts watching the folders of `files` (editors replace files, so folders are watched).
+    pub fn start(config: &Path, files: &[&Path]) -> notify::Result<Self> {
+        let (change_tx, change_rx) = channel::<()>();
+        let watched: Vec<PathBuf> = files.iter().filter_map(|f| f.canonicalize().ok()).collect();
+        let names = watched.clone();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if let Ok(event) = event {
+                    let relevant = event.paths.iter().any(|p| {
+                        let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+                        names
+                            .iter()
+                            .any(|n| *n == p || n.file_name() == p.file_name())
+                    });
+                    if relevant && !matches!(event.kind, notify::EventKind::Access(_)) {
+                        let _ = change_tx.send(());
+                    }
+                }
+            })?;
+        let mut folders: Vec<PathBuf> = watched
+            .iter()
+            .filter_map(|f| f.parent().map(Path::to_path_buf))
+            .collect();
+        folders.sort();
+        folders.dedup();
+        for folder in &folders {
+            watcher.watch(folder, RecursiveMode::NonRecursive)?;
+        }
+        let (result_tx, results) = channel();
+        let config = config.to_path_buf();
+        std::thread::Builder::new()
+            .name("reload".into())
+            .spawn(move || reload_loop(&config, &change_rx, &result_tx))
+            .map_err(|e| notify::Error::generic(&e.to_string()))?;
+        Ok(Self {
+            _watcher: watcher,
+            results,
+        })
+    }
+
+    /// A finished reload, if any (never blocks).
+    pub fn poll(&self) -> Option<Reload> {
+        self.results.try_recv().ok()
+    }
+
+    /// Waits up to `timeout` for a finished reload.
+    pub fn wait(&self, timeout: Duration) -> Option<Reload> {
+        self.results.recv_timeout(timeout).ok()
+    }
+}
+
+fn reload_loop(config: &Path, changes: &Receiver<()>, results: &Sender<Reload>) {
+    while changes.recv().is_ok() {
+        // Debounce: wait until the files have been quiet for a moment.
+        while changes.recv_timeout(DEBOUNCE).is_ok() {}
+        if results.send(load_checked(config)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Loads and lints a configuration as `check` does.
+pub fn load_checked(config: &Path) -> Reload {
+    let outcome = load::load(config);
+    let mut diagnostics = outcome.diagnostics;
+    match outcome.tables {
+        Some(tables) => {
+            lint::lint(&tables, &mut diagnostics);
+            Reload::Accepted {
+                tables: Arc::new(tables),
+                warnings: diagnostics,
+            }
+        }
+        None => Reload::Rejected { diagnostics },
+    }
+}

@@ -1,0 +1,111 @@
+//! `robot-decision sim`: the node and the fake publisher in one process over the in-process
+//! bus, in simulated time. Deterministic for a seed; runs as fast as `--speed` allows (0 = as
+//! fast as possible) and never waits on the wall clock beyond that.
+
+use super::timeline::Timeline;
+use crate::node::{Ingested, NodeCore};
+use bus::messages::{DecisionMsg, NavCancel, NavGoal};
+use bus::{Bus, decode, topics};
+use decision_core::robomaster::Tables;
+use fake_publisher::{Scenario, Simulation};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a simulation runs.
+#[derive(Debug, Clone)]
+pub struct SimOptions {
+    /// Stop after this many simulated seconds (None: until the match ends).
+    pub seconds: Option<f64>,
+    /// Fast-forward factor against the wall clock; 0 = as fast as possible.
+    pub speed: f64,
+    /// Seed of the fake publisher.
+    pub seed: u64,
+    /// Print one JSON line per tick instead of the timeline.
+    pub json: bool,
+}
+
+/// What a finished simulation reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimSummary {
+    /// Ticks decided.
+    pub ticks: u64,
+    /// Simulated seconds.
+    pub seconds: f64,
+}
+
+/// Runs a simulation, writing the timeline (or JSON lines) to `out`.
+pub fn simulate(
+    tables: Arc<Tables>,
+    scenario: &Scenario,
+    options: &SimOptions,
+    out: &mut dyn Write,
+) -> Result<SimSummary, String> {
+    let mut node = NodeCore::new(Arc::clone(&tables)).map_err(|e| format!("{e:?}"))?;
+    let mut sim =
+        Simulation::new(scenario, Arc::clone(&tables), options.seed).map_err(|e| e.to_string())?;
+    let bus = Bus::in_process();
+    let node_inputs = bus
+        .subscribe(&topics::NODE_INPUTS)
+        .map_err(|e| e.to_string())?;
+    let sim_inputs = bus
+        .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])
+        .map_err(|e| e.to_string())?;
+    let period = sim.publish_period();
+    let started = Instant::now();
+    let mut timeline = Timeline::default();
+    let write_err = |e: std::io::Error| format!("cannot write the output: {e}");
+    loop {
+        if sim.finished() || options.seconds.is_some_and(|s| sim.time() >= s) {
+            break;
+        }
+        sim.frame().publish(&bus).map_err(|e| e.to_string())?;
+        while let Some(received) = node_inputs.try_recv() {
+            if let Ingested::Tick(output) =
+                node.ingest(&received.topic, &received.payload, sim.time())
+            {
+                output.publish(&bus).map_err(|e| e.to_string())?;
+                if options.json {
+                    serde_json::to_writer(&mut *out, &output.trace).map_err(|e| e.to_string())?;
+                    writeln!(out).map_err(write_err)?;
+                } else {
+                    for line in timeline.observe(&output.trace, &tables) {
+                        writeln!(out, "{line}").map_err(write_err)?;
+                    }
+                }
+            }
+        }
+        while let Some(received) = sim_inputs.try_recv() {
+            match received.topic.as_str() {
+                topics::NAV_GOAL => {
+                    if let Ok(goal) = decode::<NavGoal>(&received.topic, &received.payload) {
+                        sim.on_goal(&goal);
+                    }
+                }
+                topics::NAV_CANCEL => {
+                    if let Ok(cancel) = decode::<NavCancel>(&received.topic, &received.payload) {
+                        sim.on_cancel(&cancel);
+                    }
+                }
+                topics::DECISION => {
+                    if let Ok(decision) = decode::<DecisionMsg>(&received.topic, &received.payload)
+                    {
+                        sim.on_decision(&decision);
+                    }
+                }
+                _ => {}
+            }
+        }
+        sim.step(period);
+        if options.speed > 0.0 {
+            let due = Duration::from_secs_f64(sim.time() / options.speed);
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+        }
+    }
+    Ok(SimSummary {
+        ticks: node.stats().ticks,
+        seconds: sim.time(),
+    })
+}
