@@ -523,3 +523,21 @@ fn ids_above_255_wrap_in_the_uint8_decision_id_with_a_warning() {
         (Some(300), Some(44))
     );
 }
+
+#[test]
+fn a_held_goal_is_re_sent_only_when_its_heading_turns_noticeably() {
+    let field = Field::new().decisions(&[decision(0, 100, -1, json!({}))]);
+    let mut decider = field.decider();
+    let enemy_at = |x: f32| place(at_waypoint(1), 6, (x, 5.0));
+    let mut s = enemy_at(3.0);
+    s.nav_status = 4;
+    assert_eq!(tick(&mut decider, &s).action, NavAction::Send);
+    // the enemy moves a little: same goal
+    let mut s = enemy_at(3.3);
+    s.nav_status = 4;
+    assert_eq!(tick(&mut decider, &s).action, NavAction::Hold);
+    // the enemy moves a lot: the heading turns by more than the tolerance
+    let mut s = enemy_at(5.5);
+    s.nav_status = 4;
+    assert_eq!(tick(&mut decider, &s).action, NavAction::Send);
+}

@@ -2,13 +2,19 @@
 //! the field, speeds, times and rates. Each finding is a path into the file and a message.
 
 use crate::locate::JsonPath;
-use crate::scenario::{Behaviour, MAX_RATE, Place, RobotName, ROBOT_NAMES, Scenario, Side, Target, UnitName};
+use crate::scenario::{
+    Behaviour, MAX_RATE, Place, ROBOT_NAMES, RobotName, Scenario, Side, Target, UnitName,
+};
 use decision_core::robomaster::Tables;
 
 /// Our robot's `car_pos` index on the field of `tables`.
 pub(crate) fn own_index(tables: &Tables) -> usize {
     let slot = usize::try_from(tables.config.self_index.clamp(0, 5)).unwrap_or(0);
-    if tables.config.is_blue { slot + 6 } else { slot }
+    if tables.config.is_blue {
+        slot + 6
+    } else {
+        slot
+    }
 }
 
 struct Checker<'a> {
@@ -23,8 +29,18 @@ impl Checker<'_> {
 
     fn waypoint(&mut self, path: JsonPath, id: i32) {
         if self.tables.graph.get(id).is_none() {
-            let ids: Vec<String> = self.tables.graph.waypoints().iter().map(|w| w.id.to_string()).collect();
-            let known = if ids.len() <= 40 { format!(" (the field has {})", ids.join(", ")) } else { String::new() };
+            let ids: Vec<String> = self
+                .tables
+                .graph
+                .waypoints()
+                .iter()
+                .map(|w| w.id.to_string())
+                .collect();
+            let known = if ids.len() <= 40 {
+                format!(" (the field has {})", ids.join(", "))
+            } else {
+                String::new()
+            };
             self.fail(path, format!("unknown waypoint id {id}{known}"));
         }
     }
@@ -42,12 +58,21 @@ impl Checker<'_> {
     }
 
     fn point(&mut self, path: &JsonPath, x: f64, y: f64) {
-        let (w, h) = (f64::from(self.tables.config.real_width), f64::from(self.tables.config.real_height));
+        let (w, h) = (
+            f64::from(self.tables.config.real_width),
+            f64::from(self.tables.config.real_height),
+        );
         if !(x.is_finite() && x > 0.0 && x <= w) {
-            self.fail(path.key("x"), format!("x = {x} is outside the field (0 < x <= {w} m; 0 means \"unknown\")"));
+            self.fail(
+                path.key("x"),
+                format!("x = {x} is outside the field (0 < x <= {w} m; 0 means \"unknown\")"),
+            );
         }
         if !(y.is_finite() && y > 0.0 && y <= h) {
-            self.fail(path.key("y"), format!("y = {y} is outside the field (0 < y <= {h} m; 0 means \"unknown\")"));
+            self.fail(
+                path.key("y"),
+                format!("y = {y} is outside the field (0 < y <= {h} m; 0 means \"unknown\")"),
+            );
         }
     }
 
@@ -68,10 +93,17 @@ impl Checker<'_> {
 
 /// All findings of `scenario` on the field of `tables`, in file order of the fields.
 pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, String)> {
-    let mut c = Checker { tables, out: Vec::new() };
+    let mut c = Checker {
+        tables,
+        out: Vec::new(),
+    };
     let root = JsonPath::root();
     let config = &tables.config;
-    let field_side = if config.is_blue { Side::Blue } else { Side::Red };
+    let field_side = if config.is_blue {
+        Side::Blue
+    } else {
+        Side::Red
+    };
     if scenario.side != field_side {
         c.fail(
             root.key("side"),
@@ -91,11 +123,17 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
         let path = root.key("stages").index(i);
         c.time(path.key("at"), s.at);
         if s.at < last {
-            c.fail(path.key("at"), format!("stages must be in time order: {} < {last}", s.at));
+            c.fail(
+                path.key("at"),
+                format!("stages must be in time order: {} < {last}", s.at),
+            );
         }
         last = s.at;
         if s.stage > 5 {
-            c.fail(path.key("stage"), format!("game stages are 0..5, found {}", s.stage));
+            c.fail(
+                path.key("stage"),
+                format!("game stages are 0..5, found {}", s.stage),
+            );
         }
     }
 
@@ -104,15 +142,29 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
     for (name, place) in &scenario.start {
         c.place(root.key("start").key(name.as_str()), place);
         if *name == RobotName::Ours && scenario.start.keys().any(|n| n.index() == Some(ours)) {
-            c.fail(root.key("start").key("self"), format!("our robot's start is given twice (`self` and `{our_name}`)"));
+            c.fail(
+                root.key("start").key("self"),
+                format!("our robot's start is given twice (`self` and `{our_name}`)"),
+            );
         }
     }
     let our_start_given = scenario.start.keys().any(|n| n.resolve(ours) == ours);
     if !our_start_given && tables.graph.is_empty() {
-        c.fail(root.key("start"), "the field has no waypoints: give our robot's start as {x, y}");
+        c.fail(
+            root.key("start"),
+            "the field has no waypoints: give our robot's start as {x, y}",
+        );
     }
-    if scenario.hp.contains_key(&UnitName::Ours) && scenario.hp.keys().any(|n| n.index() == Some(hp_index_of(ours))) {
-        c.fail(root.key("hp").key("self"), format!("our robot's HP is given twice (`self` and `{our_name}`)"));
+    if scenario.hp.contains_key(&UnitName::Ours)
+        && scenario
+            .hp
+            .keys()
+            .any(|n| n.index() == Some(hp_index_of(ours)))
+    {
+        c.fail(
+            root.key("hp").key("self"),
+            format!("our robot's HP is given twice (`self` and `{our_name}`)"),
+        );
     }
 
     for (i, e) in scenario.hp_events.iter().enumerate() {
@@ -121,9 +173,14 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
         if let Target::Index(n) = e.target
             && n > 15
         {
-            c.fail(path.key("target"), format!("obj_hp has indices 0..15, found {n}"));
+            c.fail(
+                path.key("target"),
+                format!("obj_hp has indices 0..15, found {n}"),
+            );
         }
-        let given = usize::from(e.set.is_some()) + usize::from(e.damage.is_some()) + usize::from(e.heal.is_some());
+        let given = usize::from(e.set.is_some())
+            + usize::from(e.damage.is_some())
+            + usize::from(e.heal.is_some());
         if given != 1 {
             c.fail(path.clone(), "give exactly one of `set`, `damage`, `heal`");
         }
@@ -149,7 +206,10 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
         c.time(path.key("from"), d.from);
         c.time(path.key("to"), d.to);
         if d.to < d.from {
-            c.fail(path.key("to"), format!("the window ends ({}) before it starts ({})", d.to, d.from));
+            c.fail(
+                path.key("to"),
+                format!("the window ends ({}) before it starts ({})", d.to, d.from),
+            );
         }
         c.non_negative(path.key("hp_per_second"), d.hp_per_second, "HP/s");
     }
@@ -176,7 +236,10 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
             Behaviour::RandomWalk(walk) => {
                 c.non_negative(path.key("random_walk").key("speed"), walk.speed, "m/s");
                 if tables.graph.is_empty() {
-                    c.fail(path.key("random_walk"), "the field has no waypoints to walk");
+                    c.fail(
+                        path.key("random_walk"),
+                        "the field has no waypoints to walk",
+                    );
                 }
             }
             Behaviour::Script(points) => {
@@ -194,7 +257,10 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
                     let pp = path.key("script").index(k);
                     c.time(pp.key("at"), p.at);
                     if p.at < last {
-                        c.fail(pp.key("at"), format!("script points must be in time order: {} < {last}", p.at));
+                        c.fail(
+                            pp.key("at"),
+                            format!("script points must be in time order: {} < {last}", p.at),
+                        );
                     }
                     last = p.at;
                     c.point(&pp, p.x, p.y);
@@ -202,17 +268,30 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
             }
             Behaviour::Stationary => {
                 if !scenario.start.contains_key(name) {
-                    c.fail(path, format!("a stationary robot needs a start (`start.{}`)", name.as_str()));
+                    c.fail(
+                        path,
+                        format!(
+                            "a stationary robot needs a start (`start.{}`)",
+                            name.as_str()
+                        ),
+                    );
                 }
             }
         }
     }
 
     if !(scenario.rate.is_finite() && scenario.rate > 0.0 && scenario.rate <= MAX_RATE) {
-        c.fail(root.key("rate"), format!("must be > 0 and <= {MAX_RATE} Hz, found {}", scenario.rate));
+        c.fail(
+            root.key("rate"),
+            format!("must be > 0 and <= {MAX_RATE} Hz, found {}", scenario.rate),
+        );
     }
     c.positive(root.key("nav").key("speed"), scenario.nav.speed, "m/s");
-    c.non_negative(root.key("nav").key("accept_delay"), scenario.nav.accept_delay, "s");
+    c.non_negative(
+        root.key("nav").key("accept_delay"),
+        scenario.nav.accept_delay,
+        "s",
+    );
     c.out
 }
 

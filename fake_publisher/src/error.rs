@@ -38,7 +38,9 @@ pub struct ScenarioError {
 impl ScenarioError {
     /// An error of a single problem.
     pub fn single(problem: Problem) -> Self {
-        Self { problems: vec![problem] }
+        Self {
+            problems: vec![problem],
+        }
     }
 
     /// The first problem (there is always one).

@@ -24,7 +24,13 @@ pub mod sim;
 
 pub use error::{Problem, ScenarioError};
 pub use scenario::{
-    Behaviour, HpEvent, NavSpec, Place, Point, RandomWalk, Regeneration, RobotName, Scenario, ScriptPoint, Side, StageAt,
-    Structure, StructureDamage, Target, UnitName, check_against, load_scenario, parse_scenario, scenario_schema,
+    Behaviour, HpEvent, NavSpec, Place, Point, RandomWalk, Regeneration, RobotName, Scenario,
+    ScriptPoint, Side, StageAt, Structure, StructureDamage, Target, UnitName, check_against,
+    load_scenario, parse_scenario, scenario_schema,
 };
 pub use sim::{Frame, RobotState, Simulation};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -80,7 +80,10 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// Line and column (1-based) of the value at `path`; when the path does not exist in the text
 /// (a defaulted value), of its deepest existing ancestor. `(1, 1)` for the root.
 pub fn locate(text: &str, path: &JsonPath) -> (usize, usize) {
-    let mut scanner = Scanner { text: text.as_bytes(), pos: 0 };
+    let mut scanner = Scanner {
+        text: text.as_bytes(),
+        pos: 0,
+    };
     scanner.skip_ws();
     let mut found = scanner.pos;
     for seg in &path.0 {
@@ -117,7 +120,9 @@ impl Scanner<'_> {
                 Some(b'/') if self.text.get(self.pos + 1) == Some(&b'*') => {
                     self.pos += 2;
                     while self.pos < self.text.len() {
-                        if self.text.get(self.pos) == Some(&b'*') && self.text.get(self.pos + 1) == Some(&b'/') {
+                        if self.text.get(self.pos) == Some(&b'*')
+                            && self.text.get(self.pos + 1) == Some(&b'/')
+                        {
                             self.pos += 2;
                             break;
                         }
@@ -157,7 +162,8 @@ impl Scanner<'_> {
                 continue;
             }
             if c == quote {
-                let s = String::from_utf8_lossy(self.text.get(start..self.pos).unwrap_or_default()).into_owned();
+                let s = String::from_utf8_lossy(self.text.get(start..self.pos).unwrap_or_default())
+                    .into_owned();
                 self.pos += 1;
                 return s;
             }
@@ -170,7 +176,21 @@ impl Scanner<'_> {
     fn skip_bare(&mut self) -> String {
         let start = self.pos;
         while let Some(c) = self.peek() {
-            if matches!(c, b',' | b':' | b'}' | b']' | b'{' | b'[' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'"' | b'\'') {
+            if matches!(
+                c,
+                b',' | b':'
+                    | b'}'
+                    | b']'
+                    | b'{'
+                    | b'['
+                    | b' '
+                    | b'\t'
+                    | b'\n'
+                    | b'\r'
+                    | b'/'
+                    | b'"'
+                    | b'\''
+            ) {
                 break;
             }
             self.pos += 1;
@@ -297,7 +317,11 @@ mod tests {
 
     #[test]
     fn finds_nested_values() {
-        let p = JsonPath::root().key("robots").key("B1").key("patrol").index(2);
+        let p = JsonPath::root()
+            .key("robots")
+            .key("B1")
+            .key("patrol")
+            .index(2);
         assert_eq!(locate(TEXT, &p), (6, 2));
         assert_eq!(p.to_string(), "robots.B1.patrol[2]");
         let speed = JsonPath::root().key("robots").key("B1").key("speed");

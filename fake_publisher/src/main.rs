@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Simulates a RoboMaster match from a scenario file and publishes the decision node's inputs.
 #[derive(Debug, Parser)]
@@ -31,6 +31,10 @@ struct Cli {
     /// Stop after this many simulated seconds (default: when the match ends).
     #[arg(long, value_name = "N")]
     seconds: Option<f64>,
+    /// Stamp messages with simulated time (from 0) instead of the wall clock (UNIX time, what
+    /// a live node compares message ages against).
+    #[arg(long)]
+    sim_stamps: bool,
     /// Print the scenario file's JSON Schema and exit.
     #[arg(long)]
     schema: bool,
@@ -49,11 +53,18 @@ struct RateLimited {
 impl RateLimited {
     fn log(&mut self, message: impl FnOnce() -> String) {
         let now = Instant::now();
-        if self.last.is_some_and(|t| now.duration_since(t) < Duration::from_secs(1)) {
+        if self
+            .last
+            .is_some_and(|t| now.duration_since(t) < Duration::from_secs(1))
+        {
             self.suppressed += 1;
             return;
         }
-        let more = if self.suppressed > 0 { format!(" ({} more suppressed)", self.suppressed) } else { String::new() };
+        let more = if self.suppressed > 0 {
+            format!(" ({} more suppressed)", self.suppressed)
+        } else {
+            String::new()
+        };
         eprintln!("warning: {}{more}", message());
         self.last = Some(now);
         self.suppressed = 0;
@@ -90,12 +101,18 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         return Err(fail("error: no scenario given", 2));
     };
     if !(cli.speed.is_finite() && cli.speed > 0.0) {
-        return Err(fail(format!("error: --speed must be > 0, found {}", cli.speed), 2));
+        return Err(fail(
+            format!("error: --speed must be > 0, found {}", cli.speed),
+            2,
+        ));
     }
     if let Some(rate) = cli.rate
         && !(rate.is_finite() && rate > 0.0 && rate <= fake_publisher::scenario::MAX_RATE)
     {
-        return Err(fail(format!("error: --rate must be > 0 and <= 1000 Hz, found {rate}"), 2));
+        return Err(fail(
+            format!("error: --rate must be > 0 and <= 1000 Hz, found {rate}"),
+            2,
+        ));
     }
     if let Some(s) = cli.seconds
         && !(s.is_finite() && s >= 0.0)
@@ -112,7 +129,10 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         for d in outcome.diagnostics.errors() {
             eprintln!("{d}");
         }
-        return Err(fail(format!("{}: the field does not load", config.display()), 2));
+        return Err(fail(
+            format!("{}: the field does not load", config.display()),
+            2,
+        ));
     };
     let mut sim = Simulation::new(&scenario, Arc::new(tables), cli.seed).map_err(|e| fail(e, 2))?;
 
@@ -141,7 +161,11 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         cli.seed,
         1.0 / sim.publish_period(),
         cli.speed,
-        if options.connect.is_empty() { options.listen.join(", ") } else { options.connect.join(", ") },
+        if options.connect.is_empty() {
+            options.listen.join(", ")
+        } else {
+            options.connect.join(", ")
+        },
         options.mode.as_str(),
         options.namespace
     );
@@ -152,7 +176,7 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         .map_err(|e| fail(format!("error: {e}"), 1))?;
 
     let period = sim.publish_period();
-    let wall_period = Duration::from_secs_f64(period / cli.speed);
+    let wall_period = Duration::try_from_secs_f64(period / cli.speed).unwrap_or(Duration::MAX);
     let limit = cli.seconds;
     let mut malformed = RateLimited::default();
     let mut rejected = RateLimited::default();
@@ -161,14 +185,17 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
     let start = Instant::now();
     let mut frames: u32 = 0;
     loop {
-        let frame = sim.frame();
+        let mut frame = sim.frame();
+        if !cli.sim_stamps {
+            frame.restamp(unix_time());
+        }
         if let Err(e) = frame.publish(&bus) {
             if bus.is_closed() {
                 return Err(fail(format!("error: {e}"), 1));
             }
             publish_errors.log(|| format!("publish failed: {e}"));
         }
-        let second = sim.time().floor() as i64;
+        let second = (sim.time() + 1e-6).floor() as i64;
         if last_second != Some(second) {
             println!("{}", status_line(&sim, &frame));
             last_second = Some(second);
@@ -178,12 +205,17 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
             break;
         }
         if limit.is_some_and(|l| sim.time() + 1e-9 >= l) {
-            println!("stopped after {:.1} simulated seconds (--seconds)", sim.time());
+            println!(
+                "stopped after {:.1} simulated seconds (--seconds)",
+                sim.time()
+            );
             break;
         }
         // Take in what the node sends while waiting for the next frame's wall time.
         frames = frames.saturating_add(1);
-        let deadline = start + wall_period.saturating_mul(frames);
+        let deadline = start
+            .checked_add(wall_period.saturating_mul(frames))
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         loop {
             if interrupted.load(Ordering::Acquire) {
                 break;
@@ -210,8 +242,20 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
     Ok(())
 }
 
+/// Seconds since the UNIX epoch (the stamps a live node expects).
+fn unix_time() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
 /// Applies one message from the node to the simulation.
-fn handle(sim: &mut Simulation, received: &bus::Received, malformed: &mut RateLimited, rejected: &mut RateLimited) {
+fn handle(
+    sim: &mut Simulation,
+    received: &bus::Received,
+    malformed: &mut RateLimited,
+    rejected: &mut RateLimited,
+) {
     match received.topic.as_str() {
         topics::NAV_GOAL => match received.decode::<NavGoal>() {
             Ok(goal) => {
@@ -219,7 +263,10 @@ fn handle(sim: &mut Simulation, received: &bus::Received, malformed: &mut RateLi
                 sim.on_goal(&goal);
                 if sim.rejected_goals() > before {
                     rejected.log(|| {
-                        format!("goal {} ignored: it needs at least one pose, all values finite", goal.goal_id)
+                        format!(
+                            "goal {} ignored: it needs at least one pose, all values finite",
+                            goal.goal_id
+                        )
                     });
                 }
             }

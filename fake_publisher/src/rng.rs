@@ -16,7 +16,8 @@ impl SplitMix64 {
     /// An independent stream for `stream` (e.g. a robot index) derived from `seed`, so that
     /// adding a robot does not change the others' choices.
     pub fn for_stream(seed: u64, stream: u64) -> Self {
-        let mut mixer = Self::new(seed ^ stream.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut mixer =
+            Self::new(seed ^ stream.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03));
         Self::new(mixer.next_u64())
     }
 
@@ -43,16 +44,23 @@ mod tests {
 
     #[test]
     fn same_seed_same_sequence_and_streams_differ() {
-        let a: Vec<u64> = (0..5).map({
-            let mut r = SplitMix64::new(7);
-            move |_| r.next_u64()
-        }).collect();
-        let b: Vec<u64> = (0..5).map({
-            let mut r = SplitMix64::new(7);
-            move |_| r.next_u64()
-        }).collect();
+        let a: Vec<u64> = (0..5)
+            .map({
+                let mut r = SplitMix64::new(7);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..5)
+            .map({
+                let mut r = SplitMix64::new(7);
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_eq!(a, b);
-        assert_ne!(SplitMix64::for_stream(7, 0).next_u64(), SplitMix64::for_stream(7, 1).next_u64());
+        assert_ne!(
+            SplitMix64::for_stream(7, 0).next_u64(),
+            SplitMix64::for_stream(7, 1).next_u64()
+        );
         let mut r = SplitMix64::new(1);
         assert!((0..1000).all(|_| r.below(3) < 3));
         assert_eq!(r.below(0), 0);

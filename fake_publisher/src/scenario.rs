@@ -23,7 +23,9 @@ pub const DEFAULT_RATE: f64 = 10.0;
 pub const MAX_RATE: f64 = 1000.0;
 
 /// A team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Red: car_pos 0..5, obj_hp 0..7.
@@ -51,16 +53,114 @@ impl Side {
 }
 
 /// Names of the 12 robots in `car_pos` order.
-pub const ROBOT_NAMES: [&str; 12] = ["R1", "R2", "R3", "R4", "R5", "R7", "B1", "B2", "B3", "B4", "B5", "B7"];
+pub const ROBOT_NAMES: [&str; 12] = [
+    "R1", "R2", "R3", "R4", "R5", "R7", "B1", "B2", "B3", "B4", "B5", "B7",
+];
 
 /// Names of the 16 `obj_hp` entries in order.
 pub const UNIT_NAMES: [&str; 16] = [
-    "R1", "R2", "R3", "R4", "R5", "R7", "red_outpost", "red_base", "B1", "B2", "B3", "B4", "B5", "B7", "blue_outpost",
+    "R1",
+    "R2",
+    "R3",
+    "R4",
+    "R5",
+    "R7",
+    "red_outpost",
+    "red_base",
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B5",
+    "B7",
+    "blue_outpost",
     "blue_base",
 ];
 
+/// Reads one of `names` as a string and gives its index (a plain string visitor, so that
+/// `serde_path_to_error` can name map keys like `hp.R7`).
+struct NameVisitor(&'static [&'static str]);
+
+impl Visitor<'_> for NameVisitor {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "one of {}", self.0.join(", "))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|n| *n == v)
+            .ok_or_else(|| E::unknown_variant(v, self.0))
+    }
+}
+
+const ROBOT_KEYS: [&str; 13] = [
+    "R1", "R2", "R3", "R4", "R5", "R7", "B1", "B2", "B3", "B4", "B5", "B7", "self",
+];
+const UNIT_KEYS: [&str; 17] = [
+    "R1",
+    "R2",
+    "R3",
+    "R4",
+    "R5",
+    "R7",
+    "red_outpost",
+    "red_base",
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B5",
+    "B7",
+    "blue_outpost",
+    "blue_base",
+    "self",
+];
+
+impl<'de> Deserialize<'de> for RobotName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use RobotName::*;
+        let all = [R1, R2, R3, R4, R5, R7, B1, B2, B3, B4, B5, B7, Ours];
+        let i = deserializer.deserialize_str(NameVisitor(&ROBOT_KEYS))?;
+        all.get(i)
+            .copied()
+            .ok_or_else(|| de::Error::custom("unknown robot"))
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use UnitName::*;
+        let all = [
+            R1,
+            R2,
+            R3,
+            R4,
+            R5,
+            R7,
+            RedOutpost,
+            RedBase,
+            B1,
+            B2,
+            B3,
+            B4,
+            B5,
+            B7,
+            BlueOutpost,
+            BlueBase,
+            Ours,
+        ];
+        let i = deserializer.deserialize_str(NameVisitor(&UNIT_KEYS))?;
+        all.get(i)
+            .copied()
+            .ok_or_else(|| de::Error::custom("unknown unit"))
+    }
+}
+
 /// A robot by its name (`car_pos` order), or `self` for our own robot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 pub enum RobotName {
     /// Red hero (car_pos 0).
     R1,
@@ -119,12 +219,14 @@ impl RobotName {
 
     /// The name as written in a scenario.
     pub fn as_str(self) -> &'static str {
-        self.index().and_then(|i| ROBOT_NAMES.get(i).copied()).unwrap_or("self")
+        self.index()
+            .and_then(|i| ROBOT_NAMES.get(i).copied())
+            .unwrap_or("self")
     }
 }
 
 /// A unit or structure of `obj_hp` by name, or `self` for our own robot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 pub enum UnitName {
     /// Red hero (obj_hp 0).
     R1,
@@ -194,7 +296,9 @@ impl UnitName {
 
     /// The name as written in a scenario.
     pub fn as_str(self) -> &'static str {
-        self.index().and_then(|i| UNIT_NAMES.get(i).copied()).unwrap_or("self")
+        self.index()
+            .and_then(|i| UNIT_NAMES.get(i).copied())
+            .unwrap_or("self")
     }
 }
 
@@ -230,7 +334,10 @@ pub struct StageAt {
 
 /// Which HP entry an event changes: a unit name or an `obj_hp` index 0..15.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged, expecting = "a unit name (R1 .. R7, B1 .. B7, red_outpost, red_base, blue_outpost, blue_base, self) or an obj_hp index 0..15")]
+#[serde(
+    untagged,
+    expecting = "a unit name (R1 .. R7, B1 .. B7, red_outpost, red_base, blue_outpost, blue_base, self) or an obj_hp index 0..15"
+)]
 pub enum Target {
     /// An `obj_hp` index 0..15.
     Index(u8),
@@ -312,7 +419,10 @@ pub struct NavSpec {
 
 impl Default for NavSpec {
     fn default() -> Self {
-        Self { speed: 1.5, accept_delay: 0.1 }
+        Self {
+            speed: 1.5,
+            accept_delay: 0.1,
+        }
     }
 }
 
@@ -390,7 +500,10 @@ enum BehaviourShape {
     /// Stand at the start.
     Word(StationaryWord),
     /// Stand at the start.
-    #[expect(dead_code, reason = "schema only: the alternative spelling {stationary: true}, read by the visitor")]
+    #[expect(
+        dead_code,
+        reason = "schema only: the alternative spelling {stationary: true}, read by the visitor"
+    )]
     Flag {
         /// Must be true.
         stationary: bool,
@@ -408,9 +521,16 @@ enum StationaryWord {
 impl Serialize for Behaviour {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let shape = match self {
-            Behaviour::Patrol { waypoints, speed } => BehaviourShape::Patrol { patrol: waypoints.clone(), speed: *speed },
-            Behaviour::RandomWalk(random_walk) => BehaviourShape::RandomWalk { random_walk: *random_walk },
-            Behaviour::Script(script) => BehaviourShape::Script { script: script.clone() },
+            Behaviour::Patrol { waypoints, speed } => BehaviourShape::Patrol {
+                patrol: waypoints.clone(),
+                speed: *speed,
+            },
+            Behaviour::RandomWalk(random_walk) => BehaviourShape::RandomWalk {
+                random_walk: *random_walk,
+            },
+            Behaviour::Script(script) => BehaviourShape::Script {
+                script: script.clone(),
+            },
             Behaviour::Stationary => BehaviourShape::Word(StationaryWord::Stationary),
         };
         shape.serialize(serializer)
@@ -472,10 +592,15 @@ impl<'de> Visitor<'de> for BehaviourVisitor {
             ));
         }
         if speed.is_some() && patrol.is_none() {
-            return Err(de::Error::custom("`speed` belongs to `patrol` (a random walk takes `random_walk: {speed}`)"));
+            return Err(de::Error::custom(
+                "`speed` belongs to `patrol` (a random walk takes `random_walk: {speed}`)",
+            ));
         }
         if let Some(waypoints) = patrol {
-            return Ok(Behaviour::Patrol { waypoints, speed: speed.unwrap_or(DEFAULT_ROBOT_SPEED) });
+            return Ok(Behaviour::Patrol {
+                waypoints,
+                speed: speed.unwrap_or(DEFAULT_ROBOT_SPEED),
+            });
         }
         if let Some(walk) = random_walk {
             return Ok(Behaviour::RandomWalk(walk));
@@ -485,7 +610,9 @@ impl<'de> Visitor<'de> for BehaviourVisitor {
         }
         match stationary {
             Some(true) => Ok(Behaviour::Stationary),
-            _ => Err(de::Error::custom("`stationary` must be true (leave the robot out to keep it off the field)")),
+            _ => Err(de::Error::custom(
+                "`stationary` must be true (leave the robot out to keep it off the field)",
+            )),
         }
     }
 }
@@ -621,8 +748,17 @@ pub struct Scenario {
 
 impl Scenario {
     /// The field config named by `field`, relative to the scenario file's folder.
+    ///
+    /// `..` and `.` are resolved lexically (`sample/scenarios/../config.json` becomes
+    /// `sample/config.json`), so that the loader's sibling-folder rule (`resources/` beside the
+    /// config's folder) sees the real folder.
     pub fn config_path(&self, scenario_path: &Path) -> PathBuf {
-        scenario_path.parent().unwrap_or(Path::new("")).join(&self.field)
+        normalize(
+            &scenario_path
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(&self.field),
+        )
     }
 
     /// A minimal scenario for `field` (path to config.json, relative to where the scenario
@@ -661,11 +797,42 @@ impl Scenario {
                     Some(s) => (s.path.clone(), locate(&s.text, &path)),
                     None => (PathBuf::from("<scenario>"), (0, 0)),
                 };
-                Problem { file, line, column, field: path.to_string(), message }
+                Problem {
+                    file,
+                    line,
+                    column,
+                    field: path.to_string(),
+                    message,
+                }
             })
             .collect();
         ScenarioError { problems }
     }
+}
+
+/// Resolves `.` and `..` components without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last_is_normal =
+                    matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if last_is_normal {
+                    out.pop();
+                } else if !matches!(
+                    out.components().next_back(),
+                    Some(Component::RootDir | Component::Prefix(_))
+                ) {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// The JSON Schema of the scenario file.
@@ -697,23 +864,37 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         let mut problems = scenario
             .problems(vec![(
                 JsonPath::root().key("field"),
-                format!("the field {} does not load (its errors follow)", config.display()),
+                format!(
+                    "the field {} does not load (its errors follow)",
+                    config.display()
+                ),
             )])
             .problems;
-        problems.extend(outcome.diagnostics.items().iter().filter(|d| d.severity == Severity::Error).map(|d| Problem {
-            file: PathBuf::from(&d.file),
-            line: d.line as usize,
-            column: d.column as usize,
-            field: d.field.clone().unwrap_or_default(),
-            message: match &d.subject {
-                Some(s) => format!("{s}: {}", d.message),
-                None => d.message.clone(),
-            },
-        }));
+        problems.extend(
+            outcome
+                .diagnostics
+                .items()
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| Problem {
+                    file: PathBuf::from(&d.file),
+                    line: d.line as usize,
+                    column: d.column as usize,
+                    field: d.field.clone().unwrap_or_default(),
+                    message: match &d.subject {
+                        Some(s) => format!("{s}: {}", d.message),
+                        None => d.message.clone(),
+                    },
+                }),
+        );
         return Err(ScenarioError { problems });
     };
     let findings = crate::check::check(&scenario, &tables);
-    if findings.is_empty() { Ok(scenario) } else { Err(scenario.problems(findings)) }
+    if findings.is_empty() {
+        Ok(scenario)
+    } else {
+        Err(scenario.problems(findings))
+    }
 }
 
 /// Parses the JSON5 text into a scenario, without looking at the field.
@@ -727,7 +908,13 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
                 message = stripped.to_string();
             }
         }
-        ScenarioError::single(Problem { file: path.to_path_buf(), line, column, field, message })
+        ScenarioError::single(Problem {
+            file: path.to_path_buf(),
+            line,
+            column,
+            field,
+            message,
+        })
     };
     // Syntax first (this also rejects trailing characters), then the typed reading with the
     // path of the offending field.
@@ -735,12 +922,16 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         return Err(problem(&e, String::new()));
     }
     let mut deserializer = json5::Deserializer::from_str(text);
-    let mut scenario: Scenario = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let field = e.path().to_string();
-        let field = if field == "." { String::new() } else { field };
-        problem(e.inner(), field)
-    })?;
-    scenario.source = Some(Arc::new(Source { path: path.to_path_buf(), text: text.to_string() }));
+    let mut scenario: Scenario =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+            let field = e.path().to_string();
+            let field = if field == "." { String::new() } else { field };
+            problem(e.inner(), field)
+        })?;
+    scenario.source = Some(Arc::new(Source {
+        path: path.to_path_buf(),
+        text: text.to_string(),
+    }));
     Ok(scenario)
 }
 
@@ -748,5 +939,37 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 /// the tables it loads, and again by `Simulation::new` for the tables it is given).
 pub fn check_against(scenario: &Scenario, tables: &Tables) -> Result<(), ScenarioError> {
     let findings = crate::check::check(scenario, tables);
-    if findings.is_empty() { Ok(()) } else { Err(scenario.problems(findings)) }
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(scenario.problems(findings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_paths_resolve_dot_dot_lexically() {
+        let s = Scenario::new("../config.json", Side::Red);
+        assert_eq!(
+            s.config_path(Path::new("sample/scenarios/a.json5")),
+            PathBuf::from("sample/config.json")
+        );
+        assert_eq!(
+            s.config_path(Path::new("/w/sample/scenarios/./a.json5")),
+            PathBuf::from("/w/sample/config.json")
+        );
+        assert_eq!(
+            s.config_path(Path::new("a.json5")),
+            PathBuf::from("../config.json")
+        );
+        let abs = Scenario::new("/f/config.json", Side::Red);
+        assert_eq!(
+            abs.config_path(Path::new("x/a.json5")),
+            PathBuf::from("/f/config.json")
+        );
+        assert_eq!(normalize(Path::new("/../a")), PathBuf::from("/a"));
+    }
 }

@@ -7,11 +7,12 @@ use crate::check::{hp_index_of, own_index};
 use crate::error::ScenarioError;
 use crate::rng::SplitMix64;
 use crate::scenario::{
-    Behaviour, Place, ROBOT_NAMES, Scenario, ScriptPoint, Side, Structure, Target, UnitName, check_against,
+    Behaviour, Place, ROBOT_NAMES, Scenario, ScriptPoint, Side, Structure, Target, UnitName,
+    check_against,
 };
 use bus::messages::{
-    Autoaim, CarPos, DecisionMsg, GameInfo, GoalStatus, GoalStatusArray, Header, NavCancel, NavFeedback, NavGoal, ObjHp,
-    Point2f, Pose2, PoseMsg, Serial,
+    Autoaim, CarPos, DecisionMsg, GameInfo, GoalStatus, GoalStatusArray, Header, NavCancel,
+    NavFeedback, NavGoal, ObjHp, Point2f, Pose2, PoseMsg, Serial, Stamp,
 };
 use decision_core::robomaster::Tables;
 use serde::Serialize;
@@ -122,6 +123,25 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// Sets every header's stamp to `t` seconds. The simulation stamps frames with simulated
+    /// time; a live node measures message age against its own (wall) clock, so the binary
+    /// restamps with the wall clock before publishing.
+    pub fn restamp(&mut self, t: f64) {
+        let stamp = Stamp::from_secs_f64(t);
+        self.obj_hp.header.stamp = stamp;
+        self.car_pos.header.stamp = stamp;
+        self.game_info.header.stamp = stamp;
+        self.serial.header.stamp = stamp;
+        self.pose.header.stamp = stamp;
+        self.nav_status.header.stamp = stamp;
+        if let Some(feedback) = &mut self.nav_feedback {
+            feedback.header.stamp = stamp;
+        }
+        if let Some(autoaim) = &mut self.autoaim {
+            autoaim.header.stamp = stamp;
+        }
+    }
+
     /// Publishes every message on its topic ([`bus::topics`]).
     pub fn publish(&self, bus: &bus::Bus) -> Result<(), bus::BusError> {
         use bus::topics;
@@ -151,9 +171,17 @@ enum Mover {
     /// Stands still.
     Stationary,
     /// Drives `points` in a loop; `next` is the point it drives to.
-    Patrol { points: Vec<(f64, f64)>, next: usize, speed: f64 },
+    Patrol {
+        points: Vec<(f64, f64)>,
+        next: usize,
+        speed: f64,
+    },
     /// Random walk on the connect graph.
-    RandomWalk { target: Option<i32>, speed: f64, rng: SplitMix64 },
+    RandomWalk {
+        target: Option<i32>,
+        speed: f64,
+        rng: SplitMix64,
+    },
     /// Timed points.
     Script(Vec<ScriptPoint>),
 }
@@ -218,13 +246,21 @@ struct Nav {
 
 impl Nav {
     fn set_status(&mut self, id: u64, code: u8) {
-        if let Some(entry) = self.statuses.iter_mut().rev().find(|s| s.goal_id == Some(id)) {
+        if let Some(entry) = self
+            .statuses
+            .iter_mut()
+            .rev()
+            .find(|s| s.goal_id == Some(id))
+        {
             entry.status = code;
         }
     }
 
     fn push_status(&mut self, id: u64, code: u8) {
-        self.statuses.push(GoalStatus { status: code, goal_id: Some(id) });
+        self.statuses.push(GoalStatus {
+            status: code,
+            goal_id: Some(id),
+        });
         if self.statuses.len() > STATUS_HISTORY {
             let excess = self.statuses.len() - STATUS_HISTORY;
             self.statuses.drain(..excess);
@@ -264,8 +300,9 @@ impl Nav {
                 done = true;
                 break;
             };
-            let (heading0, length) =
-                *goal.segment.get_or_insert_with(|| (robot.heading, (tx - pos.0).hypot(ty - pos.1)));
+            let (heading0, length) = *goal
+                .segment
+                .get_or_insert_with(|| (robot.heading, (tx - pos.0).hypot(ty - pos.1)));
             let (used, arrived) = move_toward(&mut pos, (tx, ty), budget);
             budget -= used;
             if arrived {
@@ -278,7 +315,11 @@ impl Nav {
                 }
             } else {
                 let left = (tx - pos.0).hypot(ty - pos.1);
-                let progress = if length > 0.0 { (1.0 - left / length).clamp(0.0, 1.0) } else { 1.0 };
+                let progress = if length > 0.0 {
+                    (1.0 - left / length).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                };
                 robot.heading = norm_angle(heading0 + wrap_pi(yaw - heading0) * progress);
                 break;
             }
@@ -301,7 +342,11 @@ impl Nav {
         }
         Some(NavFeedback {
             header: header.clone(),
-            current_pose: Pose2 { x: robot.x as f32, y: robot.y as f32, yaw: robot.heading as f32 },
+            current_pose: Pose2 {
+                x: robot.x as f32,
+                y: robot.y as f32,
+                yaw: robot.heading as f32,
+            },
             number_of_poses_remaining: u32::try_from(remaining.len()).unwrap_or(u32::MAX),
             distance_remaining: distance as f32,
         })
@@ -371,14 +416,22 @@ impl Simulation {
         let our_hp = hp_index_of(ours);
         let place = |p: &Place| -> (f64, f64, f64) {
             match p {
-                Place::Waypoint(id) => tables
-                    .graph
-                    .get(*id)
-                    .map_or((0.0, 0.0, 0.0), |w| (f64::from(w.x), f64::from(w.y), norm_angle(f64::from(w.angle)))),
+                Place::Waypoint(id) => tables.graph.get(*id).map_or((0.0, 0.0, 0.0), |w| {
+                    (
+                        f64::from(w.x),
+                        f64::from(w.y),
+                        norm_angle(f64::from(w.angle)),
+                    )
+                }),
                 Place::Point(pt) => (pt.x, pt.y, 0.0),
             }
         };
-        let waypoint_xy = |id: i32| tables.graph.get(id).map_or((0.0, 0.0), |w| (f64::from(w.x), f64::from(w.y)));
+        let waypoint_xy = |id: i32| {
+            tables
+                .graph
+                .get(id)
+                .map_or((0.0, 0.0), |w| (f64::from(w.x), f64::from(w.y)))
+        };
 
         let mut hp = [0.0; 16];
         for (i, slot) in hp.iter_mut().enumerate() {
@@ -400,12 +453,20 @@ impl Simulation {
                 .iter()
                 .find(|(n, _)| n.resolve(ours) == i)
                 .map(|(_, p)| place(p));
-            let behaviour = scenario.robots.iter().find(|(n, _)| n.index() == Some(i)).map(|(_, b)| b);
+            let behaviour = scenario
+                .robots
+                .iter()
+                .find(|(n, _)| n.index() == Some(i))
+                .map(|(_, b)| b);
             let mut rng = SplitMix64::for_stream(seed, i as u64);
             let (mover, pos) = if i == ours {
                 let pos = start.or_else(|| {
                     tables.graph.waypoints().first().map(|w| {
-                        (f64::from(w.x), f64::from(w.y), norm_angle(f64::from(w.angle)))
+                        (
+                            f64::from(w.x),
+                            f64::from(w.y),
+                            norm_angle(f64::from(w.angle)),
+                        )
                     })
                 });
                 (Mover::Ours, pos)
@@ -417,28 +478,56 @@ impl Simulation {
                     },
                     Some(Behaviour::Stationary) => (Mover::Stationary, start),
                     Some(Behaviour::Patrol { waypoints, speed }) => {
-                        let points: Vec<(f64, f64)> = waypoints.iter().map(|id| waypoint_xy(*id)).collect();
+                        let points: Vec<(f64, f64)> =
+                            waypoints.iter().map(|id| waypoint_xy(*id)).collect();
                         let first = waypoints.first().map(|id| place(&Place::Waypoint(*id)));
                         let (pos, next) = match start {
                             Some(p) => (Some(p), 0),
                             None => (first, 1 % points.len().max(1)),
                         };
-                        (Mover::Patrol { points, next, speed: *speed }, pos)
+                        (
+                            Mover::Patrol {
+                                points,
+                                next,
+                                speed: *speed,
+                            },
+                            pos,
+                        )
                     }
                     Some(Behaviour::RandomWalk(walk)) => {
-                        let (pos, target) = match (start, scenario.start.iter().find(|(n, _)| n.resolve(ours) == i)) {
+                        let (pos, target) = match (
+                            start,
+                            scenario.start.iter().find(|(n, _)| n.resolve(ours) == i),
+                        ) {
                             (Some(p), Some((_, Place::Waypoint(_)))) => (Some(p), None),
                             (Some(p), _) => {
-                                let near = tables.graph.nearest(p.0 as f32, p.1 as f32, f32::INFINITY);
+                                let near =
+                                    tables.graph.nearest(p.0 as f32, p.1 as f32, f32::INFINITY);
                                 (Some(p), near)
                             }
                             (None, _) => {
                                 let all = tables.graph.waypoints();
                                 let w = all.get(rng.below(all.len()));
-                                (w.map(|w| (f64::from(w.x), f64::from(w.y), norm_angle(f64::from(w.angle)))), None)
+                                (
+                                    w.map(|w| {
+                                        (
+                                            f64::from(w.x),
+                                            f64::from(w.y),
+                                            norm_angle(f64::from(w.angle)),
+                                        )
+                                    }),
+                                    None,
+                                )
                             }
                         };
-                        (Mover::RandomWalk { target, speed: walk.speed, rng }, pos)
+                        (
+                            Mover::RandomWalk {
+                                target,
+                                speed: walk.speed,
+                                rng,
+                            },
+                            pos,
+                        )
                     }
                     Some(Behaviour::Script(points)) => {
                         let pos = script_at(points, 0.0).map(|(x, y, h)| (x, y, h.unwrap_or(0.0)));
@@ -479,7 +568,11 @@ impl Simulation {
                     (None, None, Some(h)) => Change::Heal(h),
                     (None, None, None) => return None,
                 };
-                Some(Event { at: e.at, index, change })
+                Some(Event {
+                    at: e.at,
+                    index,
+                    change,
+                })
             })
             .collect();
         events.sort_by(|a, b| a.at.total_cmp(&b.at));
@@ -505,13 +598,23 @@ impl Simulation {
                     (Side::Blue, Structure::Outpost) => BLUE_OUTPOST,
                     (Side::Blue, Structure::Base) => BLUE_BASE,
                 };
-                Damage { index, from: d.from, to: d.to, rate: d.hp_per_second }
+                Damage {
+                    index,
+                    from: d.from,
+                    to: d.to,
+                    rate: d.hp_per_second,
+                }
             })
             .collect();
 
         let stages: Vec<(f64, u8)> = scenario.stages.iter().map(|s| (s.at, s.stage)).collect();
-        let match_start = stages.iter().find(|(_, s)| *s == STAGE_BATTLE).map_or(0.0, |(at, _)| *at);
-        let game_time = scenario.game_time.unwrap_or(f64::from(tables.config.game_time));
+        let match_start = stages
+            .iter()
+            .find(|(_, s)| *s == STAGE_BATTLE)
+            .map_or(0.0, |(at, _)| *at);
+        let game_time = scenario
+            .game_time
+            .unwrap_or(f64::from(tables.config.game_time));
         let mut sim = Self {
             tables,
             t: 0.0,
@@ -527,7 +630,12 @@ impl Simulation {
             next_event: 0,
             regen,
             damage,
-            nav: Nav { speed: scenario.nav.speed, accept_delay: scenario.nav.accept_delay, goal: None, statuses: Vec::new() },
+            nav: Nav {
+                speed: scenario.nav.speed,
+                accept_delay: scenario.nav.accept_delay,
+                goal: None,
+                statuses: Vec::new(),
+            },
             mode: scenario.mode,
             ended: false,
             rejected_goals: 0,
@@ -574,11 +682,23 @@ impl Simulation {
     /// The messages to publish now, stamped with the simulated time.
     pub fn frame(&self) -> Frame {
         let header = Header::at(self.t);
-        let map_header = Header { frame_id: "map".into(), ..header.clone() };
+        let map_header = Header {
+            frame_id: "map".into(),
+            ..header.clone()
+        };
         let pos = self
             .robots
             .iter()
-            .map(|r| if r.on_field { Point2f { x: r.x as f32, y: r.y as f32 } } else { Point2f::default() })
+            .map(|r| {
+                if r.on_field {
+                    Point2f {
+                        x: r.x as f32,
+                        y: r.y as f32,
+                    }
+                } else {
+                    Point2f::default()
+                }
+            })
             .collect();
         let me = self.robots.get(self.ours);
         let pose = me.map_or_else(PoseMsg::default, |r| PoseMsg {
@@ -597,12 +717,29 @@ impl Simulation {
             }
         });
         Frame {
-            obj_hp: ObjHp { header: header.clone(), hp: self.hp().to_vec() },
-            car_pos: CarPos { header: map_header.clone(), pos },
-            game_info: GameInfo { header: header.clone(), timestamp: self.remaining(), game_stage: self.stage() },
-            serial: Serial { header: header.clone(), mode: self.mode, bullet_speed: 0.0 },
+            obj_hp: ObjHp {
+                header: header.clone(),
+                hp: self.hp().to_vec(),
+            },
+            car_pos: CarPos {
+                header: map_header.clone(),
+                pos,
+            },
+            game_info: GameInfo {
+                header: header.clone(),
+                timestamp: self.remaining(),
+                game_stage: self.stage(),
+            },
+            serial: Serial {
+                header: header.clone(),
+                mode: self.mode,
+                bullet_speed: 0.0,
+            },
             pose,
-            nav_status: GoalStatusArray { header: header.clone(), status_list: self.nav.statuses.clone() },
+            nav_status: GoalStatusArray {
+                header: header.clone(),
+                status_list: self.nav.statuses.clone(),
+            },
             nav_feedback: me.and_then(|r| self.nav.feedback(r, &map_header)),
             autoaim,
         }
@@ -612,7 +749,10 @@ impl Simulation {
     /// in flight is cancelled (preempted). Goals without poses or with non-finite values are
     /// ignored (counted in [`Self::rejected_goals`]); while our robot is dead it is aborted.
     pub fn on_goal(&mut self, goal: &NavGoal) {
-        let finite = goal.poses.iter().all(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite());
+        let finite = goal
+            .poses
+            .iter()
+            .all(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite());
         if goal.poses.is_empty() || !finite {
             self.rejected_goals += 1;
             return;
@@ -626,7 +766,11 @@ impl Simulation {
         self.nav.push_status(goal.goal_id, status::ACCEPTED);
         self.nav.goal = Some(Goal {
             id: goal.goal_id,
-            poses: goal.poses.iter().map(|p| (f64::from(p.x), f64::from(p.y), f64::from(p.yaw))).collect(),
+            poses: goal
+                .poses
+                .iter()
+                .map(|p| (f64::from(p.x), f64::from(p.y), f64::from(p.yaw)))
+                .collect(),
             next: 0,
             executing_from: self.t + self.nav.accept_delay,
             executing: false,
@@ -636,7 +780,12 @@ impl Simulation {
 
     /// A cancel request: the goal in flight with that id is cancelled (status 5) and our robot stops.
     pub fn on_cancel(&mut self, cancel: &NavCancel) {
-        if self.nav.goal.as_ref().is_some_and(|g| g.id == cancel.goal_id) {
+        if self
+            .nav
+            .goal
+            .as_ref()
+            .is_some_and(|g| g.id == cancel.goal_id)
+        {
             self.nav.end(status::CANCELED);
         }
     }
@@ -680,7 +829,11 @@ impl Simulation {
         if self.stages.is_empty() {
             return STAGE_BATTLE;
         }
-        self.stages.iter().rev().find(|(at, _)| *at <= self.t + TIME_EPS).map_or(0, |(_, s)| *s)
+        self.stages
+            .iter()
+            .rev()
+            .find(|(at, _)| *at <= self.t + TIME_EPS)
+            .map_or(0, |(_, s)| *s)
     }
 
     /// The lower computer's current mode.
@@ -713,7 +866,11 @@ impl Simulation {
         let config = &self.tables.config;
         let from = (me.x as f32, me.y as f32);
         let mut best: Option<(f32, f64)> = None;
-        for enemy in self.robots.iter().filter(|r| r.side != me.side && r.alive && r.on_field) {
+        for enemy in self
+            .robots
+            .iter()
+            .filter(|r| r.side != me.side && r.alive && r.on_field)
+        {
             let to = (enemy.x as f32, enemy.y as f32);
             if to.0 == 0.0 || to.1 == 0.0 || to == from {
                 continue;
@@ -722,10 +879,17 @@ impl Simulation {
             if d > config.seek_thr || best.is_some_and(|(bd, _)| d >= bd) {
                 continue;
             }
-            if !self.tables.map.visible_sampled(from, to, config.step_distance) {
+            if !self
+                .tables
+                .map
+                .visible_sampled(from, to, config.step_distance)
+            {
                 continue;
             }
-            best = Some((d, norm_angle(f64::from(to.1 - from.1).atan2(f64::from(to.0 - from.0)))));
+            best = Some((
+                d,
+                norm_angle(f64::from(to.1 - from.1).atan2(f64::from(to.0 - from.0))),
+            ));
         }
         best.map(|(_, yaw)| yaw)
     }
@@ -746,7 +910,11 @@ impl Simulation {
             match mover {
                 Mover::Off | Mover::Stationary => {}
                 Mover::Ours => self.nav.advance(robot, t0, t1),
-                Mover::Patrol { points, next, speed } => {
+                Mover::Patrol {
+                    points,
+                    next,
+                    speed,
+                } => {
                     let lap: f64 = points
                         .iter()
                         .zip(points.iter().cycle().skip(1))
@@ -755,7 +923,9 @@ impl Simulation {
                     let mut budget = *speed * dt;
                     let mut pos = (robot.x, robot.y);
                     for pass in 0..(3 * points.len() + 3) {
-                        let Some(&target) = points.get(*next) else { break };
+                        let Some(&target) = points.get(*next) else {
+                            break;
+                        };
                         if pass == points.len() + 1 && lap > 0.0 {
                             budget %= lap;
                         }
@@ -779,7 +949,9 @@ impl Simulation {
                         let Some(id) = *target else {
                             // At a waypoint: choose the next one among its neighbours.
                             let here = graph.nearest(pos.0 as f32, pos.1 as f32, f32::INFINITY);
-                            let options: Vec<i32> = here.map(|h| graph.neighbours(h).collect()).unwrap_or_default();
+                            let options: Vec<i32> = here
+                                .map(|h| graph.neighbours(h).collect())
+                                .unwrap_or_default();
                             match options.get(rng.below(options.len())) {
                                 Some(n) => *target = Some(*n),
                                 None => break,
@@ -787,7 +959,8 @@ impl Simulation {
                             continue;
                         };
                         let Some(w) = graph.get(id) else { break };
-                        let (used, arrived) = move_toward(&mut pos, (f64::from(w.x), f64::from(w.y)), budget);
+                        let (used, arrived) =
+                            move_toward(&mut pos, (f64::from(w.x), f64::from(w.y)), budget);
                         budget -= used;
                         if !arrived {
                             break;
@@ -836,7 +1009,10 @@ impl Simulation {
     /// Copies HP into the robot states, and aborts our goal if our robot has died.
     fn sync_hp(&mut self) {
         for robot in &mut self.robots {
-            robot.hp = self.hp.get(hp_index_of(robot.index)).map_or(0, |hp| whole_hp(*hp));
+            robot.hp = self
+                .hp
+                .get(hp_index_of(robot.index))
+                .map_or(0, |hp| whole_hp(*hp));
             robot.alive = robot.hp > 0;
         }
         if self.robots.get(self.ours).is_some_and(|r| !r.alive) {
@@ -877,6 +1053,11 @@ mod tests {
     #[test]
     fn default_hp_by_kind() {
         let hp: Vec<u16> = (0..16).map(default_hp).collect();
-        assert_eq!(hp, [500, 500, 400, 400, 400, 600, 1500, 5000, 500, 500, 400, 400, 400, 600, 1500, 5000]);
+        assert_eq!(
+            hp,
+            [
+                500, 500, 400, 400, 400, 600, 1500, 5000, 500, 500, 400, 400, 400, 600, 1500, 5000
+            ]
+        );
     }
 }

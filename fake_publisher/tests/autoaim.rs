@@ -7,7 +7,10 @@ use common::{run_until, wall_sim};
 
 fn aim(body: &str) -> (bool, f32) {
     let sim = wall_sim(body, 0);
-    let a = sim.frame().autoaim.unwrap_or_else(|| panic!("auto-aim runs while we are alive"));
+    let a = sim
+        .frame()
+        .autoaim
+        .unwrap_or_else(|| panic!("auto-aim runs while we are alive"));
     (a.is_target_lost, a.yaw)
 }
 
@@ -16,7 +19,10 @@ fn a_visible_enemy_in_range_is_a_target() {
     // 2.5 m straight south of us, nothing in between; we face east (heading 0).
     let (lost, yaw) = aim("start: {self: {x: 4.5, y: 4.0}, B3: {x: 4.5, y: 6.5}}");
     assert!(!lost);
-    assert!((yaw - std::f32::consts::FRAC_PI_2).abs() < 1e-5, "relative gimbal yaw {yaw}");
+    assert!(
+        (yaw - std::f32::consts::FRAC_PI_2).abs() < 1e-5,
+        "relative gimbal yaw {yaw}"
+    );
 }
 
 #[test]
@@ -29,10 +35,22 @@ fn an_enemy_behind_the_wall_is_occluded() {
 
 #[test]
 fn out_of_range_dead_friendly_and_off_field_units_are_not_targets() {
-    assert!(aim("start: {self: {x: 1.0, y: 7.0}, B3: {x: 6.5, y: 7.0}}").0, "5.5 m > INIT_SEEK_THR 5 m");
-    assert!(aim("start: {self: {x: 4.5, y: 4.0}, R3: {x: 4.5, y: 6.5}}").0, "friends are not targets");
-    assert!(aim("start: {self: {x: 4.5, y: 4.0}, B3: {x: 4.5, y: 6.5}}, hp: {B3: 0}").0, "dead");
-    assert!(aim("start: {self: {x: 4.5, y: 4.0}}").0, "nobody on the field");
+    assert!(
+        aim("start: {self: {x: 1.0, y: 7.0}, B3: {x: 6.5, y: 7.0}}").0,
+        "5.5 m > INIT_SEEK_THR 5 m"
+    );
+    assert!(
+        aim("start: {self: {x: 4.5, y: 4.0}, R3: {x: 4.5, y: 6.5}}").0,
+        "friends are not targets"
+    );
+    assert!(
+        aim("start: {self: {x: 4.5, y: 4.0}, B3: {x: 4.5, y: 6.5}}, hp: {B3: 0}").0,
+        "dead"
+    );
+    assert!(
+        aim("start: {self: {x: 4.5, y: 4.0}}").0,
+        "nobody on the field"
+    );
 }
 
 #[test]

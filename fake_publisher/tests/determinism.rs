@@ -8,7 +8,8 @@ use fake_publisher::{Frame, Simulation, load_scenario};
 fn frames(seed: u64, seconds: f64) -> Vec<Frame> {
     let path = sample_dir().join("scenarios/hp_retreat.json5");
     let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut sim = Simulation::new(&scenario, tables(&scenario.config_path(&path)), seed).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&scenario, tables(&scenario.config_path(&path)), seed)
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut out = vec![sim.frame()];
     let period = sim.publish_period();
     while sim.time() + period / 2.0 < seconds {
@@ -34,7 +35,11 @@ fn another_seed_changes_the_random_walk() {
     // Only the random walker (B7, car_pos 11) differs; everything scripted is the same.
     let walker = |f: &Vec<Frame>| f.iter().map(|x| x.car_pos.pos[11]).collect::<Vec<_>>();
     assert_ne!(walker(&a), walker(&b));
-    let others = |f: &Vec<Frame>| f.iter().map(|x| x.car_pos.pos[..11].to_vec()).collect::<Vec<_>>();
+    let others = |f: &Vec<Frame>| {
+        f.iter()
+            .map(|x| x.car_pos.pos[..11].to_vec())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(others(&a), others(&b));
 }
 
@@ -51,7 +56,10 @@ fn without_random_walks_the_seed_does_not_matter() {
 #[test]
 fn frames_are_stamped_with_simulated_time() {
     let f = frames(0, 1.5);
-    let stamps: Vec<f64> = f.iter().map(|x| x.obj_hp.header.stamp.as_secs_f64()).collect();
+    let stamps: Vec<f64> = f
+        .iter()
+        .map(|x| x.obj_hp.header.stamp.as_secs_f64())
+        .collect();
     assert!((stamps[15] - 1.5).abs() < 1e-6, "{stamps:?}");
     assert_eq!(f[15].car_pos.header.frame_id, "map");
     assert!((f[15].game_info.timestamp - 418.5).abs() < 1e-6);

@@ -8,7 +8,12 @@ use common::{goal, run_until, wall_sim};
 fn defaults_and_overrides() {
     let sim = wall_sim("hp: {R1: 300, self: 550, blue_base: 4000}", 0);
     let hp = sim.hp();
-    assert_eq!(hp, [300, 500, 400, 400, 400, 550, 1500, 5000, 500, 500, 400, 400, 400, 600, 1500, 4000]);
+    assert_eq!(
+        hp,
+        [
+            300, 500, 400, 400, 400, 550, 1500, 5000, 500, 500, 400, 400, 400, 600, 1500, 4000
+        ]
+    );
     assert_eq!(sim.frame().obj_hp.hp, hp.to_vec());
 }
 
@@ -40,10 +45,12 @@ fn regeneration_only_at_the_waypoint_and_up_to_max() {
     run_until(&mut sim, 5.0, 0.1);
     assert_eq!(sim.hp()[5], 100, "no healing away from the waypoint");
     sim.on_goal(&goal(1, &[(3.0, 6.0, 0.0)]));
-    run_until(&mut sim, 6.0, 0.1);
-    // Within 1 m of (3, 6) after 0.1 + 3.0/1.5 - 0.67 s ~ 1.43 s of the goal.
+    // Within 1 m of (3, 6) after 0.1 s accept delay + 3 m / 1.5 m/s = 2.1 s, i.e. at 7.1 s.
+    run_until(&mut sim, 7.0, 0.1);
+    assert_eq!(sim.hp()[5], 100);
+    run_until(&mut sim, 8.0, 0.1);
     let healed = sim.hp()[5];
-    assert!(healed > 100 && healed < 120, "{healed}");
+    assert!((116..=120).contains(&healed), "{healed}");
     run_until(&mut sim, 30.0, 0.1);
     assert_eq!(sim.hp()[5], 300, "capped at max");
 }
@@ -86,7 +93,10 @@ fn the_match_ends_when_time_is_up() {
 
 #[test]
 fn stages_and_the_match_clock() {
-    let mut sim = wall_sim("game_time: 100, stages: [{at: 0, stage: 1}, {at: 5, stage: 3}, {at: 10, stage: 4}]", 0);
+    let mut sim = wall_sim(
+        "game_time: 100, stages: [{at: 0, stage: 1}, {at: 5, stage: 3}, {at: 10, stage: 4}]",
+        0,
+    );
     assert_eq!(sim.stage(), 1);
     run_until(&mut sim, 7.0, 0.5);
     assert_eq!(sim.stage(), 3);

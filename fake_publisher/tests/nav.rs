@@ -9,7 +9,12 @@ use std::f32::consts::FRAC_PI_2;
 const START: &str = "start: {self: 1}"; // waypoint 1 "left" at (3, 2)
 
 fn last_status(sim: &fake_publisher::Simulation) -> Vec<(u8, Option<u64>)> {
-    sim.frame().nav_status.status_list.iter().map(|s| (s.status, s.goal_id)).collect()
+    sim.frame()
+        .nav_status
+        .status_list
+        .iter()
+        .map(|s| (s.status, s.goal_id))
+        .collect()
 }
 
 #[test]
@@ -25,18 +30,30 @@ fn goal_is_accepted_executed_and_succeeds_at_the_last_pose() {
     assert!(sim.frame().nav_feedback.is_none());
     sim.step(0.1);
     assert_eq!(sim.nav_status(), 2);
-    let feedback = sim.frame().nav_feedback.unwrap_or_else(|| panic!("feedback while executing"));
+    let feedback = sim
+        .frame()
+        .nav_feedback
+        .unwrap_or_else(|| panic!("feedback while executing"));
     assert_eq!(feedback.number_of_poses_remaining, 2);
-    assert!((feedback.distance_remaining - (4.0 - 0.075)).abs() < 1e-3, "{feedback:?}");
+    assert!(
+        (feedback.distance_remaining - (4.0 - 0.075)).abs() < 1e-3,
+        "{feedback:?}"
+    );
     run_until(&mut sim, 2.5, 0.05);
     assert_eq!(sim.nav_status(), 2);
     let me = &sim.robots()[sim.own_index()];
-    assert!(me.y > 4.9 && me.x > 3.0 && me.x < 4.0, "on the second leg: {me:?}");
+    assert!(
+        me.y > 4.9 && me.x > 3.0 && me.x < 4.0,
+        "on the second leg: {me:?}"
+    );
     run_until(&mut sim, 3.0, 0.05);
     assert_eq!(last_status(&sim), vec![(4, Some(1))]);
     let frame = sim.frame();
     assert_eq!((frame.pose.x, frame.pose.y), (4.0, 5.0));
-    assert!((frame.pose.yaw - FRAC_PI_2).abs() < 1e-6, "heading = the last pose's yaw");
+    assert!(
+        (frame.pose.yaw - FRAC_PI_2).abs() < 1e-6,
+        "heading = the last pose's yaw"
+    );
     assert_eq!((frame.car_pos.pos[5].x, frame.car_pos.pos[5].y), (4.0, 5.0));
     assert!(frame.nav_feedback.is_none());
 }
@@ -46,9 +63,15 @@ fn cancel_stops_the_robot() {
     let mut sim = wall_sim(START, 0);
     sim.on_goal(&goal(7, &[(3.0, 7.0, 0.0)]));
     run_until(&mut sim, 1.0, 0.1);
-    sim.on_cancel(&NavCancel { goal_id: 6, ..NavCancel::default() });
+    sim.on_cancel(&NavCancel {
+        goal_id: 6,
+        ..NavCancel::default()
+    });
     assert_eq!(sim.nav_status(), 2, "a cancel for another goal is ignored");
-    sim.on_cancel(&NavCancel { goal_id: 7, ..NavCancel::default() });
+    sim.on_cancel(&NavCancel {
+        goal_id: 7,
+        ..NavCancel::default()
+    });
     assert_eq!(last_status(&sim), vec![(5, Some(7))]);
     let y = sim.robots()[5].y;
     assert!(y > 2.5 && y < 4.0, "{y}");
@@ -92,7 +115,10 @@ fn goals_without_poses_or_with_nan_are_ignored() {
 
 #[test]
 fn a_dead_robot_aborts_its_goal_and_stays() {
-    let mut sim = wall_sim("start: {self: 1}, hp_events: [{at: 1, target: 'self', set: 0}]", 0);
+    let mut sim = wall_sim(
+        "start: {self: 1}, hp_events: [{at: 1, target: 'self', set: 0}]",
+        0,
+    );
     sim.on_goal(&goal(1, &[(3.0, 7.0, 0.0)]));
     run_until(&mut sim, 1.0, 0.1);
     assert_eq!(sim.nav_status(), 6);
@@ -109,6 +135,9 @@ fn a_dead_robot_aborts_its_goal_and_stays() {
 fn decisions_set_the_lower_computer_mode() {
     let mut sim = wall_sim("mode: 6", 0);
     assert_eq!(sim.frame().serial.mode, 6);
-    sim.on_decision(&bus::messages::DecisionMsg { mode: 8, ..Default::default() });
+    sim.on_decision(&bus::messages::DecisionMsg {
+        mode: 8,
+        ..Default::default()
+    });
     assert_eq!(sim.frame().serial.mode, 8);
 }

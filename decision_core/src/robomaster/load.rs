@@ -63,7 +63,13 @@ pub fn resolve(config_path: &Path, name: &str) -> Option<PathBuf> {
     if named.is_absolute() {
         return named.is_file().then(|| named.to_path_buf());
     }
-    let dir = config_path.parent().unwrap_or(Path::new("."));
+    // `..` in the config path must be resolved before looking beside its folder.
+    let canonical = config_path.canonicalize().ok();
+    let dir = canonical
+        .as_deref()
+        .unwrap_or(config_path)
+        .parent()
+        .unwrap_or(Path::new("."));
     let parent = dir.parent().unwrap_or(Path::new(".."));
     [
         dir.join(named),

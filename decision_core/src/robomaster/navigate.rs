@@ -91,8 +91,17 @@ impl Navigate {
     }
 }
 
+/// A goal is re-sent when a heading turns by more than this (radians). Headings follow the
+/// aim, which moves with the enemy every tick; the gimbal already follows it through the
+/// Decision message's `theta`, so small changes do not warrant a new Nav2 goal.
+pub const HEADING_RESEND_TOLERANCE: f32 = 0.35;
+
 fn poses_match(a: &GoalPose, b: &GoalPose) -> bool {
-    a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-4)
+    let [ax, ay, ah] = *a;
+    let [bx, by, bh] = *b;
+    (ax - bx).abs() <= 1e-4
+        && (ay - by).abs() <= 1e-4
+        && super::aim::wrap_pi(ah - bh).abs() <= HEADING_RESEND_TOLERANCE
 }
 
 impl Action<RmContext> for Navigate {

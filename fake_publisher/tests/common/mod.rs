@@ -30,7 +30,11 @@ pub fn tables(config: &Path) -> Arc<Tables> {
     let outcome = decision_core::robomaster::load(config);
     match outcome.tables {
         Some(t) => Arc::new(t),
-        None => panic!("{} does not load: {:?}", config.display(), outcome.diagnostics),
+        None => panic!(
+            "{} does not load: {:?}",
+            config.display(),
+            outcome.diagnostics
+        ),
     }
 }
 
@@ -45,7 +49,10 @@ pub fn scenario_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
 /// A scenario on the wall field, with `body` spliced into the object.
 pub fn wall_scenario(body: &str) -> (tempfile::TempDir, PathBuf, Scenario) {
     let config = wall_config();
-    let text = format!("{{field: {:?}, side: 'red', {body}}}", config.display().to_string());
+    let text = format!(
+        "{{field: {:?}, side: 'red', {body}}}",
+        config.display().to_string()
+    );
     let (dir, path) = scenario_file("s.json5", &text);
     let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("scenario does not load:\n{e}"));
     (dir, path, scenario)
@@ -66,7 +73,14 @@ pub fn run_until(sim: &mut Simulation, until: f64, dt: f64) {
 
 /// A goal through `poses` (x, y, yaw).
 pub fn goal(id: u64, poses: &[(f32, f32, f32)]) -> NavGoal {
-    NavGoal { goal_id: id, poses: poses.iter().map(|&(x, y, yaw)| Pose2 { x, y, yaw }).collect(), ..NavGoal::default() }
+    NavGoal {
+        goal_id: id,
+        poses: poses
+            .iter()
+            .map(|&(x, y, yaw)| Pose2 { x, y, yaw })
+            .collect(),
+        ..NavGoal::default()
+    }
 }
 
 /// The decider's view of a frame.
@@ -82,7 +96,11 @@ pub fn tick_input(frame: &Frame) -> TickInput {
     input.game_stage = frame.game_info.game_stage;
     input.mode = frame.serial.mode;
     input.nav_status = frame.nav_status.status_list.last().map_or(0, |s| s.status);
-    input.pose = Some(Pose { x: frame.pose.x, y: frame.pose.y, yaw: frame.pose.yaw });
+    input.pose = Some(Pose {
+        x: frame.pose.x,
+        y: frame.pose.y,
+        yaw: frame.pose.yaw,
+    });
     input.autoaim_target_lost = frame.autoaim.as_ref().map(|a| a.is_target_lost);
     input
 }
@@ -123,11 +141,24 @@ pub fn closed_loop(scenario_path: &Path, seed: u64, seconds: f64) -> Vec<Tick> {
         let summary = decider.tick(&tick_input(&frame));
         if matches!(summary.action, NavAction::Send | NavAction::Preempt) {
             goal_id += 1;
-            let poses: Vec<(f32, f32, f32)> = decider.context().out.poses.iter().map(|p| (p[0], p[1], p[2])).collect();
+            let poses: Vec<(f32, f32, f32)> = decider
+                .context()
+                .out
+                .poses
+                .iter()
+                .map(|p| (p[0], p[1], p[2]))
+                .collect();
             sim.on_goal(&goal(goal_id, &poses));
         }
         if let Some(d) = summary.decision {
-            sim.on_decision(&DecisionMsg { decision_id: d.decision_id, mode: d.mode, x: d.x, y: d.y, theta: d.theta, ..DecisionMsg::default() });
+            sim.on_decision(&DecisionMsg {
+                decision_id: d.decision_id,
+                mode: d.mode,
+                x: d.x,
+                y: d.y,
+                theta: d.theta,
+                ..DecisionMsg::default()
+            });
         }
         let me = &sim.robots()[ours];
         out.push(Tick {

@@ -9,6 +9,7 @@ use decision_core::robomaster::context::NavAction;
 #[derive(Debug, Default)]
 pub struct Timeline {
     decision: Option<i32>,
+    path: Vec<i32>,
     waypoint: Option<i32>,
     aiming: bool,
     skipped: Option<String>,
@@ -49,7 +50,11 @@ impl Timeline {
             self.skipped = skipped;
         }
         let new_goal = matches!(r.action, NavAction::Send | NavAction::Preempt);
-        if r.chosen != self.decision || new_goal {
+        // Re-sends of the same decision and path (the aim heading turned) are not news.
+        if r.chosen != self.decision
+            || (new_goal && r.path != self.path)
+            || r.action == NavAction::Preempt
+        {
             if let Some(id) = r.chosen {
                 let how = match r.action {
                     NavAction::Preempt => format!(
@@ -72,6 +77,7 @@ impl Timeline {
                 ));
             }
             self.decision = r.chosen;
+            self.path.clone_from(&r.path);
         }
         let aiming = r.aim_yaw.is_some();
         if aiming != self.aiming {

@@ -1,0 +1,221 @@
+//! Scenario errors name the file, line, column and field.
+
+mod common;
+
+use common::{scenario_file, tables, wall_config};
+use fake_publisher::{Problem, Scenario, Side, Simulation, load_scenario};
+
+/// Loads `text` (with `FIELD` replaced by the wall field's config) and returns its problems.
+fn problems(text: &str) -> Vec<Problem> {
+    let text = text.replace(
+        "FIELD",
+        &format!("{:?}", wall_config().display().to_string()),
+    );
+    let (_dir, path) = scenario_file("bad.json5", &text);
+    match load_scenario(&path) {
+        Ok(s) => panic!("expected an error, loaded {s:?}"),
+        Err(e) => {
+            assert!(
+                e.problems
+                    .iter()
+                    .all(|p| p.file == path || p.file.to_string_lossy().contains("fixtures"))
+            );
+            e.problems
+        }
+    }
+}
+
+fn at(p: &Problem) -> (usize, usize, &str) {
+    (p.line, p.column, p.field.as_str())
+}
+
+#[test]
+fn bad_json5_names_line_and_column() {
+    let p = problems("{\n  field: FIELD,\n  side: 'red'\n  rate: 5,\n}");
+    assert_eq!(p.len(), 1);
+    assert_eq!((p[0].line, p[0].column), (4, 3), "{}", p[0]);
+    assert!(p[0].message.contains("expected"), "{}", p[0]);
+    assert!(
+        !p[0].to_string().contains(" at line"),
+        "position not repeated: {}",
+        p[0]
+    );
+}
+
+#[test]
+fn unknown_and_mistyped_fields() {
+    let p = problems("{field: FIELD, side: 'red',\n  nav: {sped: 2}}");
+    assert_eq!(at(&p[0]), (2, 9, "nav.sped"), "{}", p[0]);
+    assert!(p[0].message.contains("unknown field `sped`"), "{}", p[0]);
+
+    let p = problems("{field: FIELD, side: 'red',\n  hp: {R7: -5}}");
+    assert_eq!(at(&p[0]), (2, 12, "hp.R7"), "{}", p[0]);
+
+    let p = problems("{field: FIELD, side: 'red',\n  robots: {B3: {patrol: [1], sped: 1}}}");
+    assert_eq!(p[0].line, 2, "{}", p[0]);
+    assert!(p[0].field.starts_with("robots.B3"), "{}", p[0]);
+    assert!(p[0].message.contains("unknown field `sped`"), "{}", p[0]);
+
+    let p = problems("{field: FIELD, side: 'red', robots: {B9: 'stationary'}}");
+    assert!(p[0].message.contains("B9"), "{}", p[0]);
+
+    let p = problems("{field: FIELD,\n side: 'green'}");
+    assert_eq!(at(&p[0]), (2, 8, "side"), "{}", p[0]);
+}
+
+#[test]
+fn unknown_waypoint_ids_point_at_the_id() {
+    let p = problems(
+        "{\n  field: FIELD,\n  side: 'red',\n  robots: {\n    B1: {patrol: [1, 2,\n      42]},\n  },\n}",
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(at(&p[0]), (6, 7, "robots.B1.patrol[2]"), "{}", p[0]);
+    assert!(p[0].message.contains("unknown waypoint id 42"), "{}", p[0]);
+    let shown = p[0].to_string();
+    assert!(
+        shown.contains("bad.json5:6:7: `robots.B1.patrol[2]`: unknown waypoint id 42"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn side_mismatch() {
+    let p = problems("{field: FIELD,\n side: 'blue'}");
+    assert_eq!(at(&p[0]), (2, 8, "side"), "{}", p[0]);
+    assert!(p[0].message.contains("INIT_ISBLUE false"), "{}", p[0]);
+}
+
+#[test]
+fn bad_values_are_all_reported() {
+    let p = problems(
+        "{field: FIELD, side: 'red',
+          rate: 0,
+          nav: {speed: -1},
+          start: {B2: {x: 13, y: 2}, self: 9},
+          robots: {B1: {random_walk: {speed: -2}}, B2: 'stationary', R7: 'stationary', B4: 'stationary'},
+          hp_events: [{at: -1, target: 16, damage: 5, set: 3}],
+          structure_damage: [{target: 'base', from: 10, to: 5, hp_per_second: 1}],
+          regeneration: {waypoint: 77, hp_per_second: 1},
+        }",
+    );
+    let fields: Vec<&str> = p.iter().map(|p| p.field.as_str()).collect();
+    for f in [
+        "rate",
+        "nav.speed",
+        "start.B2.x",
+        "start.self",
+        "robots.B1.random_walk.speed",
+        "robots.R7",
+        "robots.B4",
+        "hp_events[0].at",
+        "hp_events[0].target",
+        "hp_events[0]",
+        "structure_damage[0].to",
+        "regeneration.waypoint",
+    ] {
+        assert!(fields.contains(&f), "{f} missing in {fields:?}");
+    }
+    assert!(p.iter().all(|p| p.line >= 2), "{p:?}");
+    let rate = p
+        .iter()
+        .find(|p| p.field == "rate")
+        .map(|p| (p.line, p.column));
+    assert_eq!(rate, Some((2, 17)));
+}
+
+#[test]
+fn a_missing_field_config_is_reported_at_field() {
+    let (_dir, path) = scenario_file("s.json5", "{field: 'nowhere/config.json', side: 'red'}");
+    let e = load_scenario(&path)
+        .err()
+        .unwrap_or_else(|| panic!("must fail"));
+    assert_eq!(at(&e.problems[0]), (1, 9, "field"), "{e}");
+    assert!(e.problems.len() >= 2, "the field's own errors follow: {e}");
+}
+
+#[test]
+fn a_missing_file_is_reported() {
+    let e = load_scenario(std::path::Path::new("/nonexistent/s.json5"))
+        .err()
+        .unwrap_or_else(|| panic!("must fail"));
+    assert!(e.to_string().contains("cannot read"), "{e}");
+}
+
+#[test]
+fn simulation_new_checks_against_its_tables() {
+    let scenario = Scenario::new("unused", Side::Blue);
+    let e = Simulation::new(&scenario, tables(&wall_config()), 0)
+        .err()
+        .unwrap_or_else(|| panic!("side mismatch"));
+    assert_eq!(e.problems[0].field, "side");
+    assert!(
+        Simulation::new(
+            &Scenario::new("unused", Side::Red),
+            tables(&wall_config()),
+            0
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn schema_lists_every_top_level_field() {
+    let schema = serde_json::to_value(fake_publisher::scenario_schema()).unwrap_or_default();
+    let props = schema["properties"]
+        .as_object()
+        .map(|o| o.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default();
+    for key in [
+        "field",
+        "side",
+        "game_time",
+        "stages",
+        "start",
+        "hp",
+        "hp_events",
+        "regeneration",
+        "structure_damage",
+        "robots",
+        "rate",
+        "nav",
+        "mode",
+        "description",
+    ] {
+        assert!(props.iter().any(|p| p == key), "{key} not in {props:?}");
+    }
+    assert_eq!(
+        schema["properties"]["robots"]["additionalProperties"],
+        serde_json::Value::Bool(false)
+    );
+}
+
+#[test]
+fn scenarios_round_trip_through_serde() {
+    let path = common::sample_dir().join("scenarios/outpost_loss.json5");
+    let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("{e}"));
+    let json = serde_json::to_string(&scenario).unwrap_or_default();
+    let back: Scenario = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    assert_eq!(
+        serde_json::to_value(&back).ok(),
+        serde_json::to_value(&scenario).ok()
+    );
+}
+
+#[test]
+fn the_readme_carries_the_current_schema() {
+    let readme =
+        std::fs::read_to_string(common::manifest_dir().join("README.md")).unwrap_or_default();
+    let block = readme
+        .split("<summary>scenario.schema.json</summary>")
+        .nth(1)
+        .and_then(|rest| rest.split("```json\n").nth(1))
+        .and_then(|rest| rest.split("\n```").next())
+        .unwrap_or_else(|| panic!("no schema block in the README"));
+    let documented: serde_json::Value =
+        serde_json::from_str(block).unwrap_or_else(|e| panic!("{e}"));
+    let current = serde_json::to_value(fake_publisher::scenario_schema()).unwrap_or_default();
+    assert!(
+        documented == current,
+        "README schema is stale: run `fake-publisher --schema` and paste it"
+    );
+}

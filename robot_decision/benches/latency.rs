@@ -1,0 +1,133 @@
+//! Input published -> decision received latency over Zenoh on loopback: the node
+//! (`run_node`, a peer listening on 127.0.0.1) and a client that publishes the four inputs of
+//! a tick and waits for the Decision message. Prints p50, p99 and max over the ticks.
+//! `cargo bench -p robot_decision --bench latency` (ROBOT_DECISION_LATENCY_TICKS to change
+//! the count, default 10,000).
+
+use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};
+use bus::{Bus, Mode, ZenohOptions, topics};
+use decision_core::robomaster::load;
+use robot_decision::node::NodeCore;
+use robot_decision::runtime::run::{run_node, wall_clock};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(17447)
+}
+
+fn main() {
+    // criterion-style flags (e.g. --bench) are accepted and ignored
+    let ticks: usize = std::env::var("ROBOT_DECISION_LATENCY_TICKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/config.json");
+    let tables = load::load(&config).tables.expect("the sample loads");
+    let node = NodeCore::new(Arc::new(tables)).expect("compiles");
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let node_bus = Bus::zenoh(&ZenohOptions {
+        listen: vec![endpoint.clone()],
+        namespace: "bench".into(),
+        ..ZenohOptions::default()
+    })
+    .expect("node session");
+    let stop = Arc::new(AtomicBool::new(false));
+    let node_stop = Arc::clone(&stop);
+    let node_config = config.clone();
+    let node_thread =
+        std::thread::spawn(move || run_node(&node_config, node, &node_bus, &node_stop, false));
+    let client = Bus::zenoh(&ZenohOptions {
+        mode: Mode::Client,
+        listen: vec![],
+        connect: vec![endpoint],
+        namespace: "bench".into(),
+        ..ZenohOptions::default()
+    })
+    .expect("client session");
+    let decisions = client.subscribe(&[topics::DECISION]).expect("subscribe");
+    for topic in topics::SYNCED_INPUTS {
+        assert!(
+            client.wait_for_subscriber(topic, Duration::from_secs(10)),
+            "no route to the node for {topic}"
+        );
+    }
+    // our sentry at the sample's start waypoint in battle
+    let mut pos = vec![Point2f::default(); 12];
+    pos[5] = Point2f { x: 8.8, y: 2.55 };
+    let mut hp = vec![600u16; 16];
+    hp[6] = 1500;
+    hp[7] = 5000;
+    let mut latencies = Vec::with_capacity(ticks);
+    let warmup = 200;
+    let mut lost = 0usize;
+    for i in 0..ticks + warmup {
+        let header = Header::at(wall_clock());
+        let started = Instant::now();
+        client
+            .publish(
+                topics::OBJ_HP,
+                &ObjHp {
+                    header: header.clone(),
+                    hp: hp.clone(),
+                },
+            )
+            .expect("publish");
+        client
+            .publish(
+                topics::CAR_POS,
+                &CarPos {
+                    header: header.clone(),
+                    pos: pos.clone(),
+                },
+            )
+            .expect("publish");
+        client
+            .publish(
+                topics::GAME_INFO,
+                &GameInfo {
+                    header: header.clone(),
+                    timestamp: 400.0,
+                    game_stage: 4,
+                },
+            )
+            .expect("publish");
+        client
+            .publish(
+                topics::SERIAL_MSG,
+                &Serial {
+                    header,
+                    mode: 6,
+                    bullet_speed: 0.0,
+                },
+            )
+            .expect("publish");
+        match decisions.recv_timeout(Duration::from_secs(1)) {
+            Some(_) if i >= warmup => latencies.push(started.elapsed()),
+            Some(_) => {}
+            None => lost += 1,
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = node_thread.join();
+    latencies.sort();
+    let pick = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "latency input published -> decision received over Zenoh loopback, {} ticks ({} lost): p50 {:?}, p99 {:?}, max {:?}",
+        latencies.len(),
+        lost,
+        pick(0.5),
+        pick(0.99),
+        latencies.last().copied().unwrap_or_default()
+    );
+}
