@@ -1,7 +1,7 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
 use decision_core::robomaster::snapshot::parse_line;
-use decision_core::robomaster::{Decider, load};
+use decision_core::robomaster::{Decider, TickResult, load};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -41,6 +41,7 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut bad_lines = 0usize;
+    let mut result = TickResult::default();
     let mut tick = 0u64;
     for (index, line) in BufReader::with_capacity(1 << 16, reader)
         .lines()
@@ -59,7 +60,7 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
         let written = match parse_line(&line) {
             Ok(snapshot) => {
                 decider.tick(&snapshot);
-                let mut result = decider.result();
+                decider.result_into(&mut result);
                 result.tick = tick;
                 serde_json::to_writer(&mut out, &result)
             }

@@ -19,7 +19,7 @@ fn require_shared() -> bool {
 }
 
 #[test]
-fn rmul_resized_matches_derived_opencv_pgms() -> TestResult {
+fn shared_rmul_resized_matches_derived_opencv_pgms() -> TestResult {
     let dir = shared_dir();
     let png = dir.join("v1.2a_2faf49c/resources/RMUL.png");
     let cases = [

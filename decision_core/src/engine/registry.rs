@@ -22,6 +22,11 @@ pub trait Condition<C>: Send {
     /// Explains in words why the predicate fails (or holds) for `ctx`; only called on demand,
     /// never on the tick path, e.g. `"game time 431 s > end_time 420 s"`.
     fn explain(&self, ctx: &C, now: f64) -> String;
+    /// Appends the explanation to `out`; leaves override it to explain without allocating
+    /// (the `decide` stream explains every unavailable decision on every tick).
+    fn explain_into(&self, ctx: &C, now: f64, out: &mut String) {
+        out.push_str(&self.explain(ctx, now));
+    }
 }
 
 /// A leaf action over the profile context `C`.

@@ -138,6 +138,23 @@ impl<C> Tree<C> {
         }
     }
 
+    /// For a condition node, appends [`Condition::explain_into`] to `out` and returns true;
+    /// false for other nodes.
+    pub fn explain_into(&self, node: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
+        match self
+            .arena
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.leaf.as_ref())
+        {
+            Some(Leaf::Condition(c)) => {
+                c.explain_into(ctx, now, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Halts everything running (each running action's `halt` runs once) and resets the
     /// composites' memory of running children. `run_once` results are kept.
     pub fn halt(&mut self, ctx: &mut C) {

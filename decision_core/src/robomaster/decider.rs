@@ -264,47 +264,76 @@ impl Decider {
 
     /// The full result of the last tick, in the `decide` JSON Lines format.
     pub fn result(&self) -> TickResult {
+        let mut result = TickResult::default();
+        self.result_into(&mut result);
+        result
+    }
+
+    /// Writes the result of the last tick into `r`, reusing its buffers (allocation-free once
+    /// warmed up, for long `decide` streams).
+    pub fn result_into(&self, r: &mut TickResult) {
         let decisions = &self.tables.decisions;
         let id_of = |i: usize| decisions.get(i).map(|d| d.decision.id);
-        let available: Vec<usize> = self.available().collect();
-        let why_not = if self.tree_ticked {
-            (0..decisions.len())
-                .filter(|i| !available.contains(i))
-                .filter_map(|i| Some((id_of(i)?, self.why_not(i)?)))
-                .collect()
-        } else {
-            Vec::new()
-        };
         let out = &self.ctx.out;
-        TickResult {
-            tick: self.ticks.saturating_sub(1),
-            skipped: self.last.skipped,
-            waypoint: if self.last.skipped.is_some_and(|s| {
-                matches!(
-                    s,
-                    Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition
-                )
-            }) {
-                None
-            } else {
-                self.ctx.world.waypoint
-            },
-            available: available.into_iter().filter_map(id_of).collect(),
-            best: self.best.and_then(id_of),
-            chosen: out.chosen.and_then(id_of),
-            action: out.action,
-            path: out.path.clone(),
-            poses: out.poses.clone(),
-            aim_yaw: self.last.aim_yaw,
-            decision: self.last.decision,
-            cancelled: out.cancelled.and_then(id_of),
-            why_not: WhyNot(why_not),
+        let input_skip = self.last.skipped.is_some_and(|s| {
+            matches!(
+                s,
+                Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition
+            )
+        });
+        r.tick = self.ticks.saturating_sub(1);
+        r.skipped = self.last.skipped;
+        r.waypoint = if input_skip {
+            None
+        } else {
+            self.ctx.world.waypoint
+        };
+        r.available.clear();
+        r.available.extend(self.available().filter_map(id_of));
+        r.best = self.best.and_then(id_of);
+        r.chosen = out.chosen.and_then(id_of);
+        r.action = out.action;
+        r.path.clone_from(&out.path);
+        r.poses.clone_from(&out.poses);
+        r.aim_yaw = self.last.aim_yaw;
+        r.decision = self.last.decision;
+        r.cancelled = out.cancelled.and_then(id_of);
+        let mut used = 0;
+        if self.tree_ticked {
+            let trace = self.tree.trace();
+            for (i, nodes) in self.nodes.iter().enumerate() {
+                let Some(guard) = nodes
+                    .guards
+                    .iter()
+                    .find(|g| trace.status_of(**g) == Some(Status::Failure))
+                else {
+                    continue;
+                };
+                let Some(id) = id_of(i) else { continue };
+                if used == r.why_not.0.len() {
+                    let spare = r.why_not.1.pop().unwrap_or_default();
+                    r.why_not.0.push((id, spare));
+                }
+                if let Some(entry) = r.why_not.0.get_mut(used) {
+                    entry.0 = id;
+                    entry.1.clear();
+                    self.tree
+                        .explain_into(*guard, &self.ctx, self.ctx.world.elapsed, &mut entry.1);
+                    used += 1;
+                }
+            }
         }
+        let WhyNot(entries, spare) = &mut r.why_not;
+        spare.extend(
+            entries
+                .drain(used.min(entries.len())..)
+                .map(|(_, text)| text),
+        );
     }
 }
 
 /// One line of `decide`'s output; the key names and their order are a stable contract.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct TickResult {
     /// Tick index from 0.
     pub tick: u64,
@@ -334,9 +363,16 @@ pub struct TickResult {
     pub why_not: WhyNot,
 }
 
-/// `why_not` in file order, serialised as a JSON object keyed by decision id.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct WhyNot(pub Vec<(i32, String)>);
+/// `why_not` in file order, serialised as a JSON object keyed by decision id; the second
+/// field keeps spare strings so that reused results do not allocate.
+#[derive(Debug, Clone, Default)]
+pub struct WhyNot(pub Vec<(i32, String)>, Vec<String>);
+
+impl PartialEq for WhyNot {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
 
 impl Serialize for WhyNot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -4,6 +4,7 @@
 use super::context::RmContext;
 use super::world::{SLOT_NAMES, Unit};
 use crate::engine::{Condition, LeafParams, ParamError, Registry};
+use std::fmt::Write;
 
 /// Which scalar a bound guard compares and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +84,7 @@ impl BoundKind {
         }
     }
 
-    fn words(self, observed: f64, bound: f64) -> String {
+    fn words(self, observed: f64, bound: f64, out: &mut String) {
         let holds = self.holds(observed, bound);
         let (what, unit) = match self {
             BoundKind::HpAbove | BoundKind::HpAtMost => ("HP", ""),
@@ -103,7 +104,10 @@ impl BoundKind {
             (BoundKind::ModeIs, false) => "!=",
         };
         let field = self.field();
-        format!("{field}: {what} {observed}{unit} {relation} {field} {bound}{unit}")
+        let _ = write!(
+            out,
+            "{field}: {what} {observed}{unit} {relation} {field} {bound}{unit}"
+        );
     }
 }
 
@@ -120,7 +124,14 @@ impl Condition<RmContext> for Bound {
     }
 
     fn explain(&self, ctx: &RmContext, now: f64) -> String {
-        self.kind.words(self.kind.observed(ctx, now), self.value)
+        let mut out = String::new();
+        self.explain_into(ctx, now, &mut out);
+        out
+    }
+
+    fn explain_into(&self, ctx: &RmContext, now: f64, out: &mut String) {
+        self.kind
+            .words(self.kind.observed(ctx, now), self.value, out);
     }
 }
 
@@ -163,33 +174,58 @@ impl Condition<RmContext> for AtWaypoint {
             .is_some_and(|w| self.ids.contains(&w))
     }
 
-    fn explain(&self, ctx: &RmContext, _now: f64) -> String {
+    fn explain(&self, ctx: &RmContext, now: f64) -> String {
+        let mut out = String::new();
+        self.explain_into(ctx, now, &mut out);
+        out
+    }
+
+    fn explain_into(&self, ctx: &RmContext, _now: f64, out: &mut String) {
         let unit = self.unit(ctx);
-        let (field, who) = match self.whose {
-            Whose::Own => ("wayPointID".to_string(), "current waypoint".to_string()),
-            Whose::Friend(s) => (
-                format!("friendPosition[{s}]"),
-                format!("friend {}", slot_name(s)),
+        match self.whose {
+            Whose::Own => out.push_str("wayPointID: "),
+            Whose::Friend(s) => {
+                let _ = write!(out, "friendPosition[{s}]: friend {} ", slot_name(s));
+            }
+            Whose::Enemy(s) => {
+                let _ = write!(out, "enemyPosition[{s}]: enemy {} ", slot_name(s));
+            }
+        }
+        let own = self.whose == Whose::Own;
+        let ids = IdList(&self.ids);
+        let _ = match unit.waypoint {
+            Some(w) if self.ids.contains(&w) && own => write!(out, "current waypoint {w} in {ids}"),
+            Some(w) if self.ids.contains(&w) => write!(out, "at waypoint {w}, in {ids}"),
+            Some(w) if own => write!(out, "current waypoint {w} not in {ids}"),
+            Some(w) => write!(out, "at waypoint {w}, not in {ids}"),
+            None if own => write!(
+                out,
+                "no current waypoint (none within INIT_DISTANCE_THR), need one of {ids}"
             ),
-            Whose::Enemy(s) => (
-                format!("enemyPosition[{s}]"),
-                format!("enemy {}", slot_name(s)),
+            None if unit.position.is_unknown() => {
+                write!(out, "position unknown, need one of {ids}")
+            }
+            None => write!(
+                out,
+                "is not within INIT_DISTANCE_THR of any waypoint, need one of {ids}"
             ),
         };
-        let ids = format!("{:?}", self.ids);
-        match unit.waypoint {
-            Some(w) if self.ids.contains(&w) => format!("{field}: {who} {w} in {ids}"),
-            Some(w) => match self.whose {
-                Whose::Own => format!("{field}: {who} {w} not in {ids}"),
-                _ => format!("{field}: {who} at waypoint {w}, not in {ids}"),
-            },
-            None if unit.position.is_unknown() && self.whose != Whose::Own => {
-                format!("{field}: {who} position unknown, need one of {ids}")
+    }
+}
+
+/// Formats a waypoint id list as `[1, 2]` without allocating.
+struct IdList<'a>(&'a [i32]);
+
+impl std::fmt::Display for IdList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[")?;
+        for (i, id) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
             }
-            None => format!(
-                "{field}: {who} is not within INIT_DISTANCE_THR of any waypoint, need one of {ids}"
-            ),
+            write!(f, "{id}")?;
         }
+        f.write_str("]")
     }
 }
 

@@ -97,6 +97,10 @@ pub struct SnapshotError {
 
 /// Parses one line into tick inputs.
 pub fn parse_line(line: &str) -> Result<TickInput, SnapshotError> {
+    // Fast path; only a line that fails is parsed again to name the offending field.
+    if let Ok(snapshot) = serde_json::from_str::<Snapshot>(line) {
+        return snapshot.to_input();
+    }
     let mut de = serde_json::Deserializer::from_str(line);
     let snapshot: Snapshot = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
