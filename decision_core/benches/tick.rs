@@ -73,7 +73,7 @@ fn generated_field(dir: &Path, count: usize) {
             let min_hp = rng.next(400) as i64;
             let start = rng.next(300) as i64;
             json!({
-                "id": i % 256, "name": format!("d{i}"), "wayPointID": if i % 4 == 0 { json!([-1]) } else { json!(here) },
+                "id": i, "name": format!("d{i}"), "wayPointID": if i % 4 == 0 { json!([-1]) } else { json!(here) },
                 "weight": 1 + rng.next(1000), "start_time": start, "end_time": start + 120, "robot_mode": -1,
                 "minHP": min_hp, "maxHP": min_hp + 300, "decide_mode": 6, "decide_wayPoint": rng.next(n),
                 "out_post_HP_min": -1, "base_HP_min": 100, "if_succession": i % 10 == 0, "if_reverse": false,
