@@ -7,7 +7,8 @@ mod schema;
 use clap::{Parser, Subcommand, ValueEnum};
 use decision_core::robomaster::load;
 use robot_decision::node::NodeCore;
-use robot_decision::runtime::{run, sim};
+use robot_decision::runtime::record::{Recorder, RunFacts};
+use robot_decision::runtime::{record_info, replay, run, sim};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -61,6 +62,9 @@ enum Command {
         /// Do not watch the files for changes.
         #[arg(long)]
         no_reload: bool,
+        /// Record every input and output to this MCAP file (Foxglove opens it).
+        #[arg(long, value_name = "FILE.mcap")]
+        record: Option<PathBuf>,
         #[command(flatten)]
         bus: bus::BusArgs,
     },
@@ -83,6 +87,36 @@ enum Command {
         /// One JSON line per tick (the `decide` result plus `game_time`).
         #[arg(long)]
         json: bool,
+        /// Record every input and output to this MCAP file (Foxglove opens it).
+        #[arg(long, value_name = "FILE.mcap")]
+        record: Option<PathBuf>,
+    },
+    /// Replay a recording (MCAP) or snapshots (JSON Lines) through a fresh node and compare the
+    /// decisions; exit 0 identical, 1 different, 2 usage error or unreadable file.
+    Replay {
+        /// The recording (.mcap) or snapshot file (.jsonl, the `decide` input).
+        file: PathBuf,
+        /// An edited config to compare with (default: the recorded one).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The config of the old side: required for snapshots; for MCAP, instead of the
+        /// recorded decisions.
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Write the replayed ticks as JSON Lines (the `decide` result plus `game_time`).
+        #[arg(long, value_name = "OUT.jsonl")]
+        output: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Show what a recording holds: topics, counts, time span, decisions, attachments.
+    RecordInfo {
+        /// The recording.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
 }
 
@@ -100,8 +134,26 @@ fn main() -> ExitCode {
         Command::Run {
             config,
             no_reload,
+            record,
             bus,
-        } => run_command(&config, !no_reload, &bus),
+        } => run_command(&config, !no_reload, &bus, record.as_deref()),
+        Command::Replay {
+            file,
+            config,
+            base,
+            output,
+            format,
+        } => ExitCode::from(replay::replay_command(&replay::ReplayArgs {
+            file,
+            config,
+            base,
+            output,
+            json: format == Format::Json,
+        })),
+        Command::RecordInfo { file, format } => ExitCode::from(record_info::record_info_command(
+            &file,
+            format == Format::Json,
+        )),
         Command::Sim {
             config,
             scenario,
@@ -109,6 +161,7 @@ fn main() -> ExitCode {
             speed,
             seed,
             json,
+            record,
         } => {
             let config = config.unwrap_or_else(|| sample_dir().join("config.json"));
             let scenario =
@@ -122,6 +175,7 @@ fn main() -> ExitCode {
                     seed,
                     json,
                 },
+                record.as_deref(),
             )
         }
     }
@@ -158,10 +212,27 @@ fn load_node(config: &Path) -> Option<NodeCore> {
     }
 }
 
-fn run_command(config: &Path, watch: bool, args: &bus::BusArgs) -> ExitCode {
+fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&Path>) -> ExitCode {
     init_logging();
     let Some(node) = load_node(config) else {
         return ExitCode::from(1);
+    };
+    let mut recorder = match record {
+        Some(path) => {
+            let facts = RunFacts {
+                command: "run".into(),
+                config_path: config.to_path_buf(),
+                ..RunFacts::default()
+            };
+            match Recorder::create(path, &facts, node.decider().tables()) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        None => None,
     };
     let bus = match bus::Bus::zenoh(&args.options(true)) {
         Ok(bus) => bus,
@@ -175,7 +246,14 @@ fn run_command(config: &Path, watch: bool, args: &bus::BusArgs) -> ExitCode {
     if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
         eprintln!("cannot install the Ctrl-C handler: {e}");
     }
-    match run::run_node(config, node, &bus, &stop, watch) {
+    let result = run::run_node_recorded(config, node, &bus, &stop, watch, recorder.as_mut());
+    if let Some(recorder) = recorder {
+        match recorder.finish() {
+            Ok(summary) => tracing::info!("recorded {} messages", summary.messages),
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
@@ -184,7 +262,12 @@ fn run_command(config: &Path, watch: bool, args: &bus::BusArgs) -> ExitCode {
     }
 }
 
-fn sim_command(config: &Path, scenario_path: &Path, options: &sim::SimOptions) -> ExitCode {
+fn sim_command(
+    config: &Path,
+    scenario_path: &Path,
+    options: &sim::SimOptions,
+    record: Option<&Path>,
+) -> ExitCode {
     let outcome = load::load(config);
     let Some(tables) = outcome.tables else {
         eprint!("{}", outcome.diagnostics);
@@ -197,9 +280,36 @@ fn sim_command(config: &Path, scenario_path: &Path, options: &sim::SimOptions) -
             return ExitCode::from(1);
         }
     };
+    let tables = Arc::new(tables);
+    let mut recorder = match record {
+        Some(path) => {
+            let facts = RunFacts {
+                command: "sim".into(),
+                seed: Some(options.seed),
+                config_path: config.to_path_buf(),
+                scenario: Some(scenario_path.to_path_buf()),
+                ..RunFacts::default()
+            };
+            match Recorder::create(path, &facts, &tables) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        None => None,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    match sim::simulate(Arc::new(tables), &scenario, options, &mut out) {
+    let result = sim::simulate_recorded(tables, &scenario, options, &mut out, recorder.as_mut());
+    if let Some(recorder) = recorder
+        && let Err(e) = recorder.finish()
+    {
+        eprintln!("{e}");
+        return ExitCode::from(1);
+    }
+    match result {
         Ok(summary) => {
             drop(out);
             if !options.json {

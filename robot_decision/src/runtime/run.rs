@@ -3,9 +3,11 @@
 //! late viewers) and events; reloads edited files; stops cleanly on Ctrl-C.
 
 use super::events::Event;
+use super::record::{RecordError, Recorder};
 use super::reload::{Reload, ReloadWatcher};
 use crate::node::{Ingested, NodeCore};
 use bus::{Bus, topics};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -28,11 +30,40 @@ const LOG_PERIOD: Duration = Duration::from_secs(1);
 /// Runs the node until `stop` is set. `tables` are the first, already checked tables.
 pub fn run_node(
     config: &Path,
-    mut node: NodeCore,
+    node: NodeCore,
     bus: &Bus,
     stop: &AtomicBool,
     watch: bool,
 ) -> Result<(), String> {
+    run_node_recorded(config, node, bus, stop, watch, None)
+}
+
+/// The recorder of a live node: a write failure is logged and ends the recording, never the
+/// node.
+struct LiveRecorder<'a>(RefCell<Option<&'a mut Recorder>>);
+
+impl LiveRecorder<'_> {
+    fn with(&self, f: impl FnOnce(&mut Recorder) -> Result<(), RecordError>) {
+        let mut slot = self.0.borrow_mut();
+        let failed = slot.as_deref_mut().and_then(|r| f(r).err());
+        if let Some(e) = failed {
+            tracing::error!("recording stopped: {e}");
+            *slot = None;
+        }
+    }
+}
+
+/// [`run_node`], also recording every input, output, layout and event to `recorder` (receive
+/// time = the wall clock the node uses).
+pub fn run_node_recorded(
+    config: &Path,
+    mut node: NodeCore,
+    bus: &Bus,
+    stop: &AtomicBool,
+    watch: bool,
+    recorder: Option<&mut Recorder>,
+) -> Result<(), String> {
+    let recorder = LiveRecorder(RefCell::new(recorder));
     let subscription = bus
         .subscribe(&topics::NODE_INPUTS)
         .map_err(|e| format!("subscribe: {e}"))?;
@@ -52,11 +83,13 @@ pub fn run_node(
         if let Err(e) = bus.publish(topics::EVENTS, event) {
             tracing::warn!("cannot publish an event: {e}");
         }
+        recorder.with(|r| r.record_message(topics::EVENTS, event, wall_clock()));
     };
     let publish_layout = |node: &NodeCore| {
         if let Err(e) = bus.publish(topics::TREE_LAYOUT, node.layout()) {
             tracing::warn!("cannot publish the tree layout: {e}");
         }
+        recorder.with(|r| r.record_message(topics::TREE_LAYOUT, node.layout(), wall_clock()));
     };
     publish_event(&Event::new(
         wall_clock(),
@@ -74,11 +107,14 @@ pub fn run_node(
     let mut last_log: HashMap<String, Instant> = HashMap::new();
     while !stop.load(Ordering::Relaxed) {
         if let Some(received) = subscription.recv_timeout(Duration::from_millis(50)) {
-            match node.ingest(&received.topic, &received.payload, wall_clock()) {
+            let now = wall_clock();
+            recorder.with(|r| r.record(&received.topic, &received.payload, now));
+            match node.ingest(&received.topic, &received.payload, now) {
                 Ingested::Tick(output) => {
                     if let Err(e) = output.publish(bus) {
                         tracing::warn!("cannot publish the tick's outputs: {e}");
                     }
+                    recorder.with(|r| r.record_output(&output, now));
                 }
                 Ingested::Malformed(message) => {
                     let due = last_log
@@ -96,6 +132,7 @@ pub fn run_node(
                 Ingested::Stored | Ingested::Ignored => {}
             }
         }
+        recorder.with(|r| r.poll(wall_clock()));
         // Reloads are swapped in here, between two messages, i.e. at a tick boundary.
         if let Some(reload) = watcher.as_ref().and_then(ReloadWatcher::poll) {
             apply_reload(&mut node, reload, &publish_event);

@@ -2,6 +2,7 @@
 //! bus, in simulated time. Deterministic for a seed; runs as fast as `--speed` allows (0 = as
 //! fast as possible) and never waits on the wall clock beyond that.
 
+use super::record::Recorder;
 use super::timeline::Timeline;
 use crate::node::{Ingested, NodeCore};
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
@@ -41,6 +42,18 @@ pub fn simulate(
     options: &SimOptions,
     out: &mut dyn Write,
 ) -> Result<SimSummary, String> {
+    simulate_recorded(tables, scenario, options, out, None)
+}
+
+/// [`simulate`], also recording every node input and output to `recorder` (receive time =
+/// simulated time).
+pub fn simulate_recorded(
+    tables: Arc<Tables>,
+    scenario: &Scenario,
+    options: &SimOptions,
+    out: &mut dyn Write,
+    mut recorder: Option<&mut Recorder>,
+) -> Result<SimSummary, String> {
     let mut node = NodeCore::new(Arc::clone(&tables)).map_err(|e| format!("{e:?}"))?;
     let mut sim =
         Simulation::new(scenario, Arc::clone(&tables), options.seed).map_err(|e| e.to_string())?;
@@ -55,16 +68,26 @@ pub fn simulate(
     let started = Instant::now();
     let mut timeline = Timeline::default();
     let write_err = |e: std::io::Error| format!("cannot write the output: {e}");
+    if let Some(rec) = recorder.as_deref_mut() {
+        rec.record_message(topics::TREE_LAYOUT, node.layout(), sim.time())
+            .map_err(|e| e.to_string())?;
+    }
     loop {
         if sim.finished() || options.seconds.is_some_and(|s| sim.time() >= s) {
             break;
         }
         sim.frame().publish(&bus).map_err(|e| e.to_string())?;
         while let Some(received) = node_inputs.try_recv() {
-            if let Ingested::Tick(output) =
-                node.ingest(&received.topic, &received.payload, sim.time())
-            {
+            let now = sim.time();
+            if let Some(rec) = recorder.as_deref_mut() {
+                rec.record(&received.topic, &received.payload, now)
+                    .map_err(|e| e.to_string())?;
+            }
+            if let Ingested::Tick(output) = node.ingest(&received.topic, &received.payload, now) {
                 output.publish(&bus).map_err(|e| e.to_string())?;
+                if let Some(rec) = recorder.as_deref_mut() {
+                    rec.record_output(&output, now).map_err(|e| e.to_string())?;
+                }
                 if options.json {
                     serde_json::to_writer(&mut *out, &output.trace).map_err(|e| e.to_string())?;
                     writeln!(out).map_err(write_err)?;
@@ -74,6 +97,10 @@ pub fn simulate(
                     }
                 }
             }
+        }
+        // The end of a frame is a tick boundary: a chunk closed here is whole.
+        if let Some(rec) = recorder.as_deref_mut() {
+            rec.poll(sim.time()).map_err(|e| e.to_string())?;
         }
         while let Some(received) = sim_inputs.try_recv() {
             match received.topic.as_str() {

@@ -1,0 +1,493 @@
+//! `--record FILE.mcap` of `run` and `sim`: every input the node reads and every output it
+//! publishes, in an MCAP file that Foxglove and Lichtblick open (one channel per topic, JSON
+//! messages, a JSON Schema per channel), with the config files in use as attachments and the
+//! run's facts as metadata.
+//!
+//! Crash safety: messages go to small chunks that are written whole and flushed to the file
+//! every [`FLUSH_PERIOD`] seconds of log time or [`FLUSH_MESSAGES`] messages (at a tick
+//! boundary, see [`Recorder::poll`]), so a file cut by a crash or a kill is readable up to its
+//! last complete chunk (see `replay` and
+//! `record-info`, which warn about the cut and use everything before it).
+
+use crate::node::{NodeOutput, TraceMsg};
+use bus::messages::{
+    Autoaim, CarPos, DecisionMsg, DetectionArray, Float32, GameInfo, GoalStatusArray, Header,
+    NavCancel, NavFeedback, NavGoal, ObjHp, PoseMsg, Serial,
+};
+use bus::topics;
+use decision_core::engine::TreeSpec;
+use decision_core::robomaster::Tables;
+use mcap::records::Metadata;
+use mcap::{Attachment, WriteOptions, Writer};
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+/// A chunk is closed and flushed after this many seconds of log time.
+pub const FLUSH_PERIOD: f64 = 1.0;
+/// A chunk is closed and flushed after this many messages.
+pub const FLUSH_MESSAGES: usize = 1000;
+/// Name of the metadata record this crate writes.
+pub const METADATA_NAME: &str = "robot_decision";
+/// Message encoding of every channel.
+pub const MESSAGE_ENCODING: &str = "json";
+/// Schema encoding of every channel.
+pub const SCHEMA_ENCODING: &str = "jsonschema";
+
+/// One tick's trace as read back from `robot_decision/trace`: the mirror of [`TraceMsg`]
+/// with the fields the diff needs typed (and the channel's JSON Schema derived from it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TraceRecord {
+    /// Stamp of the tick (absent in traces of snapshot files).
+    #[serde(default)]
+    pub header: Header,
+    /// Elapsed game seconds.
+    pub game_time: f64,
+    /// Tick index from 0.
+    pub tick: u64,
+    /// Why nothing was published, or null.
+    pub skipped: Option<String>,
+    /// Our current waypoint id, or null.
+    pub waypoint: Option<i32>,
+    /// Ids of the decisions whose guards held.
+    pub available: Vec<i32>,
+    /// Id of the best available decision, or null.
+    pub best: Option<i32>,
+    /// Id of the decision in effect after the tick, or null.
+    pub chosen: Option<i32>,
+    /// What the navigation did (`none`, `send`, `hold`, `continue`, `preempt`).
+    pub action: String,
+    /// Waypoint ids of the chosen path.
+    pub path: Vec<i32>,
+    /// `[x, y, heading]` of each path waypoint.
+    pub poses: Vec<[f32; 3]>,
+    /// Absolute aim yaw, or null.
+    pub aim_yaw: Option<f32>,
+    /// The Decision message published, or null.
+    pub decision: Option<TraceDecision>,
+    /// Id of the decision whose goal was cancelled this tick, or null.
+    pub cancelled: Option<i32>,
+    /// For each unavailable decision id, its first failing guard in words.
+    pub why_not: BTreeMap<String, String>,
+}
+
+/// The Decision message inside a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TraceDecision {
+    /// The decision's id on the wire.
+    pub decision_id: u8,
+    /// Mode for the lower computer.
+    pub mode: u8,
+    /// Final target x.
+    pub x: f32,
+    /// Final target y.
+    pub y: f32,
+    /// Gimbal yaw relative to the chassis.
+    pub theta: f32,
+}
+
+/// The shape of a `robot_decision/events` message, for its channel schema.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct EventRecord {
+    /// Stamp.
+    pub header: Header,
+    /// `start`, `reload_accepted`, `reload_rejected`, `malformed`, `stats`, `stop`.
+    pub kind: String,
+    /// In words.
+    pub message: String,
+    /// Diagnostics of a reload.
+    #[serde(default)]
+    pub diagnostics: Vec<serde_json::Value>,
+    /// Counters, on `stats`.
+    #[serde(default)]
+    pub stats: Option<serde_json::Value>,
+}
+
+/// A JSON Schema (draft 7, sub-schemas inlined, as Foxglove reads them) for `T`.
+fn schema_of<T: JsonSchema>() -> serde_json::Value {
+    let generator = SchemaSettings::draft07()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    generator.into_root_schema_for::<T>().to_value()
+}
+
+/// Every topic this crate records, with its schema name and JSON Schema.
+pub fn channel_schemas() -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    vec![
+        (topics::OBJ_HP, "ObjHp", schema_of::<ObjHp>()),
+        (topics::CAR_POS, "CarPos", schema_of::<CarPos>()),
+        (topics::GAME_INFO, "GameInfo", schema_of::<GameInfo>()),
+        (topics::SERIAL_MSG, "Serial", schema_of::<Serial>()),
+        (topics::POSE, "PoseMsg", schema_of::<PoseMsg>()),
+        (topics::AUTOAIM, "Autoaim", schema_of::<Autoaim>()),
+        (
+            topics::PERCEPTION,
+            "DetectionArray",
+            schema_of::<DetectionArray>(),
+        ),
+        (
+            topics::NAV_STATUS,
+            "GoalStatusArray",
+            schema_of::<GoalStatusArray>(),
+        ),
+        (
+            topics::NAV_FEEDBACK,
+            "NavFeedback",
+            schema_of::<NavFeedback>(),
+        ),
+        (topics::NAV_GOAL, "NavGoal", schema_of::<NavGoal>()),
+        (topics::NAV_CANCEL, "NavCancel", schema_of::<NavCancel>()),
+        (topics::DECISION, "Decision", schema_of::<DecisionMsg>()),
+        (topics::AIM_YAW, "Float32", schema_of::<Float32>()),
+        (topics::TREE_LAYOUT, "TreeSpec", schema_of::<TreeSpec>()),
+        (topics::TRACE, "Trace", schema_of::<TraceRecord>()),
+        (topics::EVENTS, "Event", schema_of::<EventRecord>()),
+    ]
+}
+
+/// A failure to write the recording.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file could not be created or written.
+    #[error("{path}: cannot write the recording: {message}")]
+    Io {
+        /// The recording.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A message could not be encoded.
+    #[error("cannot encode a message on `{topic}`: {message}")]
+    Encode {
+        /// The topic.
+        topic: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// What a recording says about the run it comes from (the metadata record).
+#[derive(Debug, Clone, Default)]
+pub struct RunFacts {
+    /// `run` or `sim`.
+    pub command: String,
+    /// Seed of the simulated match (sim only).
+    pub seed: Option<u64>,
+    /// The config path as given on the command line.
+    pub config_path: PathBuf,
+    /// The scenario file (sim only).
+    pub scenario: Option<PathBuf>,
+    /// More key / value pairs (e.g. the bus namespace).
+    pub extra: BTreeMap<String, String>,
+}
+
+/// Counts of a finished recording.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecordSummary {
+    /// Messages written.
+    pub messages: u64,
+    /// Chunks written.
+    pub chunks: u64,
+}
+
+/// Seconds to MCAP nanoseconds (negative and non-finite times become 0).
+pub fn to_nanos(t: f64) -> u64 {
+    if t.is_finite() && t > 0.0 {
+        // Saturates at u64::MAX for absurd times.
+        (t * 1e9).round() as u64
+    } else {
+        0
+    }
+}
+
+/// MCAP nanoseconds to seconds: the `now` that replay passes to the node.
+pub fn from_nanos(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+/// Just the header of any message, for the publish time.
+#[derive(Deserialize)]
+struct HeaderOnly {
+    #[serde(default)]
+    header: Option<Header>,
+}
+
+/// The header stamp of a JSON payload in nanoseconds, when it has one.
+pub fn header_stamp_nanos(payload: &[u8]) -> Option<u64> {
+    let h: HeaderOnly = serde_json::from_slice(payload).ok()?;
+    let stamp = h.header?.stamp;
+    u64::try_from(stamp.sec)
+        .ok()
+        .map(|s| s * 1_000_000_000 + u64::from(stamp.nanosec))
+}
+
+/// Writes the MCAP recording of one run.
+pub struct Recorder {
+    writer: Writer<BufWriter<File>>,
+    path: PathBuf,
+    channels: HashMap<String, u16>,
+    sequence: u32,
+    chunk_start: Option<f64>,
+    chunk_messages: usize,
+    summary: RecordSummary,
+}
+
+impl Recorder {
+    /// Creates `path`, writes the metadata, attaches the files of `tables` (and the scenario,
+    /// if any), and declares one channel per known topic.
+    pub fn create(path: &Path, facts: &RunFacts, tables: &Tables) -> Result<Self, RecordError> {
+        let io = |e: &dyn std::fmt::Display| RecordError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let file = File::create(path).map_err(|e| io(&e))?;
+        // Seeking disabled: a chunk is built in memory and written whole, so a kill leaves at
+        // most one partial chunk at the end of the file.
+        let options = WriteOptions::new()
+            .profile("")
+            .library(format!(
+                "robot_decision/{} {}",
+                env!("CARGO_PKG_VERSION"),
+                mcap::LIBRARY_IDENTIFIER
+            ))
+            .chunk_size(None)
+            .disable_seeking(true)
+            .compression_threads(0);
+        let writer = options
+            .create(BufWriter::with_capacity(1 << 16, file))
+            .map_err(|e| io(&e))?;
+        let mut recorder = Self {
+            writer,
+            path: path.to_path_buf(),
+            channels: HashMap::new(),
+            sequence: 0,
+            chunk_start: None,
+            chunk_messages: 0,
+            summary: RecordSummary::default(),
+        };
+        recorder.write_files(facts, tables)?;
+        for (topic, name, schema) in channel_schemas() {
+            recorder.add_channel(topic, name, &schema)?;
+        }
+        recorder.flush()?;
+        Ok(recorder)
+    }
+
+    fn io_error(&self, e: &dyn std::fmt::Display) -> RecordError {
+        RecordError::Io {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    fn add_channel(
+        &mut self,
+        topic: &str,
+        name: &str,
+        schema: &serde_json::Value,
+    ) -> Result<u16, RecordError> {
+        let data = serde_json::to_vec(schema).map_err(|e| self.io_error(&e))?;
+        let schema_id = self
+            .writer
+            .add_schema(name, SCHEMA_ENCODING, &data)
+            .map_err(|e| self.io_error(&e))?;
+        let id = self
+            .writer
+            .add_channel(schema_id, topic, MESSAGE_ENCODING, &BTreeMap::new())
+            .map_err(|e| self.io_error(&e))?;
+        self.channels.insert(topic.to_string(), id);
+        Ok(id)
+    }
+
+    /// The attachments (config, decisions, waypoints, map, scenario) and the metadata.
+    fn write_files(&mut self, facts: &RunFacts, tables: &Tables) -> Result<(), RecordError> {
+        let files = &tables.files;
+        let config = &tables.config;
+        let mut roles: Vec<(&str, PathBuf, &str, Option<&str>)> = vec![
+            ("config", files.config.clone(), "application/json", None),
+            (
+                "decisions",
+                files.decisions.clone(),
+                "application/json",
+                Some(config.decisions_path.as_str()),
+            ),
+            (
+                "waypoints",
+                files.waypoints.clone(),
+                "application/json",
+                Some(config.waypoints_path.as_str()),
+            ),
+            (
+                "map",
+                files.map.clone(),
+                "image/png",
+                Some(config.map_path.as_str()),
+            ),
+        ];
+        if let Some(scenario) = &facts.scenario {
+            roles.push(("scenario", scenario.clone(), "application/json5", None));
+        }
+        let mut meta = BTreeMap::new();
+        meta.insert("crate_version".into(), env!("CARGO_PKG_VERSION").into());
+        meta.insert("command".into(), facts.command.clone());
+        meta.insert(
+            "config_path".into(),
+            facts.config_path.display().to_string(),
+        );
+        if let Ok(abs) = files.config.canonicalize() {
+            meta.insert("config_resolved".into(), abs.display().to_string());
+        }
+        if let Some(seed) = facts.seed {
+            meta.insert("seed".into(), seed.to_string());
+        }
+        if let Some(scenario) = &facts.scenario {
+            meta.insert("scenario".into(), scenario.display().to_string());
+        }
+        for (k, v) in &facts.extra {
+            meta.insert(k.clone(), v.clone());
+        }
+        let mut used_names: Vec<String> = Vec::new();
+        for (role, path, media_type, declared) in roles {
+            let data = match std::fs::read(&path) {
+                Ok(data) => data,
+                Err(e) => {
+                    tracing::warn!("{}: not attached: {e}", path.display());
+                    continue;
+                }
+            };
+            let base = path
+                .file_name()
+                .map_or_else(|| role.to_string(), |n| n.to_string_lossy().into_owned());
+            let name = if used_names.contains(&base) {
+                format!("{role}-{base}")
+            } else {
+                base
+            };
+            used_names.push(name.clone());
+            meta.insert(format!("file.{role}"), name.clone());
+            meta.insert(format!("path.{role}"), path.display().to_string());
+            if let Some(declared) = declared {
+                meta.insert(format!("declared.{role}"), declared.to_string());
+            }
+            self.writer
+                .attach(&Attachment {
+                    log_time: 0,
+                    create_time: 0,
+                    name,
+                    media_type: media_type.to_string(),
+                    data: Cow::Owned(data),
+                })
+                .map_err(|e| self.io_error(&e))?;
+        }
+        self.writer
+            .write_metadata(&Metadata {
+                name: METADATA_NAME.into(),
+                metadata: meta,
+            })
+            .map_err(|e| self.io_error(&e))
+    }
+
+    /// Records one message received (input) or published (output) at `log_time` seconds; the
+    /// publish time is the payload's header stamp (the log time without one).
+    pub fn record(
+        &mut self,
+        topic: &str,
+        payload: &[u8],
+        log_time: f64,
+    ) -> Result<(), RecordError> {
+        let channel_id = match self.channels.get(topic) {
+            Some(id) => *id,
+            None => self.add_channel(topic, "", &serde_json::Value::Bool(true))?,
+        };
+        let log_ns = to_nanos(log_time);
+        let header = mcap::records::MessageHeader {
+            channel_id,
+            sequence: self.sequence,
+            log_time: log_ns,
+            publish_time: header_stamp_nanos(payload).unwrap_or(log_ns),
+        };
+        self.sequence = self.sequence.wrapping_add(1);
+        self.writer
+            .write_to_known_channel(&header, payload)
+            .map_err(|e| self.io_error(&e))?;
+        self.summary.messages += 1;
+        self.chunk_messages += 1;
+        self.chunk_start.get_or_insert(log_time);
+        // Chunks end at safe points (see `poll`); this only bounds memory if nobody polls.
+        if self.chunk_messages >= 64 * FLUSH_MESSAGES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Records a message struct, encoded as the bus encodes it.
+    pub fn record_message<T: Serialize>(
+        &mut self,
+        topic: &str,
+        message: &T,
+        log_time: f64,
+    ) -> Result<(), RecordError> {
+        let payload = serde_json::to_vec(message).map_err(|e| RecordError::Encode {
+            topic: topic.to_string(),
+            message: e.to_string(),
+        })?;
+        self.record(topic, &payload, log_time)
+    }
+
+    /// Records what a tick published, in publish order: cancel, goal, decision, aim, trace.
+    pub fn record_output(&mut self, output: &NodeOutput, log_time: f64) -> Result<(), RecordError> {
+        if let Some(cancel) = &output.cancel {
+            self.record_message(topics::NAV_CANCEL, cancel, log_time)?;
+        }
+        if let Some(goal) = &output.goal {
+            self.record_message(topics::NAV_GOAL, goal, log_time)?;
+        }
+        if let Some(decision) = &output.decision {
+            self.record_message(topics::DECISION, decision, log_time)?;
+        }
+        if let Some(aim) = &output.aim_yaw {
+            self.record_message(topics::AIM_YAW, aim, log_time)?;
+        }
+        self.record_message::<TraceMsg>(topics::TRACE, &output.trace, log_time)
+    }
+
+    /// Closes the open chunk when it holds [`FLUSH_MESSAGES`] messages or is older than
+    /// [`FLUSH_PERIOD`] at `now`. Callers poll at safe points, after an input and the outputs
+    /// of its tick, so that a file cut at a chunk boundary never holds an input whose tick is
+    /// missing (and replay of a cut file matches the recorded ticks).
+    pub fn poll(&mut self, now: f64) -> Result<(), RecordError> {
+        match self.chunk_start {
+            Some(start) if now - start >= FLUSH_PERIOD || self.chunk_messages >= FLUSH_MESSAGES => {
+                self.flush()
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the open chunk whole and flushes the file.
+    pub fn flush(&mut self) -> Result<(), RecordError> {
+        if self.chunk_messages > 0 {
+            self.summary.chunks += 1;
+        }
+        self.chunk_start = None;
+        self.chunk_messages = 0;
+        self.writer.flush().map_err(|e| self.io_error(&e))
+    }
+
+    /// Writes the summary and closes the file.
+    pub fn finish(mut self) -> Result<RecordSummary, RecordError> {
+        self.flush()?;
+        self.writer.finish().map_err(|e| self.io_error(&e))?;
+        let mut inner = self.writer.into_inner();
+        std::io::Write::flush(&mut inner).map_err(|e| RecordError::Io {
+            path: self.path.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(self.summary)
+    }
+}

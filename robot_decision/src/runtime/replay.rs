@@ -1,0 +1,874 @@
+//! `robot-decision replay`: feeds a recording's inputs through a fresh node, in log-time order
+//! with `now` = the recorded log time (no wall clock, as fast as possible), and compares the
+//! decisions with the recorded ones, or with another config's (`--config`): the spans of game
+//! time where the decision in effect differs, with each side's why-not. Also takes a JSON
+//! Lines snapshot file (the `decide` input) and compares `--base` against `--config`.
+
+use super::record::{METADATA_NAME, TraceRecord, from_nanos};
+use crate::node::{Ingested, NodeCore};
+use bus::topics;
+use decision_core::robomaster::snapshot::parse_line;
+use decision_core::robomaster::{Decider, Tables, TickInput, TickResult, load};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One message of a recording.
+#[derive(Debug, Clone)]
+pub struct RecordedMessage {
+    /// Topic (channel) name.
+    pub topic: String,
+    /// Receive time in nanoseconds.
+    pub log_time: u64,
+    /// Header stamp in nanoseconds.
+    pub publish_time: u64,
+    /// The JSON payload.
+    pub data: Vec<u8>,
+}
+
+/// One attachment of a recording.
+#[derive(Debug, Clone)]
+pub struct RecordedAttachment {
+    /// File name.
+    pub name: String,
+    /// Media type.
+    pub media_type: String,
+    /// Content.
+    pub data: Vec<u8>,
+}
+
+/// A channel of a recording.
+#[derive(Debug, Clone, Default)]
+pub struct ChannelInfo {
+    /// Schema name.
+    pub schema_name: String,
+    /// Schema encoding (`jsonschema`).
+    pub schema_encoding: String,
+    /// Message encoding (`json`).
+    pub message_encoding: String,
+    /// The schema document.
+    pub schema: Vec<u8>,
+}
+
+/// What could be read of an MCAP file, up to its end or to the first damaged record.
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    /// Messages in file order.
+    pub messages: Vec<RecordedMessage>,
+    /// Channels by topic.
+    pub channels: BTreeMap<String, ChannelInfo>,
+    /// Attachments in file order.
+    pub attachments: Vec<RecordedAttachment>,
+    /// Metadata records by name.
+    pub metadata: BTreeMap<String, BTreeMap<String, String>>,
+    /// Set when the file is cut or damaged: what was read stops there.
+    pub warning: Option<String>,
+}
+
+impl Recording {
+    /// The metadata this crate writes, if present.
+    pub fn facts(&self) -> Option<&BTreeMap<String, String>> {
+        self.metadata.get(METADATA_NAME)
+    }
+
+    /// Log-time span `(first, last)` of the messages in seconds.
+    pub fn span(&self) -> Option<(f64, f64)> {
+        let first = self.messages.iter().map(|m| m.log_time).min()?;
+        let last = self.messages.iter().map(|m| m.log_time).max()?;
+        Some((from_nanos(first), from_nanos(last)))
+    }
+
+    /// The recorded traces, in file order (unparseable ones are skipped).
+    pub fn traces(&self) -> Vec<Tick> {
+        self.messages
+            .iter()
+            .filter(|m| m.topic == topics::TRACE)
+            .filter_map(|m| Tick::from_bytes(m.data.clone()))
+            .collect()
+    }
+}
+
+/// Whether `bytes` start like an MCAP file.
+pub fn is_mcap(bytes: &[u8]) -> bool {
+    bytes.starts_with(mcap::MAGIC)
+}
+
+/// Reads an MCAP file leniently: a cut or damaged file yields everything before the damage
+/// and a warning. Fails only when the file cannot be read or is not MCAP at all.
+pub fn read_mcap(path: &Path) -> Result<Recording, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    read_mcap_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// [`read_mcap`] on bytes in memory.
+pub fn read_mcap_bytes(bytes: &[u8]) -> Result<Recording, String> {
+    use mcap::records::Record;
+    if !is_mcap(bytes) {
+        return Err("not an MCAP file (no MCAP magic at the start)".into());
+    }
+    let reader = mcap::read::ChunkFlattener::new(bytes).map_err(|e| e.to_string())?;
+    let mut recording = Recording::default();
+    let mut schemas: BTreeMap<u16, ChannelInfo> = BTreeMap::new();
+    let mut channels: BTreeMap<u16, String> = BTreeMap::new();
+    let mut complete = false;
+    for record in reader {
+        let record = match record {
+            Ok(record) => record,
+            Err(e) => {
+                recording.warning = Some(cut_warning(&recording, &e.to_string()));
+                break;
+            }
+        };
+        match record {
+            Record::Schema { header, data } => {
+                schemas.insert(
+                    header.id,
+                    ChannelInfo {
+                        schema_name: header.name,
+                        schema_encoding: header.encoding,
+                        message_encoding: String::new(),
+                        schema: data.into_owned(),
+                    },
+                );
+            }
+            Record::Channel(channel) => {
+                let mut info = schemas.get(&channel.schema_id).cloned().unwrap_or_default();
+                info.message_encoding = channel.message_encoding;
+                recording.channels.insert(channel.topic.clone(), info);
+                channels.insert(channel.id, channel.topic);
+            }
+            Record::Message { header, data } => {
+                let Some(topic) = channels.get(&header.channel_id) else {
+                    recording.warning = Some(cut_warning(
+                        &recording,
+                        &format!("message on unknown channel {}", header.channel_id),
+                    ));
+                    break;
+                };
+                recording.messages.push(RecordedMessage {
+                    topic: topic.clone(),
+                    log_time: header.log_time,
+                    publish_time: header.publish_time,
+                    data: data.into_owned(),
+                });
+            }
+            Record::Attachment { header, data, .. } => {
+                recording.attachments.push(RecordedAttachment {
+                    name: header.name,
+                    media_type: header.media_type,
+                    data: data.into_owned(),
+                });
+            }
+            Record::Metadata(m) => {
+                recording.metadata.insert(m.name, m.metadata);
+            }
+            // The summary after it repeats what was read.
+            Record::DataEnd(_) => {
+                complete = true;
+                break;
+            }
+            _ => {}
+        }
+    }
+    if !complete && recording.warning.is_none() {
+        recording.warning = Some(cut_warning(
+            &recording,
+            "the file ends without its data end",
+        ));
+    }
+    Ok(recording)
+}
+
+fn cut_warning(recording: &Recording, error: &str) -> String {
+    let last = recording
+        .messages
+        .iter()
+        .map(|m| m.log_time)
+        .max()
+        .map_or("no message".to_string(), |t| {
+            format!("the last at log time {:.3} s", from_nanos(t))
+        });
+    format!(
+        "the file is cut or damaged ({error}); using the {} message(s) before the damage, {last}",
+        recording.messages.len()
+    )
+}
+
+/// One tick's trace, parsed for the diff and kept as bytes for exact comparison.
+#[derive(Debug, Clone)]
+pub struct Tick {
+    /// The parsed trace.
+    pub record: TraceRecord,
+    /// The JSON line as written.
+    pub bytes: Vec<u8>,
+    /// Alignment key: header stamp in nanoseconds (MCAP) or line index (snapshots).
+    pub key: u64,
+}
+
+impl Tick {
+    /// Parses a trace payload; `None` when it is not a trace.
+    pub fn from_bytes(bytes: Vec<u8>) -> Option<Self> {
+        let record: TraceRecord = serde_json::from_slice(&bytes).ok()?;
+        let s = record.header.stamp;
+        let key = u64::try_from(s.sec).unwrap_or(0) * 1_000_000_000 + u64::from(s.nanosec);
+        Some(Self { record, bytes, key })
+    }
+}
+
+/// A progress bar on stderr when it is a terminal, hidden otherwise.
+pub fn progress(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} replay [{bar:40}] {pos}/{len} messages ({eta})")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Feeds the node inputs among `messages` through a fresh node for `tables`, in log-time
+/// order (stable for equal times), `now` = log time; returns the traces of the ticks.
+pub fn replay_messages(
+    tables: Arc<Tables>,
+    messages: &[RecordedMessage],
+    bar: &ProgressBar,
+) -> Result<Vec<Tick>, String> {
+    let mut node = NodeCore::new(tables).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let mut inputs: Vec<&RecordedMessage> = messages
+        .iter()
+        .filter(|m| topics::NODE_INPUTS.contains(&m.topic.as_str()))
+        .collect();
+    inputs.sort_by_key(|m| m.log_time);
+    bar.set_length(inputs.len() as u64);
+    let mut ticks = Vec::new();
+    for (i, m) in inputs.iter().enumerate() {
+        if let Ingested::Tick(output) = node.ingest(&m.topic, &m.data, from_nanos(m.log_time)) {
+            let bytes = serde_json::to_vec(&output.trace).map_err(|e| e.to_string())?;
+            if let Some(tick) = Tick::from_bytes(bytes) {
+                ticks.push(tick);
+            }
+        }
+        if i % 4096 == 0 {
+            bar.set_position(i as u64);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(ticks)
+}
+
+/// A snapshot tick's trace line: the `decide` result plus the game time.
+#[derive(Serialize)]
+struct SnapshotTrace<'a> {
+    game_time: f64,
+    #[serde(flatten)]
+    result: &'a TickResult,
+}
+
+/// Parses a JSON Lines snapshot file; malformed lines are skipped with a warning each.
+pub fn read_snapshots(path: &Path) -> Result<(Vec<TickInput>, Vec<String>), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut inputs = Vec::new();
+    let mut warnings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(input) => inputs.push(input),
+            Err(e) => warnings.push(format!(
+                "{}:{}:{}: `{}`: {} (line skipped)",
+                path.display(),
+                index + 1,
+                e.column,
+                e.field,
+                e.message
+            )),
+        }
+    }
+    Ok((inputs, warnings))
+}
+
+/// Decides every snapshot with `tables`, carrying state from line to line like `decide`.
+pub fn decide_snapshots(tables: Arc<Tables>, inputs: &[TickInput]) -> Result<Vec<Tick>, String> {
+    let mut decider = Decider::new(tables).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let mut ticks = Vec::with_capacity(inputs.len());
+    for (index, input) in inputs.iter().enumerate() {
+        decider.tick(input);
+        let mut result = decider.result();
+        result.tick = index as u64;
+        let line = SnapshotTrace {
+            game_time: decider.context().world.elapsed,
+            result: &result,
+        };
+        let bytes = serde_json::to_vec(&line).map_err(|e| e.to_string())?;
+        let record: TraceRecord = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+        ticks.push(Tick {
+            record,
+            bytes,
+            key: index as u64,
+        });
+    }
+    Ok(ticks)
+}
+
+/// One side of a differing span.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpanSide {
+    /// Whether this side ticked at all in the span (false: no tick with that stamp).
+    pub ticked: bool,
+    /// The decision in effect, or null.
+    pub id: Option<i32>,
+    /// Its name, when the side's config is known.
+    pub name: Option<String>,
+    /// Why this side did not take the other side's decision (at the span's first tick).
+    pub why_not_other: Option<String>,
+    /// This side's whole why-not at the span's first tick (decision id -> first failing guard).
+    pub why_not: BTreeMap<String, String>,
+}
+
+/// A span of game time during which the two sides' decisions differ.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Span {
+    /// Game time of the first differing tick.
+    pub start: f64,
+    /// Game time of the last differing tick.
+    pub end: f64,
+    /// Ticks in the span.
+    pub ticks: usize,
+    /// Tick index (`tick` of the trace) of the first differing tick.
+    pub first_tick: u64,
+    /// Tick index of the last differing tick.
+    pub last_tick: u64,
+    /// The old side (recorded, or `--base`).
+    pub old: SpanSide,
+    /// The new side (`--config`).
+    pub new: SpanSide,
+}
+
+/// The comparison of two runs over the same inputs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffReport {
+    /// True when the decision in effect is the same at every tick.
+    pub identical: bool,
+    /// What the old side is.
+    pub old: String,
+    /// What the new side is.
+    pub new: String,
+    /// Ticks of the old side.
+    pub old_ticks: usize,
+    /// Ticks of the new side.
+    pub new_ticks: usize,
+    /// True when every trace (the whole `decide` result) is byte for byte the same.
+    pub traces_identical: bool,
+    /// Aligned ticks whose traces differ in any field.
+    pub trace_mismatches: usize,
+    /// The spans where the decision differs.
+    pub spans: Vec<Span>,
+    /// Warnings (a cut file, skipped lines, a missing config).
+    pub warnings: Vec<String>,
+}
+
+fn decision_name(tables: Option<&Tables>, id: i32) -> Option<String> {
+    tables?
+        .decisions
+        .iter()
+        .find(|d| d.decision.id == id)
+        .map(|d| d.decision.name.clone())
+}
+
+fn weight(tables: Option<&Tables>, id: i32) -> Option<i32> {
+    tables?
+        .decisions
+        .iter()
+        .find(|d| d.decision.id == id)
+        .map(|d| d.decision.weight)
+}
+
+/// Why `tick`'s side did not take decision `other`.
+fn why_not_other(
+    tick: &TraceRecord,
+    other: Option<i32>,
+    tables: Option<&Tables>,
+) -> Option<String> {
+    let other = other?;
+    if let Some(reason) = tick.why_not.get(&other.to_string()) {
+        return Some(reason.clone());
+    }
+    if !tick.available.contains(&other) {
+        return tick
+            .skipped
+            .as_ref()
+            .map(|s| format!("nothing decided: {s}"));
+    }
+    let w = |id: i32| weight(tables, id).map_or("?".to_string(), |w| w.to_string());
+    Some(match tick.chosen {
+        Some(chosen) => format!(
+            "its guards held, but decision {chosen} (weight {}) was in effect; its weight is {}",
+            w(chosen),
+            w(other)
+        ),
+        None => format!(
+            "its guards held (weight {}), but nothing was decided{}",
+            w(other),
+            tick.skipped
+                .as_ref()
+                .map_or(String::new(), |s| format!(": {s}"))
+        ),
+    })
+}
+
+fn side(mine: Option<&Tick>, other: Option<&Tick>, tables: Option<&Tables>) -> SpanSide {
+    let id = mine.and_then(|t| t.record.chosen);
+    let other_id = other.and_then(|t| t.record.chosen);
+    SpanSide {
+        ticked: mine.is_some(),
+        id,
+        name: id.and_then(|id| decision_name(tables, id)),
+        why_not_other: mine.and_then(|t| why_not_other(&t.record, other_id, tables)),
+        why_not: mine.map(|t| t.record.why_not.clone()).unwrap_or_default(),
+    }
+}
+
+/// Aligns two tick sequences on their keys (merge by key, in order).
+fn align<'a>(old: &'a [Tick], new: &'a [Tick]) -> Vec<(Option<&'a Tick>, Option<&'a Tick>)> {
+    let mut pairs = Vec::with_capacity(old.len().max(new.len()));
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) if a.key == b.key => {
+                pairs.push((Some(a), Some(b)));
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a.key < b.key => {
+                pairs.push((Some(a), None));
+                i += 1;
+            }
+            (Some(_), Some(b)) => {
+                pairs.push((None, Some(b)));
+                j += 1;
+            }
+            (Some(a), None) => {
+                pairs.push((Some(a), None));
+                i += 1;
+            }
+            (None, Some(b)) => {
+                pairs.push((None, Some(b)));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    pairs
+}
+
+/// Compares two runs tick by tick: the spans where the decision in effect (`chosen`) differs,
+/// split where either side's decision changes; and whether the whole traces are equal.
+pub fn diff(
+    old: &[Tick],
+    new: &[Tick],
+    old_tables: Option<&Tables>,
+    new_tables: Option<&Tables>,
+) -> DiffReport {
+    let pairs = align(old, new);
+    let mut spans: Vec<Span> = Vec::new();
+    let mut trace_mismatches = 0;
+    let mut open = false;
+    for (a, b) in pairs {
+        let same_trace = match (a, b) {
+            (Some(a), Some(b)) => a.bytes == b.bytes || a.record == b.record,
+            _ => false,
+        };
+        if !same_trace {
+            trace_mismatches += 1;
+        }
+        let old_side = a.map(|t| t.record.chosen);
+        let new_side = b.map(|t| t.record.chosen);
+        if old_side == new_side {
+            open = false;
+            continue;
+        }
+        let time = a.or(b).map_or(0.0, |t| t.record.game_time);
+        let index = a.or(b).map_or(0, |t| t.record.tick);
+        if open
+            && let Some(last) = spans.last_mut()
+            && last.old.ticked == a.is_some()
+            && last.new.ticked == b.is_some()
+            && last.old.id == old_side.flatten()
+            && last.new.id == new_side.flatten()
+        {
+            last.end = time;
+            last.last_tick = index;
+            last.ticks += 1;
+            continue;
+        }
+        spans.push(Span {
+            start: time,
+            end: time,
+            ticks: 1,
+            first_tick: index,
+            last_tick: index,
+            old: side(a, b, old_tables),
+            new: side(b, a, new_tables),
+        });
+        open = true;
+    }
+    DiffReport {
+        identical: spans.is_empty(),
+        old: String::new(),
+        new: String::new(),
+        old_ticks: old.len(),
+        new_ticks: new.len(),
+        traces_identical: trace_mismatches == 0,
+        trace_mismatches,
+        spans,
+        warnings: Vec::new(),
+    }
+}
+
+/// The report in words, one span per paragraph (warnings are not included).
+pub fn render_text(report: &DiffReport) -> String {
+    let mut out = String::new();
+    let who = |s: &SpanSide| {
+        if !s.ticked {
+            return "(no tick)".to_string();
+        }
+        match (s.id, &s.name) {
+            (Some(id), Some(name)) => format!("{id} \"{name}\""),
+            (Some(id), None) => id.to_string(),
+            (None, _) => "none".to_string(),
+        }
+    };
+    for span in &report.spans {
+        out.push_str(&format!(
+            "{:7.1} s .. {:7.1} s ({} tick(s)): decision {} -> {}\n",
+            span.start,
+            span.end,
+            span.ticks,
+            who(&span.old),
+            who(&span.new)
+        ));
+        if let (Some(reason), Some(id)) = (&span.old.why_not_other, span.new.id) {
+            out.push_str(&format!("    old, why not {id}: {reason}\n"));
+        }
+        if let (Some(reason), Some(id)) = (&span.new.why_not_other, span.old.id) {
+            out.push_str(&format!("    new, why not {id}: {reason}\n"));
+        }
+    }
+    let verdict = if report.identical {
+        "identical decisions".to_string()
+    } else {
+        format!("{} span(s) with different decisions", report.spans.len())
+    };
+    out.push_str(&format!(
+        "{verdict}: old {} ({} ticks), new {} ({} ticks); traces {}\n",
+        report.old,
+        report.old_ticks,
+        report.new,
+        report.new_ticks,
+        if report.traces_identical {
+            "identical".to_string()
+        } else {
+            format!("differ at {} tick(s)", report.trace_mismatches)
+        }
+    ));
+    out
+}
+
+/// Writes the recorded config files (the attachments) to `dir`, so that the config finds
+/// the others; returns the config's path there.
+pub fn extract_config(recording: &Recording, dir: &Path) -> Result<PathBuf, String> {
+    let facts = recording
+        .facts()
+        .ok_or("the recording has no robot_decision metadata")?;
+    let attachment = |name: &str| recording.attachments.iter().find(|a| a.name == name);
+    let config_name = facts
+        .get("file.config")
+        .ok_or("the recording has no config attachment")?;
+    let config = attachment(config_name)
+        .ok_or_else(|| format!("attachment `{config_name}` is missing (cut file?)"))?;
+    let mut text = String::from_utf8_lossy(&config.data).into_owned();
+    for role in ["decisions", "waypoints", "map"] {
+        let Some(name) = facts.get(&format!("file.{role}")) else {
+            return Err(format!("the recording has no {role} attachment"));
+        };
+        let file = attachment(name)
+            .ok_or_else(|| format!("attachment `{name}` is missing (cut file?)"))?;
+        write_inside(dir, name, &file.data)?;
+        // A config naming the file elsewhere (`../x/`, an absolute path) is pointed at the copy.
+        if let Some(declared) = facts.get(&format!("declared.{role}"))
+            && declared != name
+            && let (Ok(from), Ok(to)) =
+                (serde_json::to_string(declared), serde_json::to_string(name))
+        {
+            text = text.replace(&from, &to);
+        }
+    }
+    write_inside(dir, config_name, text.as_bytes())
+}
+
+/// Writes `data` as `dir/name`, refusing names that would leave `dir`.
+fn write_inside(dir: &Path, name: &str, data: &[u8]) -> Result<PathBuf, String> {
+    let plain = Path::new(name)
+        .file_name()
+        .is_some_and(|f| f == std::ffi::OsStr::new(name));
+    if !plain {
+        return Err(format!("attachment name `{name}` is not a plain file name"));
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, data).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Options of `robot-decision replay`.
+#[derive(Debug, Clone, Default)]
+pub struct ReplayArgs {
+    /// The recording (MCAP) or snapshot file (JSON Lines).
+    pub file: PathBuf,
+    /// The edited config to compare with.
+    pub config: Option<PathBuf>,
+    /// The config of the old side (snapshots: required; MCAP: instead of the recorded one).
+    pub base: Option<PathBuf>,
+    /// Where to write the replayed traces (JSON Lines).
+    pub output: Option<PathBuf>,
+    /// Print the report as JSON.
+    pub json: bool,
+}
+
+/// Loads a config for replay; the error text includes the diagnostics.
+pub fn load_tables(config: &Path) -> Result<Arc<Tables>, String> {
+    let outcome = load::load(config);
+    match outcome.tables {
+        Some(tables) => Ok(Arc::new(tables)),
+        None => Err(format!(
+            "{}{}: not loaded, fix the errors above",
+            outcome.diagnostics,
+            config.display()
+        )),
+    }
+}
+
+/// What the file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// An MCAP recording.
+    Mcap,
+    /// JSON Lines snapshots.
+    Snapshots,
+}
+
+/// MCAP by magic bytes (or a `.mcap` name), else JSON Lines.
+pub fn detect(path: &Path) -> Result<InputKind, String> {
+    let mut head = [0u8; 8];
+    let mut file =
+        std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let n = std::io::Read::read(&mut file, &mut head)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let by_name = path.extension().is_some_and(|e| e == "mcap");
+    if is_mcap(head.get(..n).unwrap_or_default()) || by_name {
+        Ok(InputKind::Mcap)
+    } else {
+        Ok(InputKind::Snapshots)
+    }
+}
+
+/// Everything `replay` computed, before printing.
+pub struct ReplayOutcome {
+    /// The comparison.
+    pub report: DiffReport,
+    /// The new side's traces (what `--output` writes).
+    pub replayed: Vec<Tick>,
+    /// Inputs fed (messages or snapshot lines).
+    pub inputs: usize,
+    /// Seconds of log time (MCAP) covered.
+    pub recorded_seconds: f64,
+    /// Wall seconds the replay of the new side took.
+    pub replay_seconds: f64,
+}
+
+/// Runs a replay: `Err` is a usage error or an unreadable file (exit code 2).
+pub fn replay(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
+    match detect(&args.file)? {
+        InputKind::Mcap => replay_mcap(args),
+        InputKind::Snapshots => replay_snapshots(args),
+    }
+}
+
+fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
+    let recording = read_mcap(&args.file)?;
+    let mut warnings: Vec<String> = recording.warning.iter().cloned().collect();
+    // The recorded config: the attachments, else the path it was recorded with.
+    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temp dir: {e}"))?;
+    let recorded_config = match extract_config(&recording, temp.path()) {
+        Ok(path) => Some(path),
+        Err(e) => {
+            let fallback = recording
+                .facts()
+                .and_then(|f| f.get("config_resolved").or(f.get("config_path")))
+                .map(PathBuf::from)
+                .filter(|p| p.is_file());
+            if let Some(path) = &fallback {
+                warnings.push(format!(
+                    "{e}; using the recorded path {} (it may have changed since)",
+                    path.display()
+                ));
+            }
+            fallback
+        }
+    };
+    let recorded_tables = match &recorded_config {
+        Some(path) => match load_tables(path) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                warnings.push(format!("the recorded config does not load: {e}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let (old_ticks, old_tables, old_name) = match &args.base {
+        Some(base) => {
+            let tables = load_tables(base)?;
+            let ticks = replay_messages(Arc::clone(&tables), &recording.messages, &progress(0))?;
+            (ticks, Some(tables), base.display().to_string())
+        }
+        None => (
+            recording.traces(),
+            recorded_tables.clone(),
+            "recorded".to_string(),
+        ),
+    };
+    let (new_tables, new_name) = match (&args.config, &recorded_tables) {
+        (Some(config), _) => (load_tables(config)?, config.display().to_string()),
+        (None, Some(tables)) => (Arc::clone(tables), "recorded config".to_string()),
+        (None, None) => {
+            return Err(format!(
+                "{}: the recorded config cannot be used; pass --config",
+                args.file.display()
+            ));
+        }
+    };
+    let started = Instant::now();
+    let replayed = replay_messages(Arc::clone(&new_tables), &recording.messages, &progress(0))?;
+    let replay_seconds = started.elapsed().as_secs_f64();
+    let mut report = diff(
+        &old_ticks,
+        &replayed,
+        old_tables.as_deref(),
+        Some(&new_tables),
+    );
+    report.old = old_name;
+    report.new = new_name;
+    report.warnings = warnings;
+    let inputs = recording
+        .messages
+        .iter()
+        .filter(|m| topics::NODE_INPUTS.contains(&m.topic.as_str()))
+        .count();
+    Ok(ReplayOutcome {
+        report,
+        replayed,
+        inputs,
+        recorded_seconds: recording.span().map_or(0.0, |(a, b)| b - a),
+        replay_seconds,
+    })
+}
+
+fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
+    let base = args.base.as_ref().ok_or(
+        "a snapshot file has no recorded config: pass --base CONFIG (and --config OTHER to compare)",
+    )?;
+    let (inputs, warnings) = read_snapshots(&args.file)?;
+    let old_tables = load_tables(base)?;
+    let new_tables = match &args.config {
+        Some(config) => load_tables(config)?,
+        None => Arc::clone(&old_tables),
+    };
+    let old = decide_snapshots(Arc::clone(&old_tables), &inputs)?;
+    let started = Instant::now();
+    let replayed = decide_snapshots(Arc::clone(&new_tables), &inputs)?;
+    let replay_seconds = started.elapsed().as_secs_f64();
+    let mut report = diff(&old, &replayed, Some(&old_tables), Some(&new_tables));
+    report.old = base.display().to_string();
+    report.new = args.config.as_ref().unwrap_or(base).display().to_string();
+    report.warnings = warnings;
+    Ok(ReplayOutcome {
+        report,
+        replayed,
+        inputs: inputs.len(),
+        recorded_seconds: 0.0,
+        replay_seconds,
+    })
+}
+
+/// `robot-decision replay`: exit 0 identical, 1 different, 2 usage / unreadable file.
+pub fn replay_command(args: &ReplayArgs) -> u8 {
+    let outcome = match replay(args) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    if let Some(path) = &args.output
+        && let Err(e) = write_traces(path, &outcome.replayed)
+    {
+        eprintln!("{}: cannot write: {e}", path.display());
+        return 2;
+    }
+    let report = &outcome.report;
+    if args.json {
+        match serde_json::to_string_pretty(report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("cannot render the report: {e}");
+                return 2;
+            }
+        }
+    } else {
+        print!("{}", render_text(report));
+    }
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
+    if outcome.recorded_seconds > 0.0 && outcome.replay_seconds > 0.0 {
+        eprintln!(
+            "replayed {} inputs ({:.1} s recorded) in {:.3} s: {:.0} x real time",
+            outcome.inputs,
+            outcome.recorded_seconds,
+            outcome.replay_seconds,
+            outcome.recorded_seconds / outcome.replay_seconds
+        );
+    }
+    u8::from(!report.identical)
+}
+
+/// Writes traces as JSON Lines.
+pub fn write_traces(path: &Path, ticks: &[Tick]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for tick in ticks {
+        out.write_all(&tick.bytes)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
