@@ -1,0 +1,39 @@
+//! `decision-viewer`: the egui dashboard of the robot decision node.
+//!
+//! It shows one [`source::Source`] at a time: the embedded simulation ([`sim::SimSource`],
+//! node and fake publisher in process), the live bus ([`live::LiveSource`], Zenoh client on a
+//! background thread) or an MCAP recording ([`recording::RecordingSource`]), and renders the
+//! RoboMaster map, the decision table, the decision tree and the node's health from the shared
+//! [`model::View`]. The app is [`app::ViewerApp`].
+
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod live;
+pub mod map_view;
+pub mod model;
+pub mod recording;
+pub mod settings;
+pub mod sim;
+pub mod source;
+pub mod tables_view;
+pub mod tree_view;
+
+use std::path::PathBuf;
+
+/// The repository's sample folder (`sample/` beside this crate).
+pub fn sample_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("sample")
+}
+
+/// The sample configuration file.
+pub fn sample_config() -> PathBuf {
+    sample_dir().join("config.json")
+}
+
+/// The sample scenario used when none is given.
+pub fn sample_scenario() -> PathBuf {
+    sample_dir().join("scenarios").join("hp_retreat.json5")
+}

@@ -1,0 +1,251 @@
+//! The live source: a Zenoh client on a background thread subscribed to the node's trace, tree
+//! layout and events and to the input topics. The inputs feed a local shadow node so the map
+//! and the tree statuses can be drawn; the decision shown is the one the node published.
+
+use crate::model::{FlatTree, TickView, View};
+use bus::messages::GameInfo;
+use bus::{Bus, Received, ZenohOptions, topics};
+use decision_core::engine::TreeSpec;
+use decision_core::robomaster::Tables;
+use robot_decision::node::{Ingested, NodeCore};
+use robot_decision::runtime::run::wall_clock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// At most this many messages are taken per frame.
+const MAX_MESSAGES_PER_FRAME: usize = 20_000;
+
+/// State of the link to the bus.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkState {
+    /// Opening the session (a client waits until the listener is up).
+    Connecting,
+    /// The session is open and subscribed.
+    Connected,
+    /// Opening failed; retrying.
+    Failed(String),
+}
+
+/// The live source.
+pub struct LiveSource {
+    /// Endpoint connected to.
+    pub endpoint: String,
+    /// Robot namespace.
+    pub namespace: String,
+    link: Arc<Mutex<LinkState>>,
+    stop: Arc<AtomicBool>,
+    messages: Receiver<Received>,
+    shadow: Option<NodeCore>,
+    last_message: Option<Instant>,
+    last_trace: Option<Instant>,
+    rate_window: (Instant, std::collections::BTreeMap<String, u64>),
+}
+
+impl LiveSource {
+    /// Connects in the background to `endpoint` (e.g. `tcp/127.0.0.1:7447`) under `namespace`;
+    /// `tables` give the map and waypoints to draw.
+    pub fn connect(endpoint: &str, namespace: &str, tables: Arc<Tables>) -> (Self, View) {
+        let options = ZenohOptions {
+            mode: bus::Mode::Client,
+            listen: Vec::new(),
+            connect: vec![endpoint.to_owned()],
+            namespace: namespace.to_owned(),
+            config_file: None,
+            multicast_scouting: false,
+        };
+        let link = Arc::new(Mutex::new(LinkState::Connecting));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        {
+            let link = Arc::clone(&link);
+            let stop = Arc::clone(&stop);
+            let spawned = std::thread::Builder::new()
+                .name("viewer-zenoh".into())
+                .spawn(move || bus_thread(&options, &link, &stop, &tx));
+            if let Err(e) = spawned {
+                tracing::warn!("cannot start the bus thread: {e}");
+            }
+        }
+        let shadow = NodeCore::new(Arc::clone(&tables)).ok();
+        let layout = shadow
+            .as_ref()
+            .map(|n| n.layout().clone())
+            .unwrap_or_else(|| TreeSpec {
+                kind: decision_core::engine::NodeKind::Sequence,
+                name: "no layout yet".into(),
+                params: serde_json::Map::new(),
+                children: Vec::new(),
+                span: None,
+            });
+        let mut view = View::new(tables, &layout);
+        view.push_event(
+            wall_clock(),
+            "connect",
+            format!("{endpoint} namespace `{namespace}`"),
+        );
+        let source = Self {
+            endpoint: endpoint.to_owned(),
+            namespace: namespace.to_owned(),
+            link,
+            stop,
+            messages: rx,
+            shadow,
+            last_message: None,
+            last_trace: None,
+            rate_window: (Instant::now(), Default::default()),
+        };
+        (source, view)
+    }
+
+    /// The link state.
+    pub fn link(&self) -> LinkState {
+        self.link
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_else(|_| LinkState::Failed("lock poisoned".into()))
+    }
+
+    /// Seconds since the last message of any topic, and of the trace.
+    pub fn ages(&self) -> (Option<f64>, Option<f64>) {
+        (
+            self.last_message.map(|t| t.elapsed().as_secs_f64()),
+            self.last_trace.map(|t| t.elapsed().as_secs_f64()),
+        )
+    }
+
+    /// Takes the messages received since the last frame into `view`.
+    pub fn poll(&mut self, view: &mut View) {
+        let mut observed = false;
+        for _ in 0..MAX_MESSAGES_PER_FRAME {
+            let received = match self.messages.try_recv() {
+                Ok(r) => r,
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            };
+            self.last_message = Some(Instant::now());
+            let now = wall_clock();
+            match received.topic.as_str() {
+                topics::TRACE => match TickView::from_json(&received.payload) {
+                    Ok(tick) => {
+                        self.last_trace = Some(Instant::now());
+                        view.tick = Some(tick);
+                    }
+                    Err(e) => {
+                        view.health.bad_traces += 1;
+                        view.push_event(now, "malformed", e);
+                    }
+                },
+                topics::TREE_LAYOUT => {
+                    if let Ok(spec) = serde_json::from_slice::<TreeSpec>(&received.payload) {
+                        let flat = FlatTree::new(&spec);
+                        if flat.len() != view.tree.len() {
+                            view.statuses.clear();
+                        }
+                        view.tree = flat;
+                    }
+                }
+                topics::EVENTS => {
+                    if let Ok(value) =
+                        serde_json::from_slice::<serde_json::Value>(&received.payload)
+                    {
+                        let kind = value["kind"].as_str().unwrap_or("event").to_owned();
+                        let message = value["message"].as_str().unwrap_or("").to_owned();
+                        match kind.as_str() {
+                            "reload_accepted" => view.health.reloads.0 += 1,
+                            "reload_rejected" => view.health.reloads.1 += 1,
+                            _ => {}
+                        }
+                        if kind != "stats" {
+                            view.push_event(now, &kind, message);
+                        }
+                    }
+                }
+                topic => {
+                    if topic == topics::GAME_INFO
+                        && let Ok(info) = received.decode::<GameInfo>()
+                    {
+                        view.stage = Some(info.game_stage);
+                        view.remaining = Some(info.timestamp);
+                    }
+                    if let Some(shadow) = self.shadow.as_mut() {
+                        let started = Instant::now();
+                        if let Ingested::Tick(_) = shadow.ingest(topic, &received.payload, now) {
+                            view.health.tick_micros = Some(started.elapsed().as_secs_f64() * 1e6);
+                            observed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(shadow) = &self.shadow {
+            if observed {
+                view.observe_node(shadow);
+            } else {
+                view.health.stats = shadow.stats();
+            }
+            let (since, counts) = &self.rate_window;
+            let dt = since.elapsed().as_secs_f64();
+            if dt >= 1.0 {
+                let stats = shadow.stats();
+                view.health.rates = stats
+                    .received
+                    .iter()
+                    .map(|(t, n)| {
+                        let before = counts.get(t).copied().unwrap_or(0);
+                        (t.clone(), n.saturating_sub(before) as f64 / dt)
+                    })
+                    .collect();
+                self.rate_window = (Instant::now(), stats.received);
+            }
+        }
+    }
+}
+
+impl Drop for LiveSource {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn set_link(link: &Mutex<LinkState>, state: LinkState) {
+    if let Ok(mut l) = link.lock() {
+        *l = state;
+    }
+}
+
+/// Opens the session, forwards messages, and opens it again when it fails.
+fn bus_thread(
+    options: &ZenohOptions,
+    link: &Mutex<LinkState>,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Received>,
+) {
+    let mut wanted: Vec<&str> = vec![topics::TRACE, topics::TREE_LAYOUT, topics::EVENTS];
+    wanted.extend(topics::NODE_INPUTS);
+    while !stop.load(Ordering::Relaxed) {
+        set_link(link, LinkState::Connecting);
+        let opened = Bus::zenoh(options).and_then(|bus| {
+            let sub = bus.subscribe(&wanted)?;
+            Ok((bus, sub))
+        });
+        match opened {
+            Ok((bus, subscription)) => {
+                set_link(link, LinkState::Connected);
+                while !stop.load(Ordering::Relaxed) && !bus.is_closed() {
+                    if let Some(received) = subscription.recv_timeout(Duration::from_millis(100))
+                        && tx.send(received).is_err()
+                    {
+                        bus.close();
+                        return;
+                    }
+                }
+                bus.close();
+            }
+            Err(e) => {
+                set_link(link, LinkState::Failed(e.to_string()));
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        }
+    }
+}

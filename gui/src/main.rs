@@ -1,0 +1,126 @@
+//! `decision-viewer`: the dashboard binary (see the crate docs of `gui`).
+
+use clap::Parser;
+use gui::app::ViewerApp;
+use gui::settings::{SETTINGS_KEY, Settings, SourceSetting};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The robot decision dashboard: embedded simulation, live bus, or recording.
+#[derive(Debug, Parser)]
+#[command(name = "decision-viewer", version)]
+struct Cli {
+    /// Run the embedded simulation of this config (node + fake publisher in process).
+    #[arg(long, value_name = "CONFIG", conflicts_with_all = ["connect", "open"])]
+    sim: Option<PathBuf>,
+    /// Scenario of the simulation (default: the sample's hp_retreat).
+    #[arg(long, value_name = "SCENARIO")]
+    scenario: Option<PathBuf>,
+    /// Connect to the bus (Zenoh client) at this endpoint, e.g. tcp/127.0.0.1:7447.
+    #[arg(long, value_name = "ENDPOINT")]
+    connect: Option<String>,
+    /// Robot namespace on the bus.
+    #[arg(long, value_name = "NS", default_value = bus::DEFAULT_NAMESPACE)]
+    namespace: String,
+    /// Config whose map and waypoints are drawn for a live source (default: the sample).
+    #[arg(long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Open an MCAP recording written by `robot-decision` and scrub through it.
+    #[arg(long, value_name = "FILE")]
+    open: Option<PathBuf>,
+    /// Start playing the simulation at once.
+    #[arg(long)]
+    play: bool,
+    /// Simulate (paused) up to this many seconds before the window opens.
+    #[arg(long, value_name = "SECONDS")]
+    start_at: Option<f64>,
+    /// Simulation speed (simulated seconds per wall second).
+    #[arg(long, default_value_t = 1.0)]
+    speed: f64,
+    /// Close the window after this many frames (smoke runs and screenshots).
+    #[arg(long, value_name = "N")]
+    screenshot_after_frames: Option<u64>,
+    /// Do not read or write the saved settings.
+    #[arg(long)]
+    no_persistence: bool,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let cli = Cli::parse();
+    let sample = gui::sample_config().display().to_string();
+    let chosen = if let Some(file) = &cli.open {
+        Some(SourceSetting::Recording {
+            file: file.display().to_string(),
+            config: cli
+                .config
+                .as_ref()
+                .map_or(sample.clone(), |c| c.display().to_string()),
+        })
+    } else if let Some(config) = &cli.sim {
+        Some(SourceSetting::Sim {
+            config: config.display().to_string(),
+            scenario: cli
+                .scenario
+                .clone()
+                .unwrap_or_else(gui::sample_scenario)
+                .display()
+                .to_string(),
+        })
+    } else {
+        cli.connect.as_ref().map(|endpoint| SourceSetting::Live {
+            endpoint: endpoint.clone(),
+            namespace: cli.namespace.clone(),
+            config: cli
+                .config
+                .as_ref()
+                .map_or(sample.clone(), |c| c.display().to_string()),
+        })
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("decision-viewer")
+            .with_inner_size([1280.0, 800.0]),
+        persist_window: !cli.no_persistence,
+        ..Default::default()
+    };
+    let no_persistence = cli.no_persistence;
+    let result = eframe::run_native(
+        "decision-viewer",
+        options,
+        Box::new(move |cc| {
+            let mut settings: Settings = if no_persistence {
+                Settings::default()
+            } else {
+                cc.storage
+                    .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+                    .unwrap_or_default()
+            };
+            if let Some(source) = chosen {
+                settings.source = source;
+            }
+            let mut app = ViewerApp::new(settings);
+            app.close_after_frames = cli.screenshot_after_frames;
+            if let Some(t) = cli.start_at {
+                app.run_sim_until(t);
+            }
+            if let Some(sim) = app.sim_mut() {
+                sim.speed = cli.speed;
+                sim.playing = cli.play;
+            }
+            Ok(Box::new(app))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decision-viewer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! What the viewer shows, independent of where it came from: the tables, the last tick, the
+//! world as the node saw it, the tree layout with per-node statuses, events and health.
+
+use decision_core::engine::{NodeId, Status, TreeSpec};
+use decision_core::robomaster::Tables;
+use decision_core::robomaster::aim::AimTarget;
+use decision_core::robomaster::world::World;
+use robot_decision::node::{NodeCore, NodeStats, TraceMsg};
+use serde::Deserialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// How many events the viewer keeps.
+pub const EVENT_CAPACITY: usize = 200;
+
+/// One tick as published on `robot_decision/trace` (a tolerant mirror of [`TraceMsg`]).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct TickView {
+    /// Tick index from 0.
+    pub tick: u64,
+    /// Elapsed game seconds.
+    pub game_time: f64,
+    /// Why nothing was published, or none.
+    pub skipped: Option<String>,
+    /// Our current waypoint id.
+    pub waypoint: Option<i32>,
+    /// Ids of the available decisions.
+    pub available: Vec<i32>,
+    /// Best available decision id.
+    pub best: Option<i32>,
+    /// Decision in effect after the tick.
+    pub chosen: Option<i32>,
+    /// What the navigation did.
+    pub action: String,
+    /// Waypoint ids of the chosen path.
+    pub path: Vec<i32>,
+    /// `[x, y, heading]` per path waypoint.
+    pub poses: Vec<[f32; 3]>,
+    /// Absolute aim yaw.
+    pub aim_yaw: Option<f32>,
+    /// Decision cancelled this tick.
+    pub cancelled: Option<i32>,
+    /// First failing guard per unavailable decision id.
+    pub why_not: BTreeMap<String, String>,
+}
+
+impl TickView {
+    /// Parses a trace payload (JSON).
+    pub fn from_json(payload: &[u8]) -> Result<Self, String> {
+        serde_json::from_slice(payload).map_err(|e| format!("trace: {e}"))
+    }
+
+    /// Converts an in-process trace.
+    pub fn from_trace(trace: &TraceMsg) -> Self {
+        serde_json::to_value(trace)
+            .and_then(serde_json::from_value)
+            .unwrap_or_default()
+    }
+
+    /// The first failing guard of decision `id`, if it was unavailable.
+    pub fn why_not_of(&self, id: i32) -> Option<&str> {
+        self.why_not.get(&id.to_string()).map(String::as_str)
+    }
+}
+
+/// One event line (reload, start, malformed input, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventLine {
+    /// Seconds on the source's clock.
+    pub time: f64,
+    /// `start`, `reload_accepted`, ...
+    pub kind: String,
+    /// In words.
+    pub message: String,
+}
+
+/// Counters and timings for the health panel.
+#[derive(Debug, Clone, Default)]
+pub struct Health {
+    /// The node's counters.
+    pub stats: NodeStats,
+    /// Messages per second per input topic.
+    pub rates: BTreeMap<String, f64>,
+    /// CPU time of the last tick in microseconds.
+    pub tick_micros: Option<f64>,
+    /// Mean tick time in microseconds.
+    pub mean_tick_micros: Option<f64>,
+    /// Reloads accepted / rejected.
+    pub reloads: (u64, u64),
+    /// Trace payloads that could not be parsed (live).
+    pub bad_traces: u64,
+}
+
+/// One robot on the map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RobotMark {
+    /// `R1`, `B7`, ...
+    pub label: String,
+    /// Position in metres.
+    pub x: f32,
+    /// Position in metres.
+    pub y: f32,
+    /// Ours (green) or theirs (red).
+    pub friend: bool,
+}
+
+/// The tree layout flattened in preorder (node id = index).
+#[derive(Debug, Clone, Default)]
+pub struct FlatTree {
+    /// Nodes in preorder.
+    pub nodes: Vec<FlatNode>,
+}
+
+/// One node of a [`FlatTree`].
+#[derive(Debug, Clone)]
+pub struct FlatNode {
+    /// Depth from the root (0).
+    pub depth: usize,
+    /// `kind name` as shown.
+    pub label: String,
+    /// One past the last preorder index of its subtree.
+    pub end: usize,
+}
+
+impl FlatTree {
+    /// Flattens `spec` in preorder.
+    pub fn new(spec: &TreeSpec) -> Self {
+        let mut nodes = Vec::new();
+        // Iterative preorder, to stay safe on deep trees.
+        let mut stack: Vec<(&TreeSpec, usize)> = vec![(spec, 0)];
+        while let Some((node, depth)) = stack.pop() {
+            let kind = serde_json::to_value(node.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            nodes.push(FlatNode {
+                depth,
+                label: format!("{kind} {}", node.name),
+                end: 0,
+            });
+            for child in node.children.iter().rev() {
+                stack.push((child, depth + 1));
+            }
+        }
+        // Fix up subtree ends: a node's subtree ends where the next node of depth <= its own starts.
+        let len = nodes.len();
+        let mut ends = vec![len; len];
+        let mut pending: Vec<usize> = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            while let Some(&top) = pending.last() {
+                if nodes.get(top).is_some_and(|t| t.depth >= n.depth) {
+                    if let Some(e) = ends.get_mut(top) {
+                        *e = i;
+                    }
+                    pending.pop();
+                } else {
+                    break;
+                }
+            }
+            pending.push(i);
+        }
+        for (n, end) in nodes.iter_mut().zip(ends) {
+            n.end = end;
+        }
+        Self { nodes }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+/// Everything the panels draw.
+pub struct View {
+    /// The tables in use (map, waypoints, decisions, config).
+    pub tables: Arc<Tables>,
+    /// The last tick.
+    pub tick: Option<TickView>,
+    /// The world of the last tick.
+    pub world: Option<World>,
+    /// The aim target of the last tick.
+    pub aim: Option<AimTarget>,
+    /// Game stage (4 = battle).
+    pub stage: Option<u8>,
+    /// Remaining match seconds.
+    pub remaining: Option<f64>,
+    /// Robots to draw.
+    pub robots: Vec<RobotMark>,
+    /// The tree layout.
+    pub tree: FlatTree,
+    /// Status of each node in the last tick (by preorder id).
+    pub statuses: Vec<Option<Status>>,
+    /// Events, newest last.
+    pub events: VecDeque<EventLine>,
+    /// Health counters.
+    pub health: Health,
+}
+
+impl View {
+    /// An empty view of `tables` with the tree `layout`.
+    pub fn new(tables: Arc<Tables>, layout: &TreeSpec) -> Self {
+        Self {
+            tables,
+            tick: None,
+            world: None,
+            aim: None,
+            stage: None,
+            remaining: None,
+            robots: Vec::new(),
+            tree: FlatTree::new(layout),
+            statuses: Vec::new(),
+            events: VecDeque::new(),
+            health: Health::default(),
+        }
+    }
+
+    /// Adds an event, dropping the oldest past [`EVENT_CAPACITY`].
+    pub fn push_event(&mut self, time: f64, kind: &str, message: impl Into<String>) {
+        if self.events.len() >= EVENT_CAPACITY {
+            self.events.pop_front();
+        }
+        self.events.push_back(EventLine {
+            time,
+            kind: kind.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    /// Takes the world, aim, robots and per-node statuses from `node` after a tick.
+    pub fn observe_node(&mut self, node: &NodeCore) {
+        let decider = node.decider();
+        let ctx = decider.context();
+        self.world = Some(ctx.world.clone());
+        self.aim = ctx.aim;
+        self.robots = robots_of(&ctx.world, decider.tables().config.is_blue);
+        let trace = decider.tree().trace();
+        let count = decider.tree().node_count();
+        if count == self.tree.len() {
+            self.statuses.clear();
+            self.statuses
+                .extend((0..count).map(|i| trace.status_of(NodeId(i as u32))));
+        } else {
+            self.statuses.clear();
+        }
+        self.health.stats = node.stats();
+    }
+}
+
+/// Robot numbers of the unit slots (hero, engineer, infantry 3, 4, 5, sentry).
+const SLOT_NUMBERS: [u8; 6] = [1, 2, 3, 4, 5, 7];
+
+/// Friends and enemies with a known position, labelled like the referee (`R1`, `B7`).
+pub fn robots_of(world: &World, is_blue: bool) -> Vec<RobotMark> {
+    let (ours, theirs) = if is_blue { ('B', 'R') } else { ('R', 'B') };
+    let mut out = Vec::new();
+    for (units, friend, side) in [
+        (&world.friends, true, ours),
+        (&world.enemies, false, theirs),
+    ] {
+        for (unit, number) in units.iter().zip(SLOT_NUMBERS) {
+            let p = unit.position;
+            if p.x == 0.0 || p.y == 0.0 || !p.x.is_finite() || !p.y.is_finite() {
+                continue;
+            }
+            out.push(RobotMark {
+                label: format!("{side}{number}"),
+                x: p.x,
+                y: p.y,
+                friend,
+            });
+        }
+    }
+    out
+}

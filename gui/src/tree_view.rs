@@ -1,0 +1,121 @@
+//! The decision tree from the published layout, each node coloured by its status in the last
+//! tick; subtrees collapse, and only the visible rows are laid out (`ScrollArea::show_rows`),
+//! so it stays usable for thousands of nodes.
+
+use crate::model::View;
+use decision_core::engine::Status;
+use egui::{Color32, RichText};
+use std::collections::HashSet;
+
+/// Collapse state of the tree panel.
+#[derive(Default)]
+pub struct TreeView {
+    /// Preorder ids of collapsed nodes.
+    pub collapsed: HashSet<usize>,
+    rows: Vec<usize>,
+    dirty_key: Option<(usize, usize, usize)>,
+}
+
+/// The colour of a status (none: not ticked this time).
+pub fn status_colour(status: Option<Status>) -> Color32 {
+    match status {
+        Some(Status::Success) => Color32::from_rgb(60, 200, 90),
+        Some(Status::Failure) => Color32::from_rgb(230, 80, 80),
+        Some(Status::Running) => Color32::from_rgb(240, 200, 40),
+        None => Color32::from_gray(140),
+    }
+}
+
+impl TreeView {
+    /// The preorder ids of the rows shown (collapsed subtrees skipped).
+    pub fn visible_rows(&mut self, view: &View) -> &[usize] {
+        let key = (
+            view.tree.nodes.as_ptr() as usize,
+            view.tree.len(),
+            self.collapsed.len(),
+        );
+        if self.dirty_key != Some(key) {
+            self.rows.clear();
+            let mut i = 0;
+            while let Some(node) = view.tree.nodes.get(i) {
+                self.rows.push(i);
+                i = if self.collapsed.contains(&i) {
+                    node.end.max(i + 1)
+                } else {
+                    i + 1
+                };
+            }
+            self.dirty_key = Some(key);
+        }
+        &self.rows
+    }
+
+    /// Shows the tree.
+    pub fn show(&mut self, ui: &mut egui::Ui, view: &View) {
+        ui.horizontal(|ui| {
+            if ui.button("Expand all").clicked() {
+                self.collapsed.clear();
+                self.dirty_key = None;
+            }
+            if ui.button("Collapse all").clicked() {
+                self.collapsed = view
+                    .tree
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, n)| n.end > i + 1)
+                    .map(|(i, _)| i)
+                    .collect();
+                self.dirty_key = None;
+            }
+            ui.label(format!("{} nodes", view.tree.len()));
+        });
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
+        let total = self.visible_rows(view).len();
+        let rows = std::mem::take(&mut self.rows);
+        let mut toggle = None;
+        egui::ScrollArea::vertical()
+            .id_salt("tree-rows")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_height, total, |ui, range| {
+                for &id in rows.get(range).unwrap_or(&[]) {
+                    let Some(node) = view.tree.nodes.get(id) else {
+                        continue;
+                    };
+                    let status = view.statuses.get(id).copied().flatten();
+                    let has_children = node.end > id + 1;
+                    let open = !self.collapsed.contains(&id);
+                    let arrow = match (has_children, open) {
+                        (false, _) => "   ",
+                        (true, true) => "[-]",
+                        (true, false) => "[+]",
+                    };
+                    let status_text = match status {
+                        Some(Status::Success) => "success",
+                        Some(Status::Failure) => "failure",
+                        Some(Status::Running) => "running",
+                        None => "-",
+                    };
+                    ui.horizontal(|ui| {
+                        ui.add_space(node.depth as f32 * 12.0);
+                        let text =
+                            RichText::new(format!("{arrow} #{id} {} ({status_text})", node.label))
+                                .color(status_colour(status));
+                        let response = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
+                        if has_children && response.clicked() {
+                            toggle = Some(id);
+                        }
+                    });
+                }
+            });
+        self.rows = rows;
+        if let Some(id) = toggle
+            && !self.collapsed.remove(&id)
+        {
+            self.collapsed.insert(id);
+        }
+        if toggle.is_some() {
+            self.dirty_key = None;
+        }
+    }
+}
