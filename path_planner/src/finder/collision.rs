@@ -1,0 +1,186 @@
+//! Collision search along a path with per-obstacle dynamic time steps and prefix reuse.
+//!
+//! Each obstacle is sampled on its own schedule: after a free sample with distance d
+//! (minus the largest margin the path can need), the next sample is at
+//! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
+//! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
+
+use crate::Vec2;
+use crate::config::PlannerConfig;
+use crate::obstacle::{Obstacle, Query};
+use crate::traj::TrajPath;
+
+/// The first collision found on a path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collision {
+    /// Index of the obstacle in the (filtered) obstacle list.
+    pub obstacle: usize,
+    /// Path time (s).
+    pub t: f64,
+    /// Robot position at the collision.
+    pub pos: Vec2,
+    /// Robot speed at the collision (m/s).
+    pub speed: f64,
+}
+
+/// Speed bound of a path and the margin at that speed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bound {
+    pub v: f64,
+    pub margin: f64,
+}
+
+impl Bound {
+    pub fn of(path: &TrajPath, cfg: &PlannerConfig) -> Self {
+        let v = path.max_speed();
+        Self {
+            v,
+            margin: cfg.margin(v),
+        }
+    }
+}
+
+/// Per-obstacle search state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Track {
+    /// Index into the obstacle list.
+    pub id: usize,
+    next: f64,
+    last: f64,
+    gap: f64,
+    pub hit: Option<Collision>,
+}
+
+/// A set of tracks (static or moving obstacles) for one path.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TrackSet {
+    pub tracks: Vec<Track>,
+}
+
+impl TrackSet {
+    /// Fresh tracks for the given obstacle ids, starting at `t0`.
+    pub fn reset(&mut self, ids: &[usize], t0: f64) {
+        self.tracks.clear();
+        self.tracks.extend(ids.iter().map(|&id| Track {
+            id,
+            next: t0,
+            last: t0,
+            gap: f64::INFINITY,
+            hit: None,
+        }));
+    }
+
+    /// Earliest hit among the tracks.
+    pub fn first_hit(&self) -> Option<Collision> {
+        self.tracks
+            .iter()
+            .filter_map(|t| t.hit)
+            .min_by(|a, b| a.t.total_cmp(&b.t))
+    }
+
+    /// Marches every track on `path` up to `limit` (stopping at the first collision overall).
+    pub fn march(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+    ) -> Option<Collision> {
+        let mut first = self.first_hit();
+        for tr in &mut self.tracks {
+            let lim = first.map_or(limit, |c| c.t.min(limit));
+            if tr.hit.is_some() {
+                continue;
+            }
+            if let Some(hit) = march_one(obstacles[tr.id], tr, path, lim, bound, cfg, evals)
+                && first.is_none_or(|f| hit.t < f.t)
+            {
+                first = Some(hit);
+            }
+        }
+        first
+    }
+
+    /// Copies `prefix` (marched on the sub path up to `ts`) as the start of a path switching at `ts`.
+    pub fn continue_from(
+        &mut self,
+        prefix: &TrackSet,
+        obstacles: &[&dyn Obstacle],
+        ts: f64,
+        sub: Bound,
+        comb: Bound,
+        cfg: &PlannerConfig,
+    ) {
+        self.tracks.clone_from(&prefix.tracks);
+        for tr in &mut self.tracks {
+            if tr.hit.is_some() || tr.gap == f64::INFINITY {
+                continue;
+            }
+            let obs = obstacles[tr.id];
+            let vo = obs.max_speed();
+            let dm = if obs.use_dynamic_margin() {
+                comb.margin - sub.margin
+            } else {
+                0.0
+            };
+            let rem = tr.gap - (ts - tr.last) * (sub.v + vo) - dm;
+            tr.gap -= dm;
+            let closing = comb.v + vo;
+            let next = if rem <= 0.0 {
+                ts
+            } else if closing > 1e-9 {
+                ts + rem / closing
+            } else {
+                f64::INFINITY
+            };
+            tr.next = next.max(tr.last + cfg.min_check_step);
+        }
+    }
+}
+
+/// Marches one obstacle; returns its collision if found before `limit`.
+fn march_one(
+    obs: &dyn Obstacle,
+    tr: &mut Track,
+    path: &TrajPath,
+    limit: f64,
+    bound: Bound,
+    cfg: &PlannerConfig,
+    evals: &mut u32,
+) -> Option<Collision> {
+    let limit = limit.min(obs.active_until());
+    let vo = obs.max_speed();
+    let closing = bound.v + vo;
+    let dyn_margin = obs.use_dynamic_margin();
+    let slack = obs.distance_slack();
+    while tr.next <= limit {
+        let t = tr.next;
+        let (pos, vel) = path.pos_vel(t);
+        let d = obs.distance(&Query { t, pos, vel });
+        *evals += 1;
+        let speed = vel.len();
+        let m = if dyn_margin { cfg.margin(speed) } else { 0.0 };
+        if d - m <= 0.0 {
+            let c = Collision {
+                obstacle: tr.id,
+                t,
+                pos,
+                speed,
+            };
+            tr.hit = Some(c);
+            return Some(c);
+        }
+        let gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
+        tr.last = t;
+        tr.gap = gap;
+        let step = if closing > 1e-9 {
+            gap.max(0.0) / closing
+        } else {
+            f64::INFINITY
+        };
+        tr.next = t + step.max(cfg.min_check_step);
+    }
+    None
+}

@@ -1,0 +1,301 @@
+//! The lazy path finder: direct path, then sub-destinations with switch times, first acceptable wins.
+
+pub mod acceptor;
+pub mod collision;
+pub mod input;
+pub mod subdest;
+
+use crate::Vec2;
+use crate::config::{MoveLimits, PlannerConfig};
+use crate::obstacle::Obstacle;
+use crate::rng::SplitMix64;
+use crate::traj::{BangBang2D, TrajPath, Trajectory};
+use acceptor::{accept_motionless, accept_moving};
+pub use collision::Collision;
+use collision::{Bound, TrackSet};
+use subdest::NormSub;
+
+/// One planning request (the robot's state now).
+#[derive(Clone, Copy)]
+pub struct PlanRequest<'a> {
+    /// Robot position (m).
+    pub pos: Vec2,
+    /// Robot velocity (m/s).
+    pub vel: Vec2,
+    /// Desired destination (m).
+    pub dest: Vec2,
+    /// Movement limits.
+    pub limits: MoveLimits,
+    /// All obstacles for this robot.
+    pub obstacles: &'a [&'a dyn Obstacle],
+    /// Frame time since the last call (s) (drives the switch-grid phase).
+    pub dt: f64,
+}
+
+/// How the returned path was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The direct trajectory was acceptable.
+    Direct,
+    /// A two-part path via a sub-destination was acceptable.
+    SubDestination,
+    /// No acceptable path: the statically acceptable path whose moving collision is closest to the goal.
+    BestRejected,
+}
+
+/// Work counters of one plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanStats {
+    /// Obstacle distance evaluations ("collision checks").
+    pub distance_evals: u32,
+    /// Bang-bang 2D trajectories built.
+    pub trajectories: u32,
+    /// Candidate paths run through the acceptors.
+    pub paths_checked: u32,
+}
+
+/// The result of one plan.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanResult {
+    /// The path to follow; `None` = no path at all (the caller should brake).
+    pub path: Option<TrajPath>,
+    /// How the path was found.
+    pub outcome: Option<Outcome>,
+    /// First collision on the path (static or moving), obstacle index into the request's list.
+    pub collision: Option<Collision>,
+    /// The (possibly adapted) destination.
+    pub dest: Vec2,
+    /// Work counters.
+    pub stats: PlanStats,
+}
+
+/// Stateful path finder (keeps the last sub-destination, the switch-grid phase and the PRNG).
+#[derive(Clone, Debug)]
+pub struct PathFinder {
+    cfg: PlannerConfig,
+    rng: SplitMix64,
+    last_sub: Option<NormSub>,
+    time_correction: f64,
+    order: Vec<usize>,
+    kept: Vec<usize>,
+    static_ids: Vec<usize>,
+    moving_ids: Vec<usize>,
+    subs: Vec<NormSub>,
+    sub_static: TrackSet,
+    sub_moving: TrackSet,
+    tail_static: TrackSet,
+    tail_moving: TrackSet,
+}
+
+struct Best {
+    dist: f64,
+    path: TrajPath,
+    collision: Collision,
+    sub: Option<NormSub>,
+}
+
+fn earlier(a: Option<Collision>, b: Option<Collision>) -> Option<Collision> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl PathFinder {
+    /// Creates a path finder; the PRNG is seeded from `cfg.seed`.
+    pub fn new(cfg: PlannerConfig) -> Self {
+        Self {
+            rng: SplitMix64::new(cfg.seed),
+            cfg,
+            last_sub: None,
+            time_correction: 0.0,
+            order: Vec::new(),
+            kept: Vec::new(),
+            static_ids: Vec::new(),
+            moving_ids: Vec::new(),
+            subs: Vec::new(),
+            sub_static: TrackSet::default(),
+            sub_moving: TrackSet::default(),
+            tail_static: TrackSet::default(),
+            tail_moving: TrackSet::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PlannerConfig {
+        &self.cfg
+    }
+
+    /// Plans one frame.
+    pub fn plan(&mut self, req: &PlanRequest<'_>) -> PlanResult {
+        let cfg = &self.cfg;
+        let obs = req.obstacles;
+        let mut stats = PlanStats::default();
+        let t0 = cfg.t0 + self.time_correction;
+        self.time_correction -= req.dt;
+        if self.time_correction < 0.0 {
+            self.time_correction = 0.02;
+        }
+        let (vmax, amax) = (req.limits.vmax, req.limits.amax);
+        let mut v0 = req.vel;
+        let speed0 = v0.len();
+        if speed0 > vmax && speed0 <= vmax + cfg.adapt_vel_band {
+            v0 = v0 * (vmax / speed0);
+        }
+        let start = req.pos;
+        let dest = input::process(obs, start, req.dest, &mut self.order, &mut self.kept);
+        self.static_ids.clear();
+        self.moving_ids.clear();
+        for &i in &self.kept {
+            if obs[i].is_motionless() {
+                self.static_ids.push(i);
+            } else {
+                self.moving_ids.push(i);
+            }
+        }
+        let accept_mov =
+            |c: Option<&Collision>| accept_moving(c, obs, start, dest, speed0, amax, cfg);
+        let mut best: Option<Best> = None;
+        let consider =
+            |best: &mut Option<Best>, path: TrajPath, c: Collision, sub: Option<NormSub>| {
+                let dist = c.pos.dist(dest);
+                if best.as_ref().is_none_or(|b| dist < b.dist) {
+                    *best = Some(Best {
+                        dist,
+                        path,
+                        collision: c,
+                        sub,
+                    });
+                }
+            };
+
+        // 1. Direct path.
+        let direct = TrajPath::single(BangBang2D::new(start, dest, v0, vmax, amax));
+        stats.trajectories += 1;
+        stats.paths_checked += 1;
+        let b = Bound::of(&direct, cfg);
+        let end = direct.total_time();
+        self.tail_static.reset(&self.static_ids, t0);
+        let s_hit = self
+            .tail_static
+            .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+        if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
+            self.tail_moving.reset(&self.moving_ids, t0);
+            let m_hit =
+                self.tail_moving
+                    .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+            if accept_mov(m_hit.as_ref()) {
+                return PlanResult {
+                    path: Some(direct),
+                    outcome: Some(Outcome::Direct),
+                    collision: earlier(s_hit, m_hit),
+                    dest,
+                    stats,
+                };
+            }
+            if let Some(c) = m_hit {
+                consider(&mut best, direct, c, None);
+            }
+        }
+
+        // 2. Sub-destinations.
+        subdest::random_set(
+            &mut self.rng,
+            cfg.random_sub_dests,
+            self.last_sub,
+            &mut self.subs,
+        );
+        if cfg.systematic_sub_dests {
+            let mut sys = Vec::new();
+            subdest::systematic_set(&mut self.rng, &mut sys);
+            self.subs.extend(sys);
+        }
+        for k in 0..self.subs.len() {
+            let ns = self.subs[k];
+            self.last_sub = Some(ns);
+            let sub_dest = ns.denormalise(start, dest);
+            let sub = BangBang2D::new(start, sub_dest, v0, vmax, amax);
+            stats.trajectories += 1;
+            let t_sub = sub.total_time();
+            if t_sub > cfg.max_sub_time {
+                continue;
+            }
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, cfg);
+            self.sub_static.reset(&self.static_ids, t0);
+            self.sub_moving.reset(&self.moving_ids, t0);
+            let mut ts = t0 + cfg.switch_step;
+            let mut iter = 0;
+            while ts < t_sub && iter < 1000 {
+                iter += 1;
+                let (p, v) = sub.pos_vel(ts);
+                let tail = BangBang2D::new(p, dest, v, vmax, amax);
+                stats.trajectories += 1;
+                stats.paths_checked += 1;
+                let path = TrajPath::switched(sub, sub_dest, ts, tail);
+                let vb = sb.v.max(tail.max_speed());
+                let cb = Bound {
+                    v: vb,
+                    margin: cfg.margin(vb),
+                };
+                let end = path.total_time();
+                let ev = &mut stats.distance_evals;
+                self.sub_static.march(obs, &sub_path, ts, sb, cfg, ev);
+                self.tail_static
+                    .continue_from(&self.sub_static, obs, ts, sb, cb, cfg);
+                let s_hit = self.tail_static.march(obs, &path, end, cb, cfg, ev);
+                if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
+                    self.sub_moving.march(obs, &sub_path, ts, sb, cfg, ev);
+                    self.tail_moving
+                        .continue_from(&self.sub_moving, obs, ts, sb, cb, cfg);
+                    let m_hit = self.tail_moving.march(obs, &path, end, cb, cfg, ev);
+                    if accept_mov(m_hit.as_ref()) {
+                        return PlanResult {
+                            path: Some(path),
+                            outcome: Some(Outcome::SubDestination),
+                            collision: earlier(s_hit, m_hit),
+                            dest,
+                            stats,
+                        };
+                    }
+                    if let Some(c) = m_hit {
+                        consider(&mut best, path, c, Some(ns));
+                    }
+                }
+                ts += cfg.switch_step;
+            }
+        }
+
+        // 3. Best rejected, else nothing (the caller brakes).
+        match best {
+            Some(b) => {
+                if b.sub.is_some() {
+                    self.last_sub = b.sub;
+                }
+                // Report the earliest collision of any kind on the chosen path.
+                let mut ev = 0;
+                self.tail_static.reset(&self.static_ids, t0);
+                let bd = Bound::of(&b.path, cfg);
+                let s = self
+                    .tail_static
+                    .march(obs, &b.path, b.path.total_time(), bd, cfg, &mut ev);
+                stats.distance_evals += ev;
+                PlanResult {
+                    path: Some(b.path),
+                    outcome: Some(Outcome::BestRejected),
+                    collision: earlier(s, Some(b.collision)),
+                    dest,
+                    stats,
+                }
+            }
+            None => PlanResult {
+                path: None,
+                outcome: None,
+                collision: None,
+                dest,
+                stats,
+            },
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! Trajectory-sampling path planning for omnidirectional robots (TIGERs Mannheim style).
+//!
+//! Pure library, no I/O, deterministic (seeded [`rng::SplitMix64`], no wall clock). Units: m, m/s, s.
+//!
+//! Main types:
+//! * [`traj::BangBang1D`], [`traj::BangBang2D`] and [`traj::TrajPath`] behind the [`Trajectory`] trait;
+//! * obstacles behind the [`Obstacle`] trait (see [`obstacle`]), incl. [`obstacle::GridObstacle`] walls;
+//! * [`PathFinder`] (lazy search: direct path, then sub-destinations with switch times);
+//! * [`MoveTo`] (plan + emergency brake).
+//!
+//! No path found: the finder returns the best rejected path (statically acceptable, moving
+//! collision closest to the goal) if there is one, else `None`, on which [`MoveTo`] brakes.
+
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod finder;
+pub mod move_to;
+pub mod obstacle;
+pub mod rng;
+pub mod traj;
+pub mod vec2;
+
+pub use config::{MoveLimits, PlannerConfig};
+pub use finder::{Collision, Outcome, PathFinder, PlanRequest, PlanResult, PlanStats};
+pub use move_to::{MoveCommand, MoveTo, MoveToConfig};
+pub use obstacle::Obstacle;
+pub use traj::Trajectory;
+pub use vec2::Vec2;

@@ -1,0 +1,63 @@
+//! The ball along its rolling trajectory (constant deceleration until it stops).
+
+use super::shapes::push_out;
+use super::{ORDER_BALL, Obstacle, Query};
+use crate::Vec2;
+
+/// Ball clearance: ball radius 21.5 mm + bot radius 90 mm + 50 mm.
+pub const BALL_CLEARANCE: f64 = 0.1615;
+
+/// A rolling ball: `p0 + dir·(v0·t − ½·d·t²)` until it stops.
+#[derive(Clone, Copy, Debug)]
+pub struct BallObstacle {
+    pos: Vec2,
+    vel: Vec2,
+    decel: f64,
+    /// Collision radius (m).
+    pub radius: f64,
+}
+
+impl BallObstacle {
+    /// Ball at `pos` rolling with `vel`, decelerating with `decel` m/s².
+    pub fn new(pos: Vec2, vel: Vec2, decel: f64) -> Self {
+        Self {
+            pos,
+            vel,
+            decel: decel.max(1e-6),
+            radius: BALL_CLEARANCE,
+        }
+    }
+
+    /// Ball position and speed at time `t`.
+    pub fn state(&self, t: f64) -> (Vec2, f64) {
+        let v0 = self.vel.len();
+        let t_stop = v0 / self.decel;
+        let t = t.clamp(0.0, t_stop);
+        let s = v0 * t - 0.5 * self.decel * t * t;
+        (self.pos + self.vel.normalized() * s, v0 - self.decel * t)
+    }
+}
+
+impl Obstacle for BallObstacle {
+    fn distance(&self, q: &Query) -> f64 {
+        q.pos.dist(self.state(q.t).0) - self.radius
+    }
+    fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
+        Some(push_out(self.pos, p, self.radius + clearance))
+    }
+    fn max_speed(&self) -> f64 {
+        self.vel.len()
+    }
+    fn is_motionless(&self) -> bool {
+        false
+    }
+    fn collision_likely(&self, t: f64, _p: Vec2) -> bool {
+        self.state(t).1 < 0.3
+    }
+    fn has_priority(&self) -> bool {
+        false
+    }
+    fn order_id(&self) -> u8 {
+        ORDER_BALL
+    }
+}

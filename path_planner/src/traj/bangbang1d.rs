@@ -1,0 +1,172 @@
+//! Closed-form 1D bang-bang trajectory to rest (triangle / trapezoid, mirrored for overshoot).
+
+use super::Trajectory;
+
+/// Smallest accepted limit; guards against zero or negative vmax/amax.
+pub const MIN_LIMIT: f64 = 1e-6;
+
+/// One constant-acceleration part of a 1D trajectory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Part {
+    /// Cumulative end time of the part (s).
+    pub t_end: f64,
+    /// Constant acceleration during the part (m/s²).
+    pub acc: f64,
+    /// Velocity at the start of the part (m/s).
+    pub v0: f64,
+    /// Position at the start of the part (m).
+    pub s0: f64,
+}
+
+/// Time-optimal 1D trajectory from (s0, v0) to rest at a target under |v| ≤ vmax, |a| ≤ amax.
+///
+/// Starts above vmax brake down to vmax with amax (no instantaneous velocity jump).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BangBang1D {
+    parts: [Part; 3],
+    n: u8,
+    s_end: f64,
+}
+
+struct Builder {
+    parts: [Part; 3],
+    n: u8,
+    t: f64,
+    s: f64,
+    v: f64,
+}
+
+impl Builder {
+    fn new(s0: f64, v0: f64) -> Self {
+        Self {
+            parts: [Part::default(); 3],
+            n: 0,
+            t: 0.0,
+            s: s0,
+            v: v0,
+        }
+    }
+
+    fn push(&mut self, acc: f64, dur: f64) {
+        let dur = dur.max(0.0);
+        self.parts[self.n as usize] = Part {
+            t_end: self.t + dur,
+            acc,
+            v0: self.v,
+            s0: self.s,
+        };
+        self.n += 1;
+        self.t += dur;
+        self.s += self.v * dur + 0.5 * acc * dur * dur;
+        self.v += acc * dur;
+    }
+
+    fn finish(self) -> BangBang1D {
+        BangBang1D {
+            parts: self.parts,
+            n: self.n,
+            s_end: self.s,
+        }
+    }
+}
+
+impl BangBang1D {
+    /// Solves the rest-at-target problem; limits below [`MIN_LIMIT`] are raised to it.
+    pub fn new(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> Self {
+        let vmax = if vmax.is_finite() {
+            vmax.max(MIN_LIMIT)
+        } else {
+            MIN_LIMIT
+        };
+        let amax = if amax.is_finite() {
+            amax.max(MIN_LIMIT)
+        } else {
+            MIN_LIMIT
+        };
+        let s_stop = s0 + v0 * v0.abs() / (2.0 * amax);
+        if s_stop <= target {
+            Self::forward(s0, target, v0, vmax, amax)
+        } else {
+            Self::forward(-s0, -target, -v0, vmax, amax).mirrored()
+        }
+    }
+
+    /// Case "target at or ahead of the full-brake stop point" (d = +1).
+    fn forward(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> Self {
+        let mut b = Builder::new(s0, v0);
+        if v0 <= vmax {
+            // Stop position after accelerating (or braking) to +vmax and braking at once.
+            let s_tri = s0 + (vmax * vmax - v0 * v0) / (2.0 * amax) + vmax * vmax / (2.0 * amax);
+            if s_tri >= target {
+                let root = amax * (target - s0) + 0.5 * v0 * v0;
+                let vp = if root > 0.0 { root.sqrt() } else { 0.0 };
+                b.push(amax, (vp - v0) / amax);
+                b.push(-amax, vp / amax);
+                return b.finish();
+            }
+        }
+        let acc1 = if v0 <= vmax { amax } else { -amax };
+        let t1 = (vmax - v0).abs() / amax;
+        let s1 = s0 + 0.5 * (v0 + vmax) * t1;
+        let t2 = (target - vmax * vmax / (2.0 * amax) - s1) / vmax;
+        b.push(acc1, t1);
+        b.push(0.0, t2);
+        b.push(-amax, vmax / amax);
+        b.finish()
+    }
+
+    fn mirrored(mut self) -> Self {
+        for p in &mut self.parts[..self.n as usize] {
+            p.acc = -p.acc;
+            p.v0 = -p.v0;
+            p.s0 = -p.s0;
+        }
+        self.s_end = -self.s_end;
+        self
+    }
+
+    /// The 2 or 3 parts of the trajectory.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts[..self.n as usize]
+    }
+
+    /// Final position (where the trajectory comes to rest).
+    pub fn final_position(&self) -> f64 {
+        self.s_end
+    }
+
+    /// Position, velocity and acceleration at `t` in one lookup.
+    #[inline]
+    pub fn state(&self, t: f64) -> (f64, f64, f64) {
+        let t = t.max(0.0);
+        let mut t_start = 0.0;
+        for p in self.parts() {
+            if t <= p.t_end {
+                let tau = t - t_start;
+                return (
+                    p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau,
+                    p.v0 + p.acc * tau,
+                    p.acc,
+                );
+            }
+            t_start = p.t_end;
+        }
+        (self.s_end, 0.0, 0.0)
+    }
+}
+
+impl Trajectory for BangBang1D {
+    type Value = f64;
+    fn position(&self, t: f64) -> f64 {
+        self.state(t).0
+    }
+    fn velocity(&self, t: f64) -> f64 {
+        self.state(t).1
+    }
+    fn acceleration(&self, t: f64) -> f64 {
+        self.state(t).2
+    }
+    fn total_time(&self) -> f64 {
+        self.parts[self.n as usize - 1].t_end
+    }
+}
