@@ -5,64 +5,15 @@ use decision_core::engine::{NodeId, Status, TreeSpec};
 use decision_core::robomaster::Tables;
 use decision_core::robomaster::aim::AimTarget;
 use decision_core::robomaster::world::World;
-use robot_decision::node::{NodeCore, NodeStats, TraceMsg};
-use serde::Deserialize;
+use robot_decision::node::{NodeCore, NodeStats};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// How many events the viewer keeps.
 pub const EVENT_CAPACITY: usize = 200;
 
-/// One tick as published on `robot_decision/trace` (a tolerant mirror of [`TraceMsg`]).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct TickView {
-    /// Tick index from 0.
-    pub tick: u64,
-    /// Elapsed game seconds.
-    pub game_time: f64,
-    /// Why nothing was published, or none.
-    pub skipped: Option<String>,
-    /// Our current waypoint id.
-    pub waypoint: Option<i32>,
-    /// Ids of the available decisions.
-    pub available: Vec<i32>,
-    /// Best available decision id.
-    pub best: Option<i32>,
-    /// Decision in effect after the tick.
-    pub chosen: Option<i32>,
-    /// What the navigation did.
-    pub action: String,
-    /// Waypoint ids of the chosen path.
-    pub path: Vec<i32>,
-    /// `[x, y, heading]` per path waypoint.
-    pub poses: Vec<[f32; 3]>,
-    /// Absolute aim yaw.
-    pub aim_yaw: Option<f32>,
-    /// Decision cancelled this tick.
-    pub cancelled: Option<i32>,
-    /// First failing guard per unavailable decision id.
-    pub why_not: BTreeMap<String, String>,
-}
-
-impl TickView {
-    /// Parses a trace payload (JSON).
-    pub fn from_json(payload: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(payload).map_err(|e| format!("trace: {e}"))
-    }
-
-    /// Converts an in-process trace.
-    pub fn from_trace(trace: &TraceMsg) -> Self {
-        serde_json::to_value(trace)
-            .and_then(serde_json::from_value)
-            .unwrap_or_default()
-    }
-
-    /// The first failing guard of decision `id`, if it was unavailable.
-    pub fn why_not_of(&self, id: i32) -> Option<&str> {
-        self.why_not.get(&id.to_string()).map(String::as_str)
-    }
-}
+/// One tick as published on `robot_decision/trace`.
+pub use robot_decision::runtime::record::TraceRecord as TickView;
 
 /// One event line (reload, start, malformed input, ...).
 #[derive(Debug, Clone, PartialEq)]

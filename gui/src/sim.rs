@@ -3,12 +3,12 @@
 //! pause, speed) or one tick at a time.
 
 use crate::model::{TickView, View};
-use bus::messages::{DecisionMsg, NavCancel, NavGoal};
-use bus::{Bus, Subscription, decode, topics};
+use bus::{Bus, Subscription, topics};
 use decision_core::robomaster::{Tables, load};
 use fake_publisher::{Scenario, Simulation};
 use robot_decision::node::{Ingested, NodeCore};
 use robot_decision::runtime::record::{Recorder, RunFacts};
+use robot_decision::runtime::sim::deliver_to_simulation;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -176,24 +176,7 @@ impl SimSource {
             }
         }
         while let Some(received) = self.sim_inputs.try_recv() {
-            match received.topic.as_str() {
-                topics::NAV_GOAL => {
-                    if let Ok(goal) = decode::<NavGoal>(&received.topic, &received.payload) {
-                        self.sim.on_goal(&goal);
-                    }
-                }
-                topics::NAV_CANCEL => {
-                    if let Ok(cancel) = decode::<NavCancel>(&received.topic, &received.payload) {
-                        self.sim.on_cancel(&cancel);
-                    }
-                }
-                topics::DECISION => {
-                    if let Ok(d) = decode::<DecisionMsg>(&received.topic, &received.payload) {
-                        self.sim.on_decision(&d);
-                    }
-                }
-                _ => {}
-            }
+            deliver_to_simulation(&mut self.sim, &received);
         }
         self.sim.step(self.period);
         ticked

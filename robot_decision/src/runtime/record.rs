@@ -40,8 +40,10 @@ pub const MESSAGE_ENCODING: &str = "json";
 pub const SCHEMA_ENCODING: &str = "jsonschema";
 
 /// One tick's trace as read back from `robot_decision/trace`: the mirror of [`TraceMsg`]
-/// with the fields the diff needs typed (and the channel's JSON Schema derived from it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// with the fields typed for the diff and the viewer (and the channel's JSON Schema derived
+/// from it); tolerant: absent fields take their defaults.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct TraceRecord {
     /// Stamp of the tick (absent in traces of snapshot files).
     #[serde(default)]
@@ -74,6 +76,25 @@ pub struct TraceRecord {
     pub cancelled: Option<i32>,
     /// For each unavailable decision id, its first failing guard in words.
     pub why_not: BTreeMap<String, String>,
+}
+
+impl TraceRecord {
+    /// Parses a trace payload (JSON).
+    pub fn from_json(payload: &[u8]) -> Result<Self, String> {
+        serde_json::from_slice(payload).map_err(|e| format!("trace: {e}"))
+    }
+
+    /// Converts an in-process trace.
+    pub fn from_trace(trace: &TraceMsg) -> Self {
+        serde_json::to_value(trace)
+            .and_then(serde_json::from_value)
+            .unwrap_or_default()
+    }
+
+    /// The first failing guard of decision `id`, if it was unavailable.
+    pub fn why_not_of(&self, id: i32) -> Option<&str> {
+        self.why_not.get(&id.to_string()).map(String::as_str)
+    }
 }
 
 /// The Decision message inside a trace.

@@ -103,25 +103,7 @@ pub fn simulate_recorded(
             rec.poll(sim.time()).map_err(|e| e.to_string())?;
         }
         while let Some(received) = sim_inputs.try_recv() {
-            match received.topic.as_str() {
-                topics::NAV_GOAL => {
-                    if let Ok(goal) = decode::<NavGoal>(&received.topic, &received.payload) {
-                        sim.on_goal(&goal);
-                    }
-                }
-                topics::NAV_CANCEL => {
-                    if let Ok(cancel) = decode::<NavCancel>(&received.topic, &received.payload) {
-                        sim.on_cancel(&cancel);
-                    }
-                }
-                topics::DECISION => {
-                    if let Ok(decision) = decode::<DecisionMsg>(&received.topic, &received.payload)
-                    {
-                        sim.on_decision(&decision);
-                    }
-                }
-                _ => {}
-            }
+            deliver_to_simulation(&mut sim, &received);
         }
         sim.step(period);
         if options.speed > 0.0 {
@@ -135,4 +117,27 @@ pub fn simulate_recorded(
         ticks: node.stats().ticks,
         seconds: sim.time(),
     })
+}
+
+/// Hands one message of the node (goal, cancel, decision) to the simulated robot; other topics
+/// and undecodable payloads are ignored (the node only publishes what it encoded itself).
+pub fn deliver_to_simulation(sim: &mut Simulation, received: &bus::Received) {
+    match received.topic.as_str() {
+        topics::NAV_GOAL => {
+            if let Ok(goal) = decode::<NavGoal>(&received.topic, &received.payload) {
+                sim.on_goal(&goal);
+            }
+        }
+        topics::NAV_CANCEL => {
+            if let Ok(cancel) = decode::<NavCancel>(&received.topic, &received.payload) {
+                sim.on_cancel(&cancel);
+            }
+        }
+        topics::DECISION => {
+            if let Ok(decision) = decode::<DecisionMsg>(&received.topic, &received.payload) {
+                sim.on_decision(&decision);
+            }
+        }
+        _ => {}
+    }
 }
