@@ -287,6 +287,7 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
         );
     }
     c.positive(root.key("nav").key("speed"), scenario.nav.speed, "m/s");
+    c.positive(root.key("nav").key("accel"), scenario.nav.accel, "m/s^2");
     c.non_negative(
         root.key("nav").key("accept_delay"),
         scenario.nav.accept_delay,

@@ -411,10 +411,15 @@ pub struct StructureDamage {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NavSpec {
-    /// Driving speed in m/s (straight lines through the goal poses).
+    /// Maximum driving speed in m/s.
     pub speed: f64,
     /// Seconds between "accepted" (1) and "executing" (2).
     pub accept_delay: f64,
+    /// Drive along trajectories of the `path_planner` crate (around walls and robots, true by
+    /// default); false drives in straight lines at `speed` (through walls and robots).
+    pub planner: bool,
+    /// Acceleration limit of the planned trajectories in m/s^2 (planner only).
+    pub accel: f64,
 }
 
 impl Default for NavSpec {
@@ -422,6 +427,8 @@ impl Default for NavSpec {
         Self {
             speed: 1.5,
             accept_delay: 0.1,
+            planner: true,
+            accel: 3.0,
         }
     }
 }

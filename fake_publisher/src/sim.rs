@@ -15,10 +15,18 @@ use bus::messages::{
     NavFeedback, NavGoal, ObjHp, Point2f, Pose2, PoseMsg, Serial, Stamp,
 };
 use decision_core::robomaster::Tables;
+use path_planner::obstacle::grid::WALL_GREY;
+use path_planner::obstacle::{ConstVelocityRobot, FieldBorder, GridObstacle, ORDER_OWN_BOT, Query};
+use path_planner::{
+    MoveCommand, MoveLimits, MoveTo, MoveToConfig, Obstacle, PathFinder, PlanRequest,
+    PlannerConfig, Vec2,
+};
 use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
-use waypoint_graph::distance_f32;
+use waypoint_graph::{ObstacleMap, distance_f32};
 
 /// Nav2 status codes (action_msgs/GoalStatus).
 pub mod status {
@@ -47,6 +55,26 @@ const RED_OUTPOST: usize = 6;
 const RED_BASE: usize = 7;
 const BLUE_OUTPOST: usize = 14;
 const BLUE_BASE: usize = 15;
+/// Radius (m) of our robot, and of every other robot, for the trajectory planner.
+pub const ROBOT_RADIUS: f64 = 0.3;
+/// Distance (m) at which the planned drive counts an intermediate pose as passed.
+const POSE_TOLERANCE: f64 = 0.1;
+/// Distance (m) at which the planned drive counts the last pose as reached.
+const GOAL_TOLERANCE: f64 = 0.03;
+/// Speed (m/s) below which our robot counts as standing.
+const STANDING: f64 = 0.05;
+/// Gap (m) kept between the planner's wall clearance and the robot's or the pose's distance.
+const CLEARANCE_GAP: f64 = 0.02;
+/// How long (s) the other robots are predicted at their current velocity.
+const PREDICTION: f64 = 0.5;
+/// Cell size (m) of the route search around the walls (at least; at most 400 cells a side).
+const ROUTE_CELL: f64 = 0.1;
+/// Largest number of route cells along the field's longer side.
+const ROUTE_MAX_CELLS: f64 = 400.0;
+/// Sampling step (m) of the line-of-sight test.
+const LOS_STEP: f64 = 0.05;
+/// How much the line-of-sight test may under-run the clearance (m).
+const LOS_SLACK: f64 = 0.05;
 
 /// Default initial HP of `obj_hp` entry `i`.
 fn default_hp(i: usize) -> u16 {
@@ -233,6 +261,46 @@ struct Goal {
     executing: bool,
     /// Heading and length at the start of the current segment (for turning smoothly).
     segment: Option<(f64, f64)>,
+    /// Planner only: corner points around the walls to the current pose (the pose last).
+    route: Vec<Vec2>,
+    /// The pose index `route` leads to.
+    route_for: Option<usize>,
+}
+
+/// Passes the poses `pos` has reached (taking each one's yaw) and tells whether that was the
+/// last one, which `pos` is snapped to. `dest` is the planner's destination for the current
+/// pose: if it had to be moved (the pose is in a wall or taken by a robot), standing at it
+/// counts as reaching the pose.
+fn pass_poses(
+    goal: &mut Goal,
+    robot: &mut RobotState,
+    pos: &mut Vec2,
+    vel: &mut Vec2,
+    mut dest: Option<Vec2>,
+) -> bool {
+    while let Some(&(tx, ty, yaw)) = goal.poses.get(goal.next) {
+        let target = Vec2::new(tx, ty);
+        let last = goal.next + 1 >= goal.poses.len();
+        let tolerance = if last { GOAL_TOLERANCE } else { POSE_TOLERANCE };
+        let moved_dest = dest.is_some_and(|d| {
+            d.dist(target) > tolerance && pos.dist(d) < GOAL_TOLERANCE && vel.len() < STANDING
+        });
+        if pos.dist(target) >= tolerance && !moved_dest {
+            return false;
+        }
+        robot.heading = norm_angle(yaw);
+        goal.next += 1;
+        goal.segment = None;
+        dest = None;
+        if last {
+            if !moved_dest {
+                *pos = target;
+            }
+            *vel = Vec2::ZERO;
+            return true;
+        }
+    }
+    true
 }
 
 /// The simulated Nav2 of our robot.
@@ -242,6 +310,270 @@ struct Nav {
     accept_delay: f64,
     goal: Option<Goal>,
     statuses: Vec<GoalStatus>,
+    /// The trajectory planner (`nav.planner`), else straight lines.
+    planner: Option<Planner>,
+    /// Our robot's velocity (m/s, planner only).
+    vel: Vec2,
+}
+
+/// The walls of the map for the planner, with a clearance chosen per plan.
+struct Walls<'a> {
+    grid: &'a GridObstacle,
+    clearance: f64,
+}
+
+impl Obstacle for Walls<'_> {
+    fn distance(&self, q: &Query) -> f64 {
+        self.grid.distance(q) - self.clearance
+    }
+    fn distance_slack(&self) -> f64 {
+        self.grid.distance_slack()
+    }
+    /// None: a pose inside the wall margin is moved by the finder's ring search instead.
+    fn closest_point_outside(&self, _p: Vec2, _clearance: f64) -> Option<Vec2> {
+        None
+    }
+}
+
+/// The `path_planner` state of the simulated Nav2.
+#[derive(Debug, Clone)]
+struct Planner {
+    /// Walls without clearance (the clearance is subtracted per plan, see [`Walls`]).
+    walls: Arc<GridObstacle>,
+    width: f64,
+    height: f64,
+    accel: f64,
+    move_to: MoveTo,
+}
+
+impl Planner {
+    fn new(map: &ObstacleMap, accel: f64, seed: u64) -> Option<Self> {
+        let (width, height) = (f64::from(map.real_width()), f64::from(map.real_height()));
+        let walls = GridObstacle::from_grey(
+            map.pixels(),
+            map.cols() as usize,
+            map.rows() as usize,
+            width,
+            height,
+            0.0,
+        )
+        .ok()?;
+        let config = PlannerConfig {
+            seed: seed ^ 0x9A7B_1A22_E500_0000,
+            ..PlannerConfig::default()
+        };
+        Some(Self {
+            walls: Arc::new(walls),
+            width,
+            height,
+            accel,
+            move_to: MoveTo::new(PathFinder::new(config), MoveToConfig::default()),
+        })
+    }
+
+    /// Distance (m) of `p` to the nearest wall or field edge (conservative, no clearance).
+    fn free_distance(&self, p: Vec2) -> f64 {
+        let edge = p.x.min(p.y).min(self.width - p.x).min(self.height - p.y);
+        self.walls.distance(&Query::at_rest(p, 0.0)).min(edge)
+    }
+
+    /// The clearance (m) for a drive from `a` to `b`: the robot radius, shrunk so that neither
+    /// end is inside it.
+    fn clearance(&self, a: Vec2, b: Vec2) -> f64 {
+        (self.free_distance(a).min(self.free_distance(b)) - CLEARANCE_GAP).clamp(0.0, ROBOT_RADIUS)
+    }
+
+    /// Whether the straight line from `a` to `b` keeps the drive's clearance to the walls.
+    fn visible(&self, a: Vec2, b: Vec2) -> bool {
+        let need = self.clearance(a, b) - LOS_SLACK;
+        let n = (a.dist(b) / LOS_STEP).ceil().max(1.0) as usize;
+        (1..n).all(|k| self.free_distance(a + (b - a) * (k as f64 / n as f64)) > need)
+    }
+
+    /// A route around the walls from `from` to `to`: A* on a coarse grid, pulled taut to its
+    /// corners (`from` left out, `to` last); just `[to]` if there is none.
+    fn route(&self, from: Vec2, to: Vec2) -> Vec<Vec2> {
+        let need = self.clearance(from, to);
+        let cell = (self.width.max(self.height) / ROUTE_MAX_CELLS).max(ROUTE_CELL);
+        let cols = (self.width / cell).ceil().max(1.0) as usize;
+        let rows = (self.height / cell).ceil().max(1.0) as usize;
+        let index = |p: Vec2| {
+            let c = ((p.x / cell).max(0.0) as usize).min(cols - 1);
+            let r = ((p.y / cell).max(0.0) as usize).min(rows - 1);
+            r * cols + c
+        };
+        let centre = |i: usize| {
+            Vec2::new(
+                ((i % cols) as f64 + 0.5) * cell,
+                ((i / cols) as f64 + 0.5) * cell,
+            )
+        };
+        let (start, end) = (index(from), index(to));
+        let free: Vec<bool> = (0..cols * rows)
+            .map(|i| i == start || i == end || self.free_distance(centre(i)) > need)
+            .collect();
+        let h = |i: usize| {
+            let (dc, dr) = (
+                (i % cols).abs_diff(end % cols),
+                (i / cols).abs_diff(end / cols),
+            );
+            (10 * dc.max(dr) + 4 * dc.min(dr)) as u32
+        };
+        let mut cost = vec![u32::MAX; cols * rows];
+        let mut came = vec![usize::MAX; cols * rows];
+        let mut open = BinaryHeap::new();
+        cost[start] = 0;
+        open.push(Reverse((h(start), start)));
+        let mut found = false;
+        while let Some(Reverse((_, i))) = open.pop() {
+            if i == end {
+                found = true;
+                break;
+            }
+            let (c, r) = ((i % cols) as isize, (i / cols) as isize);
+            for (dc, dr) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (nc, nr) = (c + dc, r + dr);
+                if nc < 0 || nr < 0 || nc >= cols as isize || nr >= rows as isize {
+                    continue;
+                }
+                let j = nr as usize * cols + nc as usize;
+                let diagonal = dc != 0 && dr != 0;
+                let side_a = r as usize * cols + nc as usize;
+                let side_b = nr as usize * cols + c as usize;
+                if !free[j] || (diagonal && !(free[side_a] && free[side_b])) {
+                    continue;
+                }
+                let g = cost[i].saturating_add(if diagonal { 14 } else { 10 });
+                if g < cost[j] {
+                    cost[j] = g;
+                    came[j] = i;
+                    open.push(Reverse((g.saturating_add(h(j)), j)));
+                }
+            }
+        }
+        if !found {
+            return vec![to];
+        }
+        let mut cells = vec![end];
+        while let Some(&last) = cells.last() {
+            if last == start || came[last] == usize::MAX {
+                break;
+            }
+            cells.push(came[last]);
+        }
+        cells.reverse();
+        let mut points: Vec<Vec2> = cells.iter().map(|&i| centre(i)).collect();
+        if let Some(first) = points.first_mut() {
+            *first = from;
+        }
+        if let Some(last) = points.last_mut() {
+            *last = to;
+        }
+        // Pull taut: from each corner, the farthest point still in sight.
+        let mut route = Vec::new();
+        let mut at = 0;
+        while at + 1 < points.len() {
+            let mut next = at + 1;
+            while next + 1 < points.len() && self.visible(points[at], points[next + 1]) {
+                next += 1;
+            }
+            route.push(points[next]);
+            at = next;
+        }
+        if route.is_empty() {
+            route.push(to);
+        }
+        route
+    }
+
+    /// The farthest point of `route` in sight of `pos` (dropping the ones before it).
+    fn lookahead(&self, pos: Vec2, route: &mut Vec<Vec2>) -> Option<Vec2> {
+        let k = (0..route.len())
+            .rev()
+            .find(|&k| self.visible(pos, route[k]))?;
+        route.drain(..k);
+        route.first().copied()
+    }
+
+    /// Whether `p` is on a wall pixel or off the field.
+    fn blocked(&self, map: &ObstacleMap, p: Vec2) -> bool {
+        let (cols, rows) = (map.cols() as usize, map.rows() as usize);
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.width && p.y < self.height) {
+            return true;
+        }
+        let c = ((p.x / self.width * cols as f64) as usize).min(cols.saturating_sub(1));
+        let r = ((p.y / self.height * rows as f64) as usize).min(rows.saturating_sub(1));
+        map.pixels()
+            .get(r * cols + c)
+            .is_none_or(|&g| g < WALL_GREY)
+    }
+
+    /// One plan from `(pos, vel)` to `dest` and `dt` seconds along the result: the new
+    /// position, velocity and the (possibly adapted) destination.
+    #[allow(clippy::too_many_arguments)]
+    fn drive(
+        &mut self,
+        map: &ObstacleMap,
+        others: &[ConstVelocityRobot],
+        pos: Vec2,
+        vel: Vec2,
+        dest: Vec2,
+        vmax: f64,
+        dt: f64,
+    ) -> (Vec2, Vec2, Vec2) {
+        // The full clearance, shrunk so that neither the robot nor the pose is inside it.
+        let clearance = self.clearance(pos, dest);
+        let walls = Walls {
+            grid: &self.walls,
+            clearance,
+        };
+        let border = FieldBorder::new(
+            Vec2::new(clearance, clearance),
+            Vec2::new(self.width - clearance, self.height - clearance),
+        );
+        let mut obstacles: Vec<&dyn Obstacle> = Vec::with_capacity(others.len() + 2);
+        obstacles.push(&border);
+        obstacles.push(&walls);
+        obstacles.extend(others.iter().map(|o| o as &dyn Obstacle));
+        let request = PlanRequest {
+            pos,
+            vel,
+            dest,
+            limits: MoveLimits {
+                vmax,
+                amax: self.accel,
+            },
+            obstacles: &obstacles,
+            dt,
+        };
+        let (command, result) = self.move_to.update(&request);
+        let (next, next_vel) = match command {
+            MoveCommand::Follow { path, .. } => path.pos_vel(dt),
+            MoveCommand::Brake { decel } => {
+                let speed = vel.len();
+                let v = if speed > 0.0 {
+                    vel * ((speed - decel * dt).max(0.0) / speed)
+                } else {
+                    vel
+                };
+                (pos + (vel + v) * (0.5 * dt), v)
+            }
+        };
+        if self.blocked(map, next) && !self.blocked(map, pos) {
+            // Never onto a wall pixel: stop instead.
+            return (pos, Vec2::ZERO, result.dest);
+        }
+        (next, next_vel, result.dest)
+    }
 }
 
 impl Nav {
@@ -274,8 +606,108 @@ impl Nav {
         }
     }
 
-    /// Drives `robot` through the goal over `[t0, t1]`.
-    fn advance(&mut self, robot: &mut RobotState, t0: f64, t1: f64) {
+    /// Drives `robot` through the goal over `[t0, t1]` (planned, or in straight lines).
+    fn advance(
+        &mut self,
+        robot: &mut RobotState,
+        t0: f64,
+        t1: f64,
+        map: &ObstacleMap,
+        others: &[ConstVelocityRobot],
+    ) {
+        if self.planner.is_some() {
+            self.advance_planned(robot, t0, t1, map, others);
+        } else {
+            self.advance_straight(robot, t0, t1);
+        }
+    }
+
+    /// Turns `goal` from accepted to executing once its delay has passed; whether it executes.
+    fn start_executing(&mut self, t1: f64) -> bool {
+        let Some(goal) = self.goal.as_mut() else {
+            return false;
+        };
+        if !goal.executing {
+            if t1 + TIME_EPS < goal.executing_from {
+                return false;
+            }
+            goal.executing = true;
+            let id = goal.id;
+            self.set_status(id, status::EXECUTING);
+        }
+        true
+    }
+
+    /// Planned drive: one plan per step toward the current pose with the walls and the other
+    /// robots as obstacles, then `dt` along the planned trajectory (or braking).
+    fn advance_planned(
+        &mut self,
+        robot: &mut RobotState,
+        t0: f64,
+        t1: f64,
+        map: &ObstacleMap,
+        others: &[ConstVelocityRobot],
+    ) {
+        if self.goal.is_none() {
+            self.vel = Vec2::ZERO;
+            return;
+        }
+        if !self.start_executing(t1) {
+            self.vel = Vec2::ZERO;
+            return;
+        }
+        let (Some(goal), Some(planner)) = (self.goal.as_mut(), self.planner.as_mut()) else {
+            return;
+        };
+        let dt = (t1 - t0.max(goal.executing_from)).max(0.0);
+        let mut pos = Vec2::new(robot.x, robot.y);
+        let mut done = pass_poses(goal, robot, &mut pos, &mut self.vel, None);
+        if !done
+            && dt > 0.0
+            && let Some(&(tx, ty, _)) = goal.poses.get(goal.next)
+        {
+            goal.segment
+                .get_or_insert_with(|| (robot.heading, (tx - pos.x).hypot(ty - pos.y)));
+            let pose = Vec2::new(tx, ty);
+            if goal.route_for != Some(goal.next) {
+                goal.route = planner.route(pos, pose);
+                goal.route_for = Some(goal.next);
+            }
+            let mut aim = planner.lookahead(pos, &mut goal.route);
+            if aim.is_none() {
+                // Off the route (pushed or braked aside): search again from here.
+                goal.route = planner.route(pos, pose);
+                aim = planner.lookahead(pos, &mut goal.route);
+            }
+            let aim = aim.unwrap_or(pose);
+            let (next, vel, dest) = planner.drive(map, others, pos, self.vel, aim, self.speed, dt);
+            pos = next;
+            self.vel = vel;
+            let dest = (aim == pose).then_some(dest);
+            done = pass_poses(goal, robot, &mut pos, &mut self.vel, dest);
+        }
+        if !done
+            && let (Some(&(tx, ty, yaw)), Some((heading0, length))) =
+                (goal.poses.get(goal.next), goal.segment)
+        {
+            let left = (tx - pos.x).hypot(ty - pos.y);
+            let progress = if length > 0.0 {
+                (1.0 - left / length).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            robot.heading = norm_angle(heading0 + wrap_pi(yaw - heading0) * progress);
+        }
+        robot.x = pos.x;
+        robot.y = pos.y;
+        if done {
+            self.vel = Vec2::ZERO;
+            self.end(status::SUCCEEDED);
+        }
+    }
+
+    /// Straight lines through the poses at `speed`.
+    fn advance_straight(&mut self, robot: &mut RobotState, t0: f64, t1: f64) {
         let Some(goal) = self.goal.as_mut() else {
             return;
         };
@@ -403,6 +835,8 @@ pub struct Simulation {
     regen: Option<Regen>,
     damage: Vec<Damage>,
     nav: Nav,
+    /// Velocity of each robot over the last step (m/s), for the planner's predictions.
+    velocities: Vec<Vec2>,
     mode: u8,
     ended: bool,
     rejected_goals: u64,
@@ -635,11 +1069,18 @@ impl Simulation {
                 accept_delay: scenario.nav.accept_delay,
                 goal: None,
                 statuses: Vec::new(),
+                planner: None,
+                vel: Vec2::ZERO,
             },
+            velocities: vec![Vec2::ZERO; 12],
             mode: scenario.mode,
             ended: false,
             rejected_goals: 0,
         };
+        if scenario.nav.planner {
+            sim.nav.planner = Planner::new(&sim.tables.map, scenario.nav.accel, seed);
+        }
+        sim.velocities = vec![Vec2::ZERO; sim.robots.len()];
         sim.apply_events(0.0);
         sim.sync_hp();
         sim.update_ended();
@@ -775,6 +1216,8 @@ impl Simulation {
             executing_from: self.t + self.nav.accept_delay,
             executing: false,
             segment: None,
+            route: Vec::new(),
+            route_for: None,
         });
     }
 
@@ -902,14 +1345,38 @@ impl Simulation {
     fn move_robots(&mut self, t0: f64, t1: f64) {
         let dt = t1 - t0;
         let graph = &self.tables.graph;
-        for (robot, mover) in self.robots.iter_mut().zip(self.movers.iter_mut()) {
+        let map = &self.tables.map;
+        // The other live robots as seen at t0, moving on at their last velocity.
+        let others: Vec<ConstVelocityRobot> = if self.nav.planner.is_some() {
+            self.robots
+                .iter()
+                .zip(&self.velocities)
+                .filter(|(r, _)| !r.is_self && r.alive && r.on_field)
+                .map(|(r, v)| ConstVelocityRobot {
+                    pos: Vec2::new(r.x, r.y),
+                    vel: *v,
+                    t_max: PREDICTION,
+                    radius: 2.0 * ROBOT_RADIUS,
+                    order: ORDER_OWN_BOT,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for ((robot, mover), velocity) in self
+            .robots
+            .iter_mut()
+            .zip(self.movers.iter_mut())
+            .zip(self.velocities.iter_mut())
+        {
             if !robot.alive || !robot.on_field {
+                *velocity = Vec2::ZERO;
                 continue;
             }
             let before = (robot.x, robot.y);
             match mover {
                 Mover::Off | Mover::Stationary => {}
-                Mover::Ours => self.nav.advance(robot, t0, t1),
+                Mover::Ours => self.nav.advance(robot, t0, t1, map, &others),
                 Mover::Patrol {
                     points,
                     next,
@@ -984,6 +1451,7 @@ impl Simulation {
                 }
             }
             let (dx, dy) = (robot.x - before.0, robot.y - before.1);
+            *velocity = Vec2::new(dx / dt, dy / dt);
             if !robot.is_self && !matches!(mover, Mover::Script(_)) && dx.hypot(dy) > 1e-9 {
                 robot.heading = norm_angle(dy.atan2(dx));
             }

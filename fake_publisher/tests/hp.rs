@@ -37,9 +37,11 @@ fn events_set_damage_and_heal_in_time_order() {
 
 #[test]
 fn regeneration_only_at_the_waypoint_and_up_to_max() {
-    // Waypoint 3 "left_low" at (3, 6); we start at waypoint 1 (3, 2), 4 m away.
+    // Waypoint 3 "left_low" at (3, 6); we start at waypoint 1 (3, 2), 4 m away. Straight-line
+    // Nav2 (`planner: false`) for the exact arrival time.
     let mut sim = wall_sim(
-        "start: {self: 1}, hp: {self: 100}, regeneration: {waypoint: 3, hp_per_second: 20, max: 300}",
+        "start: {self: 1}, hp: {self: 100}, nav: {planner: false},
+         regeneration: {waypoint: 3, hp_per_second: 20, max: 300}",
         0,
     );
     run_until(&mut sim, 5.0, 0.1);

@@ -17,9 +17,12 @@ fn last_status(sim: &fake_publisher::Simulation) -> Vec<(u8, Option<u64>)> {
         .collect()
 }
 
+/// Straight-line Nav2 (`nav.planner: false`), for exact timings.
+const STRAIGHT: &str = "start: {self: 1}, nav: {planner: false}";
+
 #[test]
 fn goal_is_accepted_executed_and_succeeds_at_the_last_pose() {
-    let mut sim = wall_sim(START, 0);
+    let mut sim = wall_sim(STRAIGHT, 0);
     assert!(sim.frame().nav_status.status_list.is_empty());
     assert_eq!(sim.nav_status(), 0);
     // 3 m to (3, 5), then 1 m to (4, 5): 4 m at 1.5 m/s = 2.67 s after the 0.1 s accept delay.

@@ -1,7 +1,7 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
 use decision_core::robomaster::snapshot::parse_line;
-use decision_core::robomaster::{Decider, TickResult, load};
+use decision_core::robomaster::{Decider, TickResult};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -9,21 +9,13 @@ use std::sync::Arc;
 
 /// Runs the snapshots of `input` through the decider for `config`.
 pub fn run(config: &Path, input: &Path) -> ExitCode {
-    let outcome = load::load(config);
-    let Some(tables) = outcome.tables else {
-        eprint!("{}", outcome.diagnostics);
-        eprintln!(
-            "{}: not loaded, fix the errors above (robot-decision check shows all)",
-            config.display()
-        );
+    let Some(tables) = crate::load_or_report(config) else {
         return ExitCode::from(1);
     };
     let mut decider = match Decider::new(Arc::new(tables)) {
         Ok(d) => d,
         Err(errors) => {
-            for e in errors {
-                eprintln!("{e}");
-            }
+            crate::report_compile_errors(&errors);
             return ExitCode::from(1);
         }
     };

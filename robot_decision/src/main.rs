@@ -190,26 +190,32 @@ fn init_logging() {
         .try_init();
 }
 
-/// Loads and compiles a config, printing the diagnostics on failure.
-fn load_node(config: &Path) -> Option<NodeCore> {
+/// Loads a config, printing the diagnostics to stderr when it has errors.
+pub(crate) fn load_or_report(config: &Path) -> Option<decision_core::robomaster::Tables> {
     let outcome = load::load(config);
-    let Some(tables) = outcome.tables else {
+    if outcome.tables.is_none() {
         eprint!("{}", outcome.diagnostics);
         eprintln!(
             "{}: not loaded, fix the errors above (robot-decision check shows all)",
             config.display()
         );
-        return None;
-    };
-    match NodeCore::new(Arc::new(tables)) {
-        Ok(node) => Some(node),
-        Err(errors) => {
-            for e in errors {
-                eprintln!("{e}");
-            }
-            None
-        }
     }
+    outcome.tables
+}
+
+/// Prints engine compile errors to stderr.
+pub(crate) fn report_compile_errors(errors: &[decision_core::engine::CompileError]) {
+    for e in errors {
+        eprintln!("{e}");
+    }
+}
+
+/// Loads and compiles a config, printing the diagnostics on failure.
+fn load_node(config: &Path) -> Option<NodeCore> {
+    let tables = load_or_report(config)?;
+    NodeCore::new(Arc::new(tables))
+        .map_err(|errors| report_compile_errors(&errors))
+        .ok()
 }
 
 fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&Path>) -> ExitCode {

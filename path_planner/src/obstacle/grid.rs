@@ -174,11 +174,9 @@ impl GridObstacle {
         (c, r)
     }
 
+    /// Centre of cell (col, row) in metres; rows grow with y, like [`Self::cell`].
     fn centre(&self, c: usize, r: usize) -> Vec2 {
-        Vec2::new(
-            (c as f64 + 0.5) * self.sx,
-            ((self.rows - 1 - r) as f64 + 0.5) * self.sy,
-        )
+        Vec2::new((c as f64 + 0.5) * self.sx, (r as f64 + 0.5) * self.sy)
     }
 
     fn cell_distance(&self, c: usize, r: usize) -> f64 {
@@ -230,5 +228,35 @@ impl Obstacle for GridObstacle {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: `closest_point_outside` used a y-flipped cell centre, so the escape point of
+    /// a point in a wall near the top of the map landed near the bottom.
+    #[test]
+    fn closest_point_outside_stays_next_to_the_wall() {
+        // 10 x 10 cells of 0.1 m; a wall block in rows 1..=2 (y 0.1..0.3), columns 3..=6
+        let mut pixels = vec![255u8; 100];
+        for r in 1..=2 {
+            for c in 3..=6 {
+                pixels[r * 10 + c] = 0;
+            }
+        }
+        let grid = GridObstacle::from_grey(&pixels, 10, 10, 1.0, 1.0, 0.0).unwrap();
+        let inside = Vec2::new(0.45, 0.15);
+        let out = grid.closest_point_outside(inside, 0.0).unwrap();
+        assert!(
+            out.dist(inside) < 0.3,
+            "escape point {out:?} is far from {inside:?}"
+        );
+        let (c, r) = grid.cell(out);
+        assert!(
+            grid.cell_distance(c, r) >= 0.0,
+            "escape point {out:?} is inside the wall"
+        );
     }
 }
