@@ -3,12 +3,12 @@
 //! pause, speed) or one tick at a time.
 
 use crate::model::{TickView, View};
-use bus::{Bus, Subscription, topics};
+use bus::{Bus, Subscription};
 use decision_core::robomaster::{Tables, load};
 use fake_publisher::{Scenario, Simulation};
 use robot_decision::node::{Ingested, NodeCore};
 use robot_decision::runtime::record::{Recorder, RunFacts};
-use robot_decision::runtime::sim::deliver_to_simulation;
+use robot_decision::runtime::sim::{InProcessMatch, deliver_to_simulation};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -67,16 +67,13 @@ impl SimSource {
         scenario: Scenario,
         seed: u64,
     ) -> Result<(Self, View), String> {
-        let node = NodeCore::new(Arc::clone(&tables)).map_err(|e| format!("{e:?}"))?;
-        let sim =
-            Simulation::new(&scenario, Arc::clone(&tables), seed).map_err(|e| e.to_string())?;
-        let bus = Bus::in_process();
-        let node_inputs = bus
-            .subscribe(&topics::NODE_INPUTS)
-            .map_err(|e| e.to_string())?;
-        let sim_inputs = bus
-            .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])
-            .map_err(|e| e.to_string())?;
+        let InProcessMatch {
+            node,
+            sim,
+            bus,
+            node_inputs,
+            sim_inputs,
+        } = InProcessMatch::new(&tables, &scenario, seed)?;
         let period = sim.publish_period().max(1e-3);
         let mut view = View::new(Arc::clone(&tables), node.layout());
         view.push_event(0.0, "start", format!("simulation of {}", config.display()));

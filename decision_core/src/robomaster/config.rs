@@ -301,7 +301,7 @@ fn validate(c: &RmConfig, r: &FieldReader, broken: &[String], diags: &mut Diagno
 
 /// The occlusion sampling step in map pixels, as the original computes it.
 pub fn sample_step_px(step_distance: f32, real_height: f32) -> i64 {
-    (step_distance * 1080.0 / real_height) as i64
+    (step_distance * waypoint_graph::map::MAP_ROWS as f32 / real_height) as i64
 }
 
 /// Position of the config object's key, for diagnostics raised after loading.

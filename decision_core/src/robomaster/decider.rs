@@ -9,7 +9,7 @@ use super::load::Tables;
 use super::navigate;
 use super::tree::{DecisionNodes, decision_tree};
 use super::world::{InputSkip, MODE_AUTOAIM, TickInput};
-use crate::engine::{CompileError, Registry, Status, Tree, compile};
+use crate::engine::{CompileError, NodeId, Registry, Status, Tree, compile};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use std::sync::Arc;
@@ -234,32 +234,31 @@ impl Decider {
         self.ctx.aim
     }
 
-    /// Indices of the decisions whose guards held in the last tick, in file order.
-    pub fn available(&self) -> impl Iterator<Item = usize> + '_ {
-        let trace = self.tree.trace();
-        let ticked = self.tree_ticked;
-        self.nodes.iter().enumerate().filter_map(move |(i, n)| {
-            let failed = n
-                .guards
-                .iter()
-                .any(|g| trace.status_of(*g) == Some(Status::Failure));
-            (ticked && !failed).then_some(i)
-        })
-    }
-
-    /// The first failing guard of decision `index` in the last tick, in words.
-    pub fn why_not(&self, index: usize) -> Option<String> {
+    /// The first guard of decision `index` that failed in the last tick (None when its guards
+    /// held, or when no tree tick happened).
+    fn failing_guard(&self, index: usize) -> Option<NodeId> {
         if !self.tree_ticked {
             return None;
         }
         let trace = self.tree.trace();
-        let guard = self
-            .nodes
+        self.nodes
             .get(index)?
             .guards
             .iter()
-            .find(|g| trace.status_of(**g) == Some(Status::Failure))?;
-        self.tree.explain(*guard, &self.ctx, self.ctx.world.elapsed)
+            .copied()
+            .find(|g| trace.status_of(*g) == Some(Status::Failure))
+    }
+
+    /// Indices of the decisions whose guards held in the last tick, in file order.
+    pub fn available(&self) -> impl Iterator<Item = usize> + '_ {
+        let ticked = self.tree_ticked;
+        (0..self.nodes.len()).filter(move |i| ticked && self.failing_guard(*i).is_none())
+    }
+
+    /// The first failing guard of decision `index` in the last tick, in words.
+    pub fn why_not(&self, index: usize) -> Option<String> {
+        let guard = self.failing_guard(index)?;
+        self.tree.explain(guard, &self.ctx, self.ctx.world.elapsed)
     }
 
     /// The full result of the last tick, in the `decide` JSON Lines format.
@@ -299,14 +298,9 @@ impl Decider {
         r.decision = self.last.decision;
         r.cancelled = out.cancelled.and_then(id_of);
         let mut used = 0;
-        if self.tree_ticked {
-            let trace = self.tree.trace();
-            for (i, nodes) in self.nodes.iter().enumerate() {
-                let Some(guard) = nodes
-                    .guards
-                    .iter()
-                    .find(|g| trace.status_of(**g) == Some(Status::Failure))
-                else {
+        {
+            for i in 0..self.nodes.len() {
+                let Some(guard) = self.failing_guard(i) else {
                     continue;
                 };
                 let Some(id) = id_of(i) else { continue };
@@ -318,7 +312,7 @@ impl Decider {
                     entry.0 = id;
                     entry.1.clear();
                     self.tree
-                        .explain_into(*guard, &self.ctx, self.ctx.world.elapsed, &mut entry.1);
+                        .explain_into(guard, &self.ctx, self.ctx.world.elapsed, &mut entry.1);
                     used += 1;
                 }
             }

@@ -54,16 +54,13 @@ pub fn simulate_recorded(
     out: &mut dyn Write,
     mut recorder: Option<&mut Recorder>,
 ) -> Result<SimSummary, String> {
-    let mut node = NodeCore::new(Arc::clone(&tables)).map_err(|e| format!("{e:?}"))?;
-    let mut sim =
-        Simulation::new(scenario, Arc::clone(&tables), options.seed).map_err(|e| e.to_string())?;
-    let bus = Bus::in_process();
-    let node_inputs = bus
-        .subscribe(&topics::NODE_INPUTS)
-        .map_err(|e| e.to_string())?;
-    let sim_inputs = bus
-        .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])
-        .map_err(|e| e.to_string())?;
+    let InProcessMatch {
+        mut node,
+        mut sim,
+        bus,
+        node_inputs,
+        sim_inputs,
+    } = InProcessMatch::new(&tables, scenario, options.seed)?;
     let period = sim.publish_period();
     let started = Instant::now();
     let mut timeline = Timeline::default();
@@ -139,5 +136,42 @@ pub fn deliver_to_simulation(sim: &mut Simulation, received: &bus::Received) {
             }
         }
         _ => {}
+    }
+}
+
+/// A node and a simulated match coupled over a fresh in-process bus: what `sim` and the
+/// viewer's embedded simulation both start from.
+pub struct InProcessMatch {
+    /// The node core.
+    pub node: NodeCore,
+    /// The simulated match.
+    pub sim: Simulation,
+    /// The in-process bus between them.
+    pub bus: Bus,
+    /// Everything the node reads.
+    pub node_inputs: bus::Subscription,
+    /// What the simulated robot receives from the node (goal, cancel, decision).
+    pub sim_inputs: bus::Subscription,
+}
+
+impl InProcessMatch {
+    /// Compiles the node for `tables`, starts the scenario with `seed`, and subscribes both.
+    pub fn new(tables: &Arc<Tables>, scenario: &Scenario, seed: u64) -> Result<Self, String> {
+        let node = NodeCore::new(Arc::clone(tables)).map_err(|e| format!("{e:?}"))?;
+        let sim = Simulation::new(scenario, Arc::clone(tables), seed).map_err(|e| e.to_string())?;
+        let bus = Bus::in_process();
+        let node_inputs = bus
+            .subscribe(&topics::NODE_INPUTS)
+            .map_err(|e| e.to_string())?;
+        let sim_inputs = bus
+            .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            node,
+            sim,
+            bus,
+            node_inputs,
+            sim_inputs,
+        })
     }
 }
