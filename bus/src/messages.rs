@@ -206,7 +206,7 @@ pub struct NavGoal {
 pub struct NavCancel {
     /// Stamp.
     pub header: Header,
-    /// The goal to cancel.
+    /// The goal to cancel; 0 cancels whatever goal Nav2 runs (a goal that is not ours).
     pub goal_id: u64,
 }
 

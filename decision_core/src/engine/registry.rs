@@ -35,6 +35,9 @@ pub trait Action<C>: Send {
     fn tick(&mut self, ctx: &mut C, now: f64) -> Status;
     /// Called once when a running action is abandoned by its parent.
     fn halt(&mut self, _ctx: &mut C) {}
+    /// Called when a reload marks this action running in a new tree
+    /// ([`Tree::resume_running`](super::Tree::resume_running)): the next tick continues it.
+    fn resume(&mut self) {}
 }
 
 /// The params of one leaf in the spec, with typed accessors whose errors name the param.

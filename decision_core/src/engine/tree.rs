@@ -202,7 +202,11 @@ impl<C> Tree<C> {
             node.running = true;
             node.running_child = Some(i);
         }
-        self.arena.node_mut(last.0).running = true;
+        let leaf = self.arena.node_mut(last.0);
+        leaf.running = true;
+        if let Some(Leaf::Action(action)) = &mut leaf.leaf {
+            action.resume();
+        }
         true
     }
 
@@ -316,12 +320,14 @@ mod tests {
 
     #[test]
     fn resume_running_adopts_a_running_decision() {
-        // 0 weighted, 1 seq (w1), 2 flag a, 3 act x, 4 seq (w2), 5 flag b, 6 act y
+        // 0 weighted, 1 seq (w1), 2 flag a, 3 act x, 4 seq (w2), 5 flag b, 6 act y,
+        // 7 seq (w0.5), 8 flag c, 9 act z
         let spec = node(
             "weighted_selection",
             vec![
                 weighted(node("sequence", vec![cond("a"), act("x")]), 1.0),
                 weighted(node("sequence", vec![cond("b"), act("y")]), 2.0),
+                weighted(node("sequence", vec![cond("c"), act("z")]), 0.5),
             ],
         );
         let mut t = build(spec.clone());
@@ -340,7 +346,9 @@ mod tests {
             "something runs already"
         );
         let mut ctx = Ctx::default();
-        // Committed although its guard fails: x is ticked, not restarted.
+        // Committed although its guard fails (a lighter rule is the best): x is ticked, not
+        // restarted.
+        ctx.set("c", true);
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
         assert_eq!(ctx.ticks("x"), 1);
         assert!(t.trace().weighted()[0].kept_running);

@@ -42,8 +42,9 @@ pub struct SentGoal {
 pub struct Memory {
     /// The last goal sent, if any.
     pub sent: Option<SentGoal>,
-    /// Index of the decision whose goal is in flight (its navigate action is running).
-    pub in_flight: Option<usize>,
+    /// Index of the running decision: the one last sent as a goal (or held as the same goal).
+    /// It is never forgotten by a tick without candidates (spec rule 4).
+    pub running_decision: Option<usize>,
     /// Reused buffers for path search.
     pub scratch: PathScratch,
 }
@@ -63,6 +64,8 @@ pub struct TickOut {
     pub unreachable: Option<usize>,
     /// Index of a decision whose running goal was cancelled this tick.
     pub cancelled: Option<usize>,
+    /// Nav2 runs a goal while we have no running decision: cancel it (spec rule 5).
+    pub cancel_active_goal: bool,
 }
 
 impl TickOut {
@@ -74,6 +77,7 @@ impl TickOut {
         self.poses.clear();
         self.unreachable = None;
         self.cancelled = None;
+        self.cancel_active_goal = false;
     }
 }
 

@@ -28,6 +28,8 @@ pub enum Skip {
     NoDecision,
     /// The best decision's target cannot be reached from here.
     Unreachable,
+    /// Nav2 runs a goal that is not ours (no running decision): it is cancelled (rule 5).
+    ForeignGoalActive,
 }
 
 impl From<InputSkip> for Skip {
@@ -66,6 +68,8 @@ pub struct TickSummary {
     pub decision: Option<DecisionMsg>,
     /// The absolute aim yaw to publish.
     pub aim_yaw: Option<f32>,
+    /// Whether Nav2's active goal is to be cancelled although none of ours runs (rule 5).
+    pub cancel_active_goal: bool,
 }
 
 /// Decides tick by tick for one set of tables, carrying the running decision between ticks.
@@ -99,6 +103,7 @@ impl Decider {
                 action: NavAction::None,
                 decision: None,
                 aim_yaw: None,
+                cancel_active_goal: false,
             },
             tree_ticked: false,
             best: None,
@@ -144,6 +149,7 @@ impl Decider {
                 action: NavAction::None,
                 decision: None,
                 aim_yaw: None,
+                cancel_active_goal: false,
             };
             return self.last;
         }
@@ -157,10 +163,11 @@ impl Decider {
             Status::Failure => None,
             Status::Success | Status::Running => out.chosen,
         };
-        let skipped = match (in_effect, out.unreachable) {
-            (Some(_), _) => None,
-            (None, Some(_)) => Some(Skip::Unreachable),
-            (None, None) => Some(Skip::NoDecision),
+        let skipped = match (in_effect, out.unreachable, out.cancel_active_goal) {
+            (Some(_), _, _) => None,
+            (None, Some(_), _) => Some(Skip::Unreachable),
+            (None, None, true) => Some(Skip::ForeignGoalActive),
+            (None, None, false) => Some(Skip::NoDecision),
         };
         let decision = in_effect.and_then(|i| self.message(i));
         if in_effect.is_none() {
@@ -172,6 +179,7 @@ impl Decider {
             action: self.ctx.out.action,
             decision,
             aim_yaw: self.ctx.aim.map(|a| a.yaw),
+            cancel_active_goal: self.ctx.out.cancel_active_goal,
         };
         self.last
     }
@@ -203,7 +211,7 @@ impl Decider {
     pub fn adopt_running(&mut self, previous: &Decider) {
         self.ticks = previous.ticks;
         self.ctx.memory.sent = previous.ctx.memory.sent.clone();
-        let Some(old) = previous.ctx.memory.in_flight else {
+        let Some(old) = previous.ctx.memory.running_decision else {
             return;
         };
         let Some(id) = previous.tables.decisions.get(old).map(|d| d.decision.id) else {
@@ -222,7 +230,7 @@ impl Decider {
         };
         let path = [crate::engine::NodeId(0), nodes.sequence, nodes.navigate];
         if self.tree.resume_running(&path) {
-            self.ctx.memory.in_flight = Some(index);
+            self.ctx.memory.running_decision = Some(index);
             if let Some(sent) = self.ctx.memory.sent.as_mut() {
                 sent.decision = index;
             }

@@ -1,7 +1,8 @@
-//! The `navigate` action: plans a decision's path and poses, sends the goal to Nav2 (or holds
-//! an identical one), keeps running while Nav2 reports the goal accepted or executing, and
-//! records a cancellation when a heavier decision halts it. Whether its goal is in flight lives
-//! in the context's memory, so a reload can carry a running goal over to new tables.
+//! The `navigate` action: the spec's rules 5 and 6 for one decision. It plans the decision's
+//! path and poses, sends the goal to Nav2 (or holds an identical one), keeps running while Nav2
+//! reports the goal accepted or executing, and records a cancellation when a heavier decision
+//! halts it. The running decision (the one last sent) lives in the context's memory, so a
+//! reload can carry it over to new tables.
 
 use super::config::PathPlanning;
 use super::context::{GoalPose, NavAction, RmContext, SentGoal};
@@ -19,6 +20,8 @@ pub const NAVIGATE: &str = "navigate";
 struct Navigate {
     tables: Arc<Tables>,
     decision: usize,
+    /// Whether the engine holds this action running (its decision committed).
+    running: bool,
 }
 
 impl Navigate {
@@ -63,7 +66,8 @@ impl Navigate {
             let Some(w) = self.tables.graph.get(*id) else {
                 return false;
             };
-            let heading = ctx.aim.map_or(w.angle, |a| a.yaw) + reverse;
+            // With an aim target the heading is the aim yaw and `if_reverse` has no effect.
+            let heading = ctx.aim.map_or(w.angle + reverse, |a| a.yaw);
             out.poses.push([w.x, w.y, heading]);
         }
         true
@@ -104,25 +108,24 @@ fn poses_match(a: &GoalPose, b: &GoalPose) -> bool {
         && super::aim::wrap_pi(ah - bh).abs() <= HEADING_RESEND_TOLERANCE
 }
 
-impl Action<RmContext> for Navigate {
-    fn tick(&mut self, ctx: &mut RmContext, _now: f64) -> Status {
-        if ctx.memory.in_flight == Some(self.decision) {
-            if nav_status::is_active(ctx.world.nav_status) {
-                ctx.out.action = NavAction::Continue;
-                ctx.out.chosen = Some(self.decision);
-                if let Some(sent) = &ctx.memory.sent {
-                    ctx.out.path.clone_from(&sent.path);
-                    ctx.out.poses.clone_from(&sent.poses);
-                }
-                return Status::Running;
-            }
-            ctx.memory.in_flight = None;
-            return if ctx.world.nav_status == nav_status::SUCCEEDED {
-                Status::Success
-            } else {
-                Status::Failure
-            };
+impl Navigate {
+    /// Continues the running decision (the one last sent): its Decision is re-published with
+    /// the goal as sent (rule 5, "stays in effect").
+    fn continue_running(ctx: &mut RmContext) -> Status {
+        let Some(running) = ctx.memory.running_decision else {
+            return Status::Failure;
+        };
+        ctx.out.action = NavAction::Continue;
+        ctx.out.chosen = Some(running);
+        if let Some(sent) = &ctx.memory.sent {
+            ctx.out.path.clone_from(&sent.path);
+            ctx.out.poses.clone_from(&sent.poses);
         }
+        Status::Running
+    }
+
+    /// Plans and sends (or holds) this decision's goal; it becomes the running decision.
+    fn send(&self, ctx: &mut RmContext) -> Status {
         if !self.plan(ctx) {
             ctx.out.unreachable = Some(self.decision);
             ctx.out.path.clear();
@@ -130,9 +133,14 @@ impl Action<RmContext> for Navigate {
             return Status::Failure;
         }
         ctx.out.chosen = Some(self.decision);
+        ctx.memory.running_decision = Some(self.decision);
         if Self::same_goal_holds(ctx) {
+            // Rule 6: the duplicate goal is not sent, but the decision runs all the same.
             ctx.out.action = NavAction::Hold;
-            return Status::Success;
+            if let Some(sent) = ctx.memory.sent.as_mut() {
+                sent.decision = self.decision;
+            }
+            return Status::Running;
         }
         ctx.out.action = if ctx.out.cancelled.is_some() {
             NavAction::Preempt
@@ -143,15 +151,76 @@ impl Action<RmContext> for Navigate {
         sent.decision = self.decision;
         sent.path.clone_from(&ctx.out.path);
         sent.poses.clone_from(&ctx.out.poses);
-        ctx.memory.in_flight = Some(self.decision);
         Status::Running
     }
 
+    fn weight(&self, decision: usize) -> i64 {
+        self.tables
+            .decisions
+            .get(decision)
+            .map_or(i64::MIN, |d| i64::from(d.decision.weight))
+    }
+
+    /// This decision is the best candidate and was not running (spec rules 5 and 6).
+    fn start(&mut self, ctx: &mut RmContext) -> Status {
+        if !nav_status::is_active(ctx.world.nav_status) {
+            return self.send(ctx); // rule 6
+        }
+        if ctx.out.cancelled.is_some() {
+            return self.send(ctx); // rule 5: preempting the running decision this tick
+        }
+        match ctx.memory.running_decision {
+            // Rule 5, no running decision: the active goal is not ours; cancel it.
+            None => {
+                ctx.out.cancel_active_goal = true;
+                Status::Failure
+            }
+            Some(running) if running == self.decision => Self::continue_running(ctx),
+            // The running decision is not the engine's running child (its tick ended without
+            // a goal, e.g. unreachable): rule 5 by the weights.
+            Some(running) => {
+                if self.weight(self.decision) > self.weight(running) {
+                    ctx.out.cancelled = Some(running);
+                    self.send(ctx)
+                } else {
+                    Self::continue_running(ctx)
+                }
+            }
+        }
+    }
+}
+
+impl Action<RmContext> for Navigate {
+    fn tick(&mut self, ctx: &mut RmContext, _now: f64) -> Status {
+        let status = if self.running {
+            // Committed: continue while Nav2 runs the goal; once it ended, the parent
+            // chooses afresh (rule 6), possibly this decision again.
+            if nav_status::is_active(ctx.world.nav_status) {
+                Self::continue_running(ctx)
+            } else if ctx.world.nav_status == nav_status::SUCCEEDED {
+                Status::Success
+            } else {
+                Status::Failure
+            }
+        } else {
+            self.start(ctx)
+        };
+        self.running = status == Status::Running;
+        status
+    }
+
     fn halt(&mut self, ctx: &mut RmContext) {
-        if ctx.memory.in_flight == Some(self.decision) {
-            ctx.memory.in_flight = None;
+        self.running = false;
+        // Preempted by a strictly heavier decision: its goal is cancelled while Nav2 runs it.
+        if ctx.memory.running_decision == Some(self.decision)
+            && nav_status::is_active(ctx.world.nav_status)
+        {
             ctx.out.cancelled = Some(self.decision);
         }
+    }
+
+    fn resume(&mut self) {
+        self.running = true;
     }
 }
 
@@ -171,6 +240,7 @@ pub fn register(registry: &mut crate::engine::Registry<RmContext>, tables: &Arc<
         Ok(Box::new(Navigate {
             tables: Arc::clone(&tables),
             decision,
+            running: false,
         }))
     });
 }

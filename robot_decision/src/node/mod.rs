@@ -304,6 +304,11 @@ impl NodeCore {
                 header: header.clone(),
                 goal_id: self.goal_id,
             });
+        } else if summary.cancel_active_goal {
+            cancel = Some(NavCancel {
+                header: header.clone(),
+                goal_id: 0,
+            });
         }
         if matches!(summary.action, NavAction::Send | NavAction::Preempt) {
             self.goal_id += 1;

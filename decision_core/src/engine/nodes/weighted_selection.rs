@@ -15,24 +15,26 @@
 //!    fails gets a `Failure` entry too (its body is not ticked for it).
 //! 2. `best` = the first child of maximal weight among those whose guard held and whose weight
 //!    is `> 0`. A weight `<= 0` is never chosen; ties go to declaration order.
-//! 3. If a child `r` was running from the previous tick:
-//!    * if `best` exists and `weight(best) > weight(r)` strictly, `r`'s body is halted
-//!      (`preempted = r`) and the tick goes on with 4;
+//! 3. With no `best` the result is `Failure` at once: a child `r` running from the previous tick
+//!    is *suspended*, neither ticked nor halted, and stays the running child (a tick with no
+//!    candidate changes no commitment; the RoboMaster rules need exactly this).
+//! 4. If a child `r` was running from the previous tick:
+//!    * if `weight(best) > weight(r)` strictly, `r`'s body is halted (`preempted = r`) and
+//!      the tick goes on with 5;
 //!    * otherwise `r`'s body is ticked **without requiring its guard** (commitment: a running
 //!      decision is finished even if its guard no longer holds):
 //!      `Running` -> the result is `Running` (`chosen = r`, `kept_running`);
-//!      `Success`/`Failure` -> `r` is no longer running and the tick goes on with 4.
-//! 4. If `best` exists, its body is ticked from its start; if it returns `Running` it becomes
-//!    the running child; the result is its status (`chosen = best`). With no `best` the result
-//!    is `Failure` (`chosen = None`), also when `r` just completed with `Success` in step 3.
+//!      `Success`/`Failure` -> `r` is no longer running and the tick goes on with 5.
+//! 5. `best`'s body is ticked from its start; if it returns `Running` it becomes the running
+//!    child; the result is its status (`chosen = best`).
 //!
 //! | situation                                               | result                     |
 //! |---------------------------------------------------------|----------------------------|
-//! | nothing running, no guard holds with weight > 0         | `Failure`                  |
+//! | no guard holds with weight > 0                          | `Failure`, `r` suspended   |
 //! | nothing running, `best`'s body returns `s`              | `s`                        |
-//! | `r` running, `best` strictly heavier                    | halt `r`, then as step 4   |
+//! | `r` running, `best` strictly heavier                    | halt `r`, then as step 5   |
 //! | `r` running, not preempted, `r`'s body `Running`        | `Running`                  |
-//! | `r` running, not preempted, `r`'s body completes        | as step 4 (`r` may be best) |
+//! | `r` running, not preempted, `r`'s body completes        | as step 5 (`r` may be best) |
 //!
 //! Each tick records one [`WeightedOutcome`] in the trace
 //! (`best`, `chosen`, `preempted`, `kept_running`; indices are child positions). A child can
@@ -79,6 +81,12 @@ pub(crate) fn tick<C>(a: &mut Arena<C>, id: u32, ctx: &mut C, now: f64) -> Statu
         kept_running: false,
     };
 
+    // (2b): no candidate: fail, leaving a running child suspended (neither ticked nor halted).
+    if best.is_none() {
+        a.trace.record_weighted(outcome);
+        return Status::Failure;
+    }
+
     // (3): the running child: preempted, kept, or completed.
     if let Some(r) = a.node(id).running_child {
         let r_child = a.child(id, r);
@@ -98,7 +106,7 @@ pub(crate) fn tick<C>(a: &mut Arena<C>, id: u32, ctx: &mut C, now: f64) -> Statu
         }
     }
 
-    // (4): the best candidate's body from its start.
+    // (5): the best candidate's body from its start.
     let status = match best {
         Some((b, _)) => {
             let child = a.child(id, b);
@@ -107,7 +115,7 @@ pub(crate) fn tick<C>(a: &mut Arena<C>, id: u32, ctx: &mut C, now: f64) -> Statu
             outcome.chosen = Some(b as usize);
             status
         }
-        None => Status::Failure,
+        None => Status::Failure, // handled in (2b)
     };
     a.trace.record_weighted(outcome);
     status
@@ -245,18 +253,22 @@ mod tests {
 
     #[test]
     fn running_child_is_committed_when_its_guard_turns_false() {
-        // 0 weighted, 1 seq, 2 flag a, 3 act x
-        let mut t = build(node("weighted_selection", vec![rule("a", "x", 1.0)]));
+        // 0 weighted, 1 seq (w1), 2 flag a, 3 act x, 4 seq (w1), 5 flag b, 6 act y
+        let mut t = build(node(
+            "weighted_selection",
+            vec![rule("a", "x", 1.0), rule("b", "y", 1.0)],
+        ));
         let mut ctx = Ctx::default();
         ctx.set("a", true);
         t.tick(&mut ctx, 0.0);
-        ctx.set("a", false);
+        ctx.set("a", false).set("b", true);
         assert_eq!(t.tick(&mut ctx, 1.0), Status::Running);
         assert_eq!(
             entries(&t),
             [
                 (2, Status::Failure),
                 (1, Status::Failure),
+                (5, Status::Success),
                 (3, Status::Running),
                 (1, Status::Running),
                 (0, Status::Running),
@@ -264,13 +276,43 @@ mod tests {
         );
         assert_eq!(t.trace().status_of(NodeId(1)), Some(Status::Running));
         let o = outcome(&t);
-        assert_eq!((o.best, o.chosen, o.kept_running), (None, Some(0), true));
-        assert_eq!(ctx.halts("x"), 0);
-        // When it completes, nothing else holds: Failure, and nothing is running.
+        assert_eq!((o.best, o.chosen, o.kept_running), (Some(1), Some(0), true));
+        assert_eq!((ctx.halts("x"), ctx.ticks("y")), (0, 0));
+        // When it completes, the best takes over in the same tick.
         ctx.ret("x", Status::Success);
-        assert_eq!(t.tick(&mut ctx, 2.0), Status::Failure);
-        assert_eq!(t.running_child(NodeId(0)), None);
-        assert_eq!(ctx.ticks("x"), 3);
+        assert_eq!(t.tick(&mut ctx, 2.0), Status::Running);
+        assert_eq!(t.running_child(NodeId(0)), Some(1));
+        assert_eq!((ctx.ticks("x"), ctx.ticks("y")), (3, 1));
+    }
+
+    #[test]
+    fn without_a_candidate_the_running_child_is_suspended_not_halted() {
+        // 0 weighted, 1 seq (w2), 2 flag a, 3 act x, 4 seq (w0), 5 flag z, 6 act zero
+        let mut t = build(node(
+            "weighted_selection",
+            vec![rule("a", "x", 2.0), rule("z", "zero", 0.0)],
+        ));
+        let mut ctx = Ctx::default();
+        ctx.set("a", true);
+        t.tick(&mut ctx, 0.0);
+        // Nothing available, then only weight 0: Failure, x neither ticked nor halted.
+        ctx.set("a", false);
+        for now in [1.0, 2.0] {
+            assert_eq!(t.tick(&mut ctx, now), Status::Failure);
+            ctx.set("z", true);
+        }
+        assert_eq!(outcome(&t).chosen, None);
+        assert_eq!(
+            (ctx.ticks("x"), ctx.halts("x"), ctx.ticks("zero")),
+            (1, 0, 0)
+        );
+        assert_eq!(t.running_child(NodeId(0)), Some(0));
+        assert!(!entries(&t).contains(&(3, Status::Running)));
+        // A lighter candidate appears: the suspended child continues.
+        ctx.set("z", false).set("a", true);
+        assert_eq!(t.tick(&mut ctx, 3.0), Status::Running);
+        assert!(outcome(&t).kept_running);
+        assert_eq!(ctx.ticks("x"), 2);
     }
 
     #[test]
