@@ -143,6 +143,26 @@ fn bench(c: &mut Criterion) {
             black_box(out.len())
         })
     });
+    // What `decide` does per line: parse the snapshot, tick, write the result line.
+    let lines: Vec<String> = std::fs::read_to_string(repo().join("sample/snapshots.jsonl"))
+        .expect("snapshots")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let mut result = decision_core::robomaster::TickResult::default();
+    c.bench_function("decide/line_parse_tick_serialise", |b| {
+        b.iter(|| {
+            i = (i + 1) % lines.len();
+            let input = decision_core::robomaster::snapshot::parse_line_bytes(lines[i].as_bytes())
+                .expect("sample line");
+            sample.tick(&input);
+            sample.result_into(&mut result);
+            out.clear();
+            result.write_json(&mut out);
+            black_box(out.len())
+        })
+    });
     let dir = tempfile::tempdir().expect("tempdir");
     generated_field(dir.path(), 10_000);
     let mut large = decider_for(&dir.path().join("config.json"));

@@ -1,8 +1,8 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
-use decision_core::robomaster::snapshot::parse_line;
+use decision_core::robomaster::snapshot::parse_line_bytes;
 use decision_core::robomaster::{Decider, TickResult};
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -31,55 +31,65 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
         }
     };
     let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut stdout = stdout.lock();
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut out: Vec<u8> = Vec::with_capacity(1 << 17);
+    let mut line: Vec<u8> = Vec::with_capacity(4096);
     let mut bad_lines = 0usize;
     let mut result = TickResult::default();
     let mut tick = 0u64;
-    for (index, line) in BufReader::with_capacity(1 << 16, reader)
-        .lines()
-        .enumerate()
-    {
-        let line = match line {
-            Ok(line) => line,
+    let mut index = 0usize;
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
             Err(e) => {
                 eprintln!("{}:{}: cannot read: {e}", input.display(), index + 1);
                 return ExitCode::from(1);
             }
-        };
-        if line.trim().is_empty() {
+        }
+        index += 1;
+        let text = line.trim_ascii();
+        if text.is_empty() {
             continue;
         }
-        let written = match parse_line(&line) {
+        match parse_line_bytes(text) {
             Ok(snapshot) => {
                 decider.tick(&snapshot);
                 decider.result_into(&mut result);
                 result.tick = tick;
-                serde_json::to_writer(&mut out, &result)
+                result.write_json(&mut out);
             }
             Err(e) => {
                 bad_lines += 1;
                 eprintln!(
                     "{}:{}:{}: `{}`: {}",
                     input.display(),
-                    index + 1,
+                    index,
                     e.column,
                     e.field,
                     e.message
                 );
                 let skipped = serde_json::json!({
                     "tick": tick, "skipped": "malformed_input",
-                    "error": format!("line {}: `{}`: {}", index + 1, e.field, e.message),
+                    "error": format!("line {}: `{}`: {}", index, e.field, e.message),
                 });
-                serde_json::to_writer(&mut out, &skipped)
+                // Writing JSON into a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut out, &skipped);
             }
-        };
+        }
+        out.push(b'\n');
         tick += 1;
-        if written.is_err() || out.write_all(b"\n").is_err() {
-            // The reader of stdout went away (e.g. `| head`): stop quietly.
-            return ExitCode::SUCCESS;
+        if out.len() >= 1 << 16 {
+            if stdout.write_all(&out).is_err() {
+                // The reader of stdout went away (e.g. `| head`): stop quietly.
+                return ExitCode::SUCCESS;
+            }
+            out.clear();
         }
     }
-    if out.flush().is_err() {
+    if stdout.write_all(&out).is_err() || stdout.flush().is_err() {
         return ExitCode::SUCCESS;
     }
     if bad_lines > 0 {

@@ -138,15 +138,31 @@ impl WaypointGraph {
     ///
     /// NaN distances (NaN position) never win; a NaN threshold yields `None`.
     pub fn nearest(&self, x: f32, y: f32, threshold: f32) -> Option<i32> {
-        let mut best: Option<(f32, i32)> = None;
+        // Compares the same single-precision distances as `distance_f32`, but takes the square
+        // root only of squares that could win: sqrt is monotonic, so a square that is not
+        // strictly smaller than the best square cannot give a strictly smaller distance.
+        let mut best: Option<(f32, f32, i32)> = None; // (square, distance, id)
         for wp in &self.waypoints {
-            let d = distance_f32(wp.x, wp.y, x, y);
-            if !d.is_nan() && best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, wp.id));
+            let (dx, dy) = (wp.x - x, wp.y - y);
+            let square = dx * dx + dy * dy;
+            if square.is_nan() || best.is_some_and(|(bs, _, _)| square >= bs) {
+                continue;
+            }
+            let d = square.sqrt();
+            if best.is_none_or(|(_, bd, _)| d < bd) {
+                best = Some((square, d, wp.id));
             }
         }
+        debug_assert_eq!(
+            best.map(|b| b.1),
+            self.waypoints
+                .iter()
+                .map(|wp| distance_f32(wp.x, wp.y, x, y))
+                .filter(|d| !d.is_nan())
+                .reduce(f32::min)
+        );
         match best {
-            Some((d, id)) if d <= threshold => Some(id),
+            Some((_, d, id)) if d <= threshold => Some(id),
             _ => None,
         }
     }

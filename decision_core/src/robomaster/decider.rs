@@ -370,6 +370,13 @@ pub struct TickResult {
 #[derive(Debug, Clone, Default)]
 pub struct WhyNot(pub Vec<(i32, String)>, Vec<String>);
 
+impl WhyNot {
+    /// `why_not` from (decision id, reason) pairs in file order.
+    pub fn from_entries(entries: Vec<(i32, String)>) -> Self {
+        Self(entries, Vec::new())
+    }
+}
+
 impl PartialEq for WhyNot {
     fn eq(&self, other: &Self) -> bool {
         self.0 == other.0
@@ -380,7 +387,7 @@ impl Serialize for WhyNot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (id, reason) in &self.0 {
-            map.serialize_entry(&id.to_string(), reason)?;
+            map.serialize_entry(id, reason)?;
         }
         map.end()
     }

@@ -4,7 +4,6 @@
 use super::context::RmContext;
 use super::world::{SLOT_NAMES, Unit};
 use crate::engine::{Condition, LeafParams, ParamError, Registry};
-use std::fmt::Write;
 
 /// Which scalar a bound guard compares and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,15 +83,38 @@ impl BoundKind {
         }
     }
 
-    fn words(self, observed: f64, bound: f64, out: &mut String) {
-        let holds = self.holds(observed, bound);
-        let (what, unit) = match self {
+    /// `"field: what "`, the part of the explanation before the observed value.
+    fn words_head(self, out: &mut String) {
+        let (what, _) = self.what_and_unit();
+        for part in [self.field(), ": ", what, " "] {
+            out.push_str(part);
+        }
+    }
+
+    fn what_and_unit(self) -> (&'static str, &'static str) {
+        match self {
             BoundKind::HpAbove | BoundKind::HpAtMost => ("HP", ""),
             BoundKind::TimeAfter | BoundKind::TimeUntil => ("game time", " s"),
             BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => ("outpost HP", ""),
             BoundKind::BaseAtLeast => ("base HP", ""),
             BoundKind::ModeIs => ("mode", ""),
-        };
+        }
+    }
+
+    /// An observed value for which the bound holds and one for which it fails.
+    fn sample_values(self, bound: f64) -> (f64, f64) {
+        let (above, below) = (bound + 1.0, bound - 1.0);
+        match self {
+            BoundKind::HpAbove | BoundKind::TimeAfter => (above, bound),
+            BoundKind::HpAtMost | BoundKind::TimeUntil | BoundKind::OutpostAtMost => (bound, above),
+            BoundKind::OutpostAtLeast | BoundKind::BaseAtLeast => (bound, below),
+            BoundKind::ModeIs => (bound, above),
+        }
+    }
+
+    fn words(self, observed: f64, bound: f64, out: &mut String) {
+        let holds = self.holds(observed, bound);
+        let (what, unit) = self.what_and_unit();
         let relation = match (self, holds) {
             (BoundKind::HpAbove | BoundKind::TimeAfter, true) => ">",
             (BoundKind::HpAbove | BoundKind::TimeAfter, false) => "<=",
@@ -104,10 +126,15 @@ impl BoundKind {
             (BoundKind::ModeIs, false) => "!=",
         };
         let field = self.field();
-        let _ = write!(
-            out,
-            "{field}: {what} {observed}{unit} {relation} {field} {bound}{unit}"
-        );
+        for part in [field, ": ", what, " "] {
+            out.push_str(part);
+        }
+        push_number(out, observed);
+        for part in [unit, " ", relation, " ", field, " "] {
+            out.push_str(part);
+        }
+        push_number(out, bound);
+        out.push_str(unit);
     }
 }
 
@@ -116,6 +143,48 @@ impl BoundKind {
 pub struct Bound {
     kind: BoundKind,
     value: f64,
+    /// The explanation around the observed value, rendered once: `"minHP: HP "` and the
+    /// rest when the bound holds / fails (`" > minHP 300"` / `" <= minHP 300"`).
+    text: BoundText,
+}
+
+#[derive(Debug, Clone)]
+struct BoundText {
+    head: String,
+    holds: String,
+    fails: String,
+}
+
+impl Bound {
+    fn new(kind: BoundKind, value: f64) -> Self {
+        let render = |observed: f64| {
+            let mut full = String::new();
+            kind.words(observed, value, &mut full);
+            full
+        };
+        // Render with an observed value that holds and one that fails, then cut at the
+        // observed number: the head is the same, the tails differ by the relation.
+        let mut head = String::new();
+        kind.words_head(&mut head);
+        let tail = |observed: f64| {
+            let full = render(observed);
+            let mut number = String::new();
+            push_number(&mut number, observed);
+            full.get(head.len() + number.len()..)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let (pass, fail) = kind.sample_values(value);
+        Self {
+            kind,
+            value,
+            text: BoundText {
+                holds: tail(pass),
+                fails: tail(fail),
+                head,
+            },
+        }
+    }
 }
 
 impl Condition<RmContext> for Bound {
@@ -130,8 +199,14 @@ impl Condition<RmContext> for Bound {
     }
 
     fn explain_into(&self, ctx: &RmContext, now: f64, out: &mut String) {
-        self.kind
-            .words(self.kind.observed(ctx, now), self.value, out);
+        let observed = self.kind.observed(ctx, now);
+        out.push_str(&self.text.head);
+        push_number(out, observed);
+        if self.kind.holds(observed, self.value) {
+            out.push_str(&self.text.holds);
+        } else {
+            out.push_str(&self.text.fails);
+        }
     }
 }
 
@@ -151,6 +226,36 @@ pub enum Whose {
 pub struct AtWaypoint {
     whose: Whose,
     ids: Vec<i32>,
+    /// `"wayPointID: "` / `"enemyPosition[0]: enemy hero "`, rendered once.
+    head: String,
+    /// The id list as `[1, 2]`, rendered once.
+    ids_text: String,
+}
+
+impl AtWaypoint {
+    fn new(whose: Whose, ids: Vec<i32>) -> Self {
+        let mut head = String::new();
+        let (field, side, slot) = match whose {
+            Whose::Own => ("wayPointID: ", "", None),
+            Whose::Friend(s) => ("friendPosition[", "]: friend ", Some(s)),
+            Whose::Enemy(s) => ("enemyPosition[", "]: enemy ", Some(s)),
+        };
+        head.push_str(field);
+        if let Some(s) = slot {
+            push_int(&mut head, s as i64);
+            head.push_str(side);
+            head.push_str(slot_name(s));
+            head.push(' ');
+        }
+        let mut ids_text = String::new();
+        push_id_list(&mut ids_text, &ids);
+        Self {
+            whose,
+            ids,
+            head,
+            ids_text,
+        }
+    }
 }
 
 impl AtWaypoint {
@@ -182,51 +287,63 @@ impl Condition<RmContext> for AtWaypoint {
 
     fn explain_into(&self, ctx: &RmContext, _now: f64, out: &mut String) {
         let unit = self.unit(ctx);
-        match self.whose {
-            Whose::Own => out.push_str("wayPointID: "),
-            Whose::Friend(s) => {
-                let _ = write!(out, "friendPosition[{s}]: friend {} ", slot_name(s));
-            }
-            Whose::Enemy(s) => {
-                let _ = write!(out, "enemyPosition[{s}]: enemy {} ", slot_name(s));
-            }
-        }
+        out.push_str(&self.head);
         let own = self.whose == Whose::Own;
-        let ids = IdList(&self.ids);
-        let _ = match unit.waypoint {
-            Some(w) if self.ids.contains(&w) && own => write!(out, "current waypoint {w} in {ids}"),
-            Some(w) if self.ids.contains(&w) => write!(out, "at waypoint {w}, in {ids}"),
-            Some(w) if own => write!(out, "current waypoint {w} not in {ids}"),
-            Some(w) => write!(out, "at waypoint {w}, not in {ids}"),
-            None if own => write!(
-                out,
-                "no current waypoint (none within INIT_DISTANCE_THR), need one of {ids}"
+        let (lead, waypoint, middle) = match unit.waypoint {
+            Some(w) if self.ids.contains(&w) && own => ("current waypoint ", Some(w), " in "),
+            Some(w) if self.ids.contains(&w) => ("at waypoint ", Some(w), ", in "),
+            Some(w) if own => ("current waypoint ", Some(w), " not in "),
+            Some(w) => ("at waypoint ", Some(w), ", not in "),
+            None if own => (
+                "no current waypoint (none within INIT_DISTANCE_THR), need one of ",
+                None,
+                "",
             ),
-            None if unit.position.is_unknown() => {
-                write!(out, "position unknown, need one of {ids}")
-            }
-            None => write!(
-                out,
-                "is not within INIT_DISTANCE_THR of any waypoint, need one of {ids}"
+            None if unit.position.is_unknown() => ("position unknown, need one of ", None, ""),
+            None => (
+                "is not within INIT_DISTANCE_THR of any waypoint, need one of ",
+                None,
+                "",
             ),
         };
+        out.push_str(lead);
+        if let Some(w) = waypoint {
+            push_int(out, i64::from(w));
+        }
+        out.push_str(middle);
+        out.push_str(&self.ids_text);
     }
 }
 
-/// Formats a waypoint id list as `[1, 2]` without allocating.
-struct IdList<'a>(&'a [i32]);
+/// Appends an integer without the formatting machinery (the `decide` stream explains every
+/// unavailable decision on every tick).
+fn push_int(out: &mut String, value: i64) {
+    out.push_str(itoa::Buffer::new().format(value));
+}
 
-impl std::fmt::Display for IdList<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("[")?;
-        for (i, id) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{id}")?;
+/// Appends a number exactly as `{}` of an `f64` would (integral values without a fraction).
+fn push_number(out: &mut String, value: f64) {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        push_int(out, value as i64);
+        if value == 0.0 && value.is_sign_negative() {
+            out.insert(out.len() - 1, '-');
         }
-        f.write_str("]")
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{value}");
     }
+}
+
+/// Appends a waypoint id list as `[1, 2]`.
+fn push_id_list(out: &mut String, ids: &[i32]) {
+    out.push('[');
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_int(out, i64::from(*id));
+    }
+    out.push(']');
 }
 
 fn slot_name(slot: usize) -> &'static str {
@@ -267,28 +384,72 @@ pub const ENEMY_AT: &str = "enemy_at";
 pub fn register(registry: &mut Registry<RmContext>) {
     for (kind, name) in BoundKind::ALL {
         registry.condition(name, move |p| {
-            Ok(Box::new(Bound {
-                kind,
-                value: p.f64("value")?,
-            }))
+            Ok(Box::new(Bound::new(kind, p.f64("value")?)))
         });
     }
     registry.condition(AT_WAYPOINT, |p| {
-        Ok(Box::new(AtWaypoint {
-            whose: Whose::Own,
-            ids: ids_param(p)?,
-        }))
+        Ok(Box::new(AtWaypoint::new(Whose::Own, ids_param(p)?)))
     });
     registry.condition(FRIEND_AT, |p| {
-        Ok(Box::new(AtWaypoint {
-            whose: Whose::Friend(slot_param(p)?),
-            ids: ids_param(p)?,
-        }))
+        Ok(Box::new(AtWaypoint::new(
+            Whose::Friend(slot_param(p)?),
+            ids_param(p)?,
+        )))
     });
     registry.condition(ENEMY_AT, |p| {
-        Ok(Box::new(AtWaypoint {
-            whose: Whose::Enemy(slot_param(p)?),
-            ids: ids_param(p)?,
-        }))
+        Ok(Box::new(AtWaypoint::new(
+            Whose::Enemy(slot_param(p)?),
+            ids_param(p)?,
+        )))
     });
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::{push_id_list, push_number};
+
+    #[test]
+    fn numbers_read_as_the_display_of_f64() {
+        for v in [
+            0.0,
+            -0.0,
+            1.0,
+            -3.0,
+            90.0,
+            90.5,
+            1e20,
+            1e-7,
+            123456.789,
+            f64::NAN,
+        ] {
+            let mut s = String::new();
+            push_number(&mut s, v);
+            assert_eq!(s, format!("{v}"));
+        }
+        let mut s = String::new();
+        push_id_list(&mut s, &[0, -1, 13]);
+        assert_eq!(s, "[0, -1, 13]");
+    }
+
+    #[test]
+    fn prerendered_bound_texts_equal_the_full_rendering() {
+        use super::{Bound, BoundKind};
+        for (kind, _) in BoundKind::ALL {
+            for bound in [0.0, 150.0, 420.0, -3.0] {
+                let b = Bound::new(kind, bound);
+                for observed in [bound - 1.0, bound, bound + 1.0, bound + 0.5, 0.0] {
+                    let mut full = String::new();
+                    kind.words(observed, bound, &mut full);
+                    let mut fast = b.text.head.clone();
+                    push_number(&mut fast, observed);
+                    fast.push_str(if kind.holds(observed, bound) {
+                        &b.text.holds
+                    } else {
+                        &b.text.fails
+                    });
+                    assert_eq!(fast, full, "{kind:?} {bound} {observed}");
+                }
+            }
+        }
+    }
 }
