@@ -43,6 +43,7 @@
 //! assert_eq!(tree.trace().weighted()[0].chosen, Some(0));
 //! ```
 
+pub mod blackboard;
 mod compile;
 pub mod nodes;
 mod registry;
