@@ -558,13 +558,14 @@ impl Blackboards {
     /// [`Blackboards::set_slot`] with a borrowed string, reusing the entry's `String` buffer.
     pub fn set_slot_str(&mut self, slot: EntrySlot, text: &str) -> Result<(), ValueError> {
         let entry = self.entry_mut(slot)?;
-        if entry.present && matches!(entry.ty, EntryType::Str | EntryType::Any) {
-            if let Some(Value::Str(buf)) = &mut entry.value {
-                buf.clear();
-                buf.push_str(text);
-                entry.ty = EntryType::Str;
-                return Ok(());
-            }
+        if entry.present
+            && matches!(entry.ty, EntryType::Str | EntryType::Any)
+            && let Some(Value::Str(buf)) = &mut entry.value
+        {
+            buf.clear();
+            buf.push_str(text);
+            entry.ty = EntryType::Str;
+            return Ok(());
         }
         self.set_slot(slot, Value::Str(text.to_owned()))
     }

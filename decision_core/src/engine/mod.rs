@@ -47,6 +47,7 @@ pub mod blackboard;
 mod compile;
 pub mod nodes;
 mod registry;
+pub mod script;
 mod spec;
 #[cfg(test)]
 mod test_support;
