@@ -595,12 +595,13 @@ impl Blackboards {
                 }
                 Value::Str(s.clone())
             }
-            (Some(t), Value::Str(s)) if entry.ty == EntryType::Any => {
+            (Some(_), Value::Str(s)) if entry.ty == EntryType::Any => {
                 // An untyped entry holding a number has no string converter: the string is
                 // read as a number (`true`/`false` as 1/0) and stored as a double.
-                let _ = t;
                 Value::Double(script_string_to_double(s)?)
             }
+            // A typed entry parses the string as its port would (`'2x'` gives 2, `'true'`).
+            (Some(t), Value::Str(s)) => convert_for_set(&entry.key, t, Value::Str(s.clone()))?,
             (Some(EntryType::Str), v) => {
                 return Err(ValueError::new(format!(
                     "error assigning to entry [{}] of type string: a {} can't be converted",
@@ -883,6 +884,14 @@ mod tests {
             bb.assign_slot(a, &s("7.5")).cloned(),
             Ok(Value::Double(7.5))
         );
+        let b2 = bb
+            .create(root, "b2", EntryType::Bool)
+            .unwrap_or(EntrySlot(0));
+        assert_eq!(
+            bb.assign_slot(b2, &s("true")).cloned(),
+            Ok(Value::Bool(true))
+        );
+        assert!(bb.assign_slot(b2, &s("2")).is_err());
         let st = bb.create(root, "s", EntryType::Str).unwrap_or(EntrySlot(0));
         assert!(bb.assign_slot(st, &Value::Int(1)).is_err());
         assert_eq!(bb.assign_slot(st, &s("ok")).cloned(), Ok(s("ok")));
