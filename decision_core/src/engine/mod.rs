@@ -43,9 +43,11 @@
 //! assert_eq!(tree.trace().weighted()[0].chosen, Some(0));
 //! ```
 
+pub mod blackboard;
 mod compile;
 pub mod nodes;
 mod registry;
+pub mod script;
 mod spec;
 #[cfg(test)]
 mod test_support;
