@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use crate::{Diagnostic, Document, Position, XmlNode, suggestion_suffix};
 
 /// Most nodes an expanded tree may have (a DAG of subtrees can grow exponentially).
-const MAX_NODES: usize = 1_000_000;
+const MAX_NODES: usize = 100_000;
 /// Deepest nesting of an expanded tree (keeps recursion bounded).
 const MAX_DEPTH: usize = 2048;
 
