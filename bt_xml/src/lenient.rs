@@ -217,7 +217,7 @@ pub(crate) fn tinyxml2_unescape(src: &[u8]) -> String {
                 p += pat.len() + 2;
             } else {
                 // "fixme: treat as error?": ++p; ++q; without writing.
-                out.push(src[out.len()]);
+                out.push(src.get(out.len()).copied().unwrap_or(0));
                 p += 1;
             }
         } else {
@@ -260,7 +260,7 @@ fn character_ref(src: &[u8], p: usize) -> Option<(usize, Vec<u8>)> {
         };
         ucs = ucs.wrapping_add(u64::from(mult.wrapping_mul(digit)));
         mult = mult.wrapping_mul(base);
-        q -= 1;
+        q = q.checked_sub(1)?;
     }
     Some((semi + 1, utf32_to_utf8(ucs)))
 }

@@ -6,6 +6,8 @@
 //! [`Document::expand`] inlines the SubTrees of one tree. Nothing here knows which node IDs are
 //! registered: that is left to whoever turns the model into an executable tree.
 
+#![deny(missing_docs)]
+
 mod expand;
 mod lenient;
 mod loader;

@@ -1,7 +1,7 @@
 //! Loads the project's shared sample trees, when `../shared` exists next to the repository root
 //! (each test returns early otherwise).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn shared(rel: &str) -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared");
@@ -12,7 +12,7 @@ fn shared(rel: &str) -> Option<PathBuf> {
     Some(root.join(rel))
 }
 
-fn load(path: &PathBuf) -> bt_xml::Document {
+fn load(path: &Path) -> bt_xml::Document {
     bt_xml::load_file(path).unwrap_or_else(|d| {
         let lines: Vec<String> = d.iter().map(ToString::to_string).collect();
         panic!("{}", lines.join("\n"))
