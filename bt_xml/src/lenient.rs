@@ -314,6 +314,12 @@ mod tests {
     }
 
     #[test]
+    fn quirk_after_a_crlf_too() {
+        // CR-LF -> LF also shortens the text, so a later raw `&` copies a stale byte.
+        assert_eq!(tinyxml2_unescape(b"a\r\nb&c"), "a\nbbc");
+    }
+
+    #[test]
     fn newlines_are_normalised_and_kept() {
         assert_eq!(tinyxml2_unescape(b"a\r\nb\n\rc\rd\te"), "a\nb\nc\nd\te");
     }
