@@ -1,21 +1,34 @@
 //! `compile`: checks a [`TreeSpec`] against a [`Registry`] and flattens it into a [`Tree`].
+//!
+//! Per node: the kind is looked up by `type` (unknown ids get a suggestion), its children
+//! counted against the model, the pre/post-condition scripts (`_skipIf`, ...) parsed and
+//! bound, every port checked (unknown names with a suggestion, missing required ports, bad
+//! literals, a `{key}` whose entry already has another type), `SubTree`-like kinds open a
+//! blackboard scope with their remappings, and the kind's constructor builds the behaviour.
+//! Every problem is reported at once, in preorder, with the file, line and column of the
+//! node or of the offending port.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use super::registry::{LeafParams, Registry};
-use super::trace::NodeId;
-use super::tree::{Layout, Leaf, Node, Tree};
-use super::{NodeKind, SourceSpan, TreeSpec};
+use super::blackboard::{
+    Blackboards, EntryType, Remap, ScopeId, Value, parse_literal, remapped_key,
+};
+use super::node::{NodeState, Port};
+use super::registry::{LeafParams, NodeModel, PortDirection, Registry};
+use super::script::Script;
+use super::trace::TickTrace;
+use super::tree::{Arena, Conditions, Links, Tree};
+use super::{SourceSpan, TreeSpec};
 
 /// One problem in a tree spec.
 ///
 /// Displays as `file:line:col: node_path: message`, or `node_path: message` without a span.
-/// `node_path` is the root's name followed by one `/name[i]` segment per level, `i` being the
-/// child's position among its siblings (a node without a name shows its kind), e.g.
-/// `decisions/go_home[3]/hp_below[0]`.
+/// `node_path` is the root's label followed by one `/label[i]` segment per level, `i` being
+/// the child's position among its siblings, e.g. `decisions/go_home[3]/hp_below[0]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct CompileError {
-    /// Where the node was declared: its own span, else its nearest ancestor's.
+    /// Where: the offending port's span, else the node's, else its nearest ancestor's.
     pub span: Option<SourceSpan>,
     /// Path of the node from the root.
     pub node_path: String,
@@ -32,65 +45,153 @@ impl fmt::Display for CompileError {
     }
 }
 
-/// Compiles `spec` against `registry`: looks up and constructs every leaf, checks child counts,
-/// weights and parallel thresholds, and flattens the tree into an arena whose node ids are the
-/// spec's preorder indices ([`NodeId`]).
-///
-/// Every problem of the tree is reported at once, in preorder. Rules beyond the node modules:
-/// `condition`/`action` cannot have children; `negation`, `subtree`, `run_once` exactly one;
-/// `sequence`, `selection`, `reactive_sequence`, `parallel` at least one; `weighted_selection`
-/// any number. Params that a node kind does not read are ignored.
-pub fn compile<C>(spec: &TreeSpec, registry: &Registry<C>) -> Result<Tree<C>, Vec<CompileError>> {
+/// The pre/post-condition attributes of BT.CPP 4 and `SubTree`'s `_autoremap`.
+const SPECIAL_PORTS: [&str; 9] = [
+    "_failureIf",
+    "_successIf",
+    "_skipIf",
+    "_while",
+    "_onSuccess",
+    "_onFailure",
+    "_post",
+    "_onHalted",
+    "_autoremap",
+];
+
+/// What a kind's constructor gets: its ports (checked and resolved), its params as JSON, the
+/// blackboard scope, and the number of children.
+pub struct NodeBuilder<'a> {
+    spec: &'a TreeSpec,
+    model: &'a NodeModel,
+    ports: &'a BTreeMap<String, Port>,
+    blackboards: &'a mut Blackboards,
+    scope: ScopeId,
+}
+
+impl NodeBuilder<'_> {
+    /// The node's label.
+    pub fn name(&self) -> &str {
+        self.spec.label()
+    }
+
+    /// The node's ports as free-form params (profiles' leaves read them with typed accessors).
+    pub fn params(&self) -> LeafParams<'_> {
+        LeafParams::new(&self.spec.ports)
+    }
+
+    /// Number of children.
+    pub fn child_count(&self) -> usize {
+        self.spec.children.len()
+    }
+
+    /// The children's specs.
+    pub fn children(&self) -> &[TreeSpec] {
+        &self.spec.children
+    }
+
+    /// A declared port, resolved: a literal of the port's type, a blackboard slot, or
+    /// `Missing` for an optional port that was not given.
+    pub fn port(&self, name: &str) -> Port {
+        self.ports.get(name).cloned().unwrap_or(Port::Missing)
+    }
+
+    /// The raw text of a port as written (`None` when absent).
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.spec.ports.get(name).map(value_text)
+    }
+
+    /// Parses and binds the script in port `name` (`Script`, `ScriptCondition`, ...).
+    pub fn script(&mut self, name: &str) -> Result<Script, String> {
+        let text = self
+            .text(name)
+            .or_else(|| {
+                self.model
+                    .port(name)
+                    .and_then(|p| p.default)
+                    .map(str::to_owned)
+            })
+            .ok_or_else(|| format!("missing required port `{name}`"))?;
+        Script::compile(&text, self.blackboards, self.scope).map_err(|e| {
+            format!(
+                "port `{name}`: bad script at offset {}: {}",
+                e.offset, e.message
+            )
+        })
+    }
+
+    /// The blackboards and this node's scope (kinds that resolve keys by name at build time).
+    pub fn blackboard(&mut self) -> (&mut Blackboards, ScopeId) {
+        (self.blackboards, self.scope)
+    }
+}
+
+/// The text form of a port value: strings as they are, other JSON as JSON.
+pub(crate) fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Compiles `spec` against `registry` with a fresh root blackboard.
+pub fn compile<C: 'static>(
+    spec: &TreeSpec,
+    registry: &Registry<C>,
+) -> Result<Tree<C>, Vec<CompileError>> {
+    let mut blackboards = Blackboards::new();
+    let root = blackboards.new_root();
+    compile_with(spec, registry, blackboards, root)
+}
+
+/// Compiles `spec` into a tree whose root scope is `root` of `blackboards` (entries created
+/// before, e.g. a `bt` input's first line, keep their types: a port of another type is an
+/// error, as in BT.CPP).
+pub fn compile_with<C: 'static>(
+    spec: &TreeSpec,
+    registry: &Registry<C>,
+    blackboards: Blackboards,
+    root: ScopeId,
+) -> Result<Tree<C>, Vec<CompileError>> {
     let mut b = Builder {
         registry,
-        layout: Layout::default(),
-        nodes: Vec::new(),
-        child_ids: Vec::new(),
+        arena: Arena {
+            behaviors: Vec::new(),
+            states: Vec::new(),
+            links: Vec::new(),
+            child_ids: Vec::new(),
+            conditions: Vec::new(),
+            names: Vec::new(),
+            blackboards,
+            trace: TickTrace::new(0),
+            tracing: true,
+            visits: 0,
+            pending: None,
+        },
+        parents: Vec::new(),
         errors: Vec::new(),
     };
-    let root_path = segment(spec);
-    b.visit(spec, None, root_path, None, None);
-    if b.errors.is_empty() {
-        Ok(Tree::new(spec.clone(), b.layout, b.nodes, b.child_ids))
-    } else {
-        Err(b.errors)
+    b.visit(spec, None, spec.label().to_owned(), None, root);
+    if !b.errors.is_empty() {
+        return Err(b.errors);
     }
-}
-
-/// A node's display segment: its name, or its kind tag when unnamed.
-fn segment(spec: &TreeSpec) -> String {
-    if spec.name.is_empty() {
-        kind_tag(spec.kind).to_owned()
-    } else {
-        spec.name.clone()
-    }
-}
-
-/// The snake_case tag of a kind, as in the spec.
-fn kind_tag(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Condition => "condition",
-        NodeKind::Action => "action",
-        NodeKind::Sequence => "sequence",
-        NodeKind::Selection => "selection",
-        NodeKind::Negation => "negation",
-        NodeKind::Subtree => "subtree",
-        NodeKind::ReactiveSequence => "reactive_sequence",
-        NodeKind::RunOnce => "run_once",
-        NodeKind::Parallel => "parallel",
-        NodeKind::WeightedSelection => "weighted_selection",
-    }
+    let mut arena = b.arena;
+    arena.trace = TickTrace::new(arena.states.len());
+    Ok(Tree {
+        arena,
+        spec: spec.clone(),
+        parents: b.parents,
+        root_scope: root,
+    })
 }
 
 struct Builder<'r, C> {
     registry: &'r Registry<C>,
-    layout: Layout,
-    nodes: Vec<Node<C>>,
-    child_ids: Vec<NodeId>,
+    arena: Arena<C>,
+    parents: Vec<Option<u32>>,
     errors: Vec<CompileError>,
 }
 
-impl<C> Builder<'_, C> {
+impl<C: 'static> Builder<'_, C> {
     /// Adds `spec` and its subtree in preorder; returns the node's id.
     fn visit(
         &mut self,
@@ -98,191 +199,302 @@ impl<C> Builder<'_, C> {
         parent: Option<u32>,
         path: String,
         inherited_span: Option<&SourceSpan>,
-        parent_kind: Option<NodeKind>,
+        scope: ScopeId,
     ) -> u32 {
-        let id = u32::try_from(self.nodes.len()).unwrap_or(u32::MAX);
+        let id = u32::try_from(self.arena.states.len()).unwrap_or(u32::MAX);
         let span = spec.span.as_ref().or(inherited_span);
-        let mut errors = Vec::new();
-        let params = LeafParams::new(&spec.params);
+        let mut errors: Vec<(Option<&SourceSpan>, String)> = Vec::new();
         let child_count = spec.children.len();
+        let port_span = |key: &str| spec.port_spans.get(key).or(span);
 
-        let weight = if parent_kind == Some(NodeKind::WeightedSelection) {
-            match params.f64("weight") {
-                Ok(w) => w,
-                Err(e) => {
-                    errors.push(format!(
-                        "{e} (every child of a weighted_selection needs a finite number `weight`)"
-                    ));
-                    0.0
-                }
-            }
-        } else {
-            0.0
-        };
-        let guard_len = match (parent_kind, spec.kind) {
-            (
-                Some(NodeKind::WeightedSelection),
-                NodeKind::Sequence | NodeKind::ReactiveSequence,
-            ) => spec
-                .children
-                .iter()
-                .take_while(|c| c.kind == NodeKind::Condition)
-                .count(),
-            _ => 0,
-        };
+        self.arena.behaviors.push(None);
+        self.arena.states.push(NodeState::Idle);
+        self.arena.links.push(Links {
+            first_child: 0,
+            child_count: 0,
+            scope,
+        });
+        self.arena.conditions.push(None);
+        self.arena.names.push(spec.label().to_owned());
+        self.parents.push(parent);
 
-        let tag = kind_tag(spec.kind);
-        let article = if spec.kind == NodeKind::Action {
-            "an"
-        } else {
-            "a"
-        };
-        match spec.kind {
-            NodeKind::Condition | NodeKind::Action if child_count > 0 => {
-                errors.push(format!(
-                    "{article} {tag} cannot have children, found {child_count}"
-                ));
-            }
-            NodeKind::Negation | NodeKind::Subtree | NodeKind::RunOnce if child_count != 1 => {
-                errors.push(format!(
-                    "{article} {tag} needs exactly one child, found {child_count}"
-                ));
-            }
-            NodeKind::Sequence
-            | NodeKind::Selection
-            | NodeKind::ReactiveSequence
-            | NodeKind::Parallel
-                if child_count == 0 =>
-            {
-                errors.push(format!("{article} {tag} needs at least one child"));
-            }
-            _ => {}
+        let kind = self.registry.kind(&spec.kind);
+        if kind.is_none() {
+            errors.push((span, self.unknown(&spec.kind)));
         }
 
-        let leaf = match spec.kind {
-            NodeKind::Condition => match self.registry.make_condition(&spec.name) {
-                Some(make) => make(&params)
-                    .map(Leaf::Condition)
-                    .map_err(|e| errors.push(format!("condition `{}`: {e}", spec.name)))
-                    .ok(),
-                None => {
-                    errors.push(self.unknown("condition", &spec.name));
+        // Pre/post conditions.
+        let mut conditions = Conditions::default();
+        for (key, value) in &spec.ports {
+            if !key.starts_with('_') {
+                continue;
+            }
+            let text = value_text(value);
+            let slot = match key.as_str() {
+                "_failureIf" => Some(&mut conditions.pre[0]),
+                "_successIf" => Some(&mut conditions.pre[1]),
+                "_skipIf" => Some(&mut conditions.pre[2]),
+                "_while" => Some(&mut conditions.pre[3]),
+                "_onSuccess" => Some(&mut conditions.on_success),
+                "_onFailure" => Some(&mut conditions.on_failure),
+                "_post" => Some(&mut conditions.post),
+                "_onHalted" => Some(&mut conditions.on_halted),
+                "_autoremap" => {
+                    if !kind.is_some_and(|k| k.model.opens_scope) {
+                        errors.push((
+                            port_span(key),
+                            format!(
+                                "`_autoremap` is only allowed on a SubTree, not on `{}`",
+                                spec.kind
+                            ),
+                        ));
+                    }
                     None
                 }
-            },
-            NodeKind::Action => match self.registry.make_action(&spec.name) {
-                Some(make) => make(&params)
-                    .map(Leaf::Action)
-                    .map_err(|e| errors.push(format!("action `{}`: {e}", spec.name)))
-                    .ok(),
-                None => {
-                    errors.push(self.unknown("action", &spec.name));
+                _ => {
+                    let mut message = format!("unknown special attribute `{key}`");
+                    if let Some(near) = nearest(key, &SPECIAL_PORTS) {
+                        message.push_str(&format!(" (did you mean `{near}`?)"));
+                    }
+                    errors.push((port_span(key), message));
                     None
-                }
-            },
-            _ => None,
-        };
-
-        let (mut success_threshold, mut failure_threshold) = (0, 0);
-        if spec.kind == NodeKind::Parallel && child_count > 0 {
-            let mut threshold = |key: &str, default: usize| -> u32 {
-                match params.opt_i64(key) {
-                    Ok(v) => {
-                        let v = v.unwrap_or(default as i64);
-                        if v >= 1 && v <= child_count as i64 {
-                            v as u32
-                        } else {
-                            errors.push(format!(
-                                "param `{key}`: must be between 1 and {child_count} (the number \
-                                 of children), got {v}"
-                            ));
-                            0
-                        }
-                    }
-                    Err(e) => {
-                        errors.push(e.to_string());
-                        0
-                    }
                 }
             };
-            success_threshold = threshold("success_threshold", child_count);
-            failure_threshold = threshold("failure_threshold", 1);
+            if let Some(slot) = slot {
+                match Script::compile(&text, &mut self.arena.blackboards, scope) {
+                    Ok(script) => *slot = Some(script),
+                    Err(e) => errors.push((
+                        port_span(key),
+                        format!("`{key}`: bad script at offset {}: {}", e.offset, e.message),
+                    )),
+                }
+            }
+        }
+        if !conditions.is_empty() {
+            self.arena.conditions[id as usize] = Some(Box::new(conditions));
         }
 
-        for message in errors {
+        let mut child_scope = scope;
+        if let Some(kind) = kind {
+            let model = &kind.model;
+            if !model.children.allows(child_count) {
+                errors.push((span, children_message(&spec.kind, model, child_count)));
+            }
+            let mut ports = BTreeMap::new();
+            if model.opens_scope {
+                child_scope = self.open_scope(spec, scope, &mut errors);
+            } else {
+                self.check_ports(spec, model, scope, &mut ports, &mut errors);
+            }
+            if errors.is_empty() {
+                let mut builder = NodeBuilder {
+                    spec,
+                    model,
+                    ports: &ports,
+                    blackboards: &mut self.arena.blackboards,
+                    scope,
+                };
+                match (kind.make)(&mut builder) {
+                    Ok(behavior) => self.arena.behaviors[id as usize] = Some(behavior),
+                    Err(message) => errors.push((span, message)),
+                }
+            }
+        }
+
+        for (at, message) in errors {
             self.errors.push(CompileError {
-                span: span.cloned(),
+                span: at.cloned(),
                 node_path: path.clone(),
                 message,
             });
         }
-
-        let first_child = self.child_ids.len();
-        self.layout.names.push(spec.name.clone());
-        self.layout.parents.push(parent);
-        self.nodes.push(Node {
-            kind: spec.kind,
-            first_child: u32::try_from(first_child).unwrap_or(u32::MAX),
-            child_count: u32::try_from(child_count).unwrap_or(u32::MAX),
-            leaf,
-            weight,
-            guard_len: u32::try_from(guard_len).unwrap_or(u32::MAX),
-            success_threshold,
-            failure_threshold,
-            running: false,
-            running_child: None,
-            once: None,
-            round: None,
-        });
         if id == u32::MAX {
             self.errors.push(CompileError {
                 span: span.cloned(),
-                node_path: path.clone(),
+                node_path: path,
                 message: "too many nodes".to_owned(),
             });
             return id;
         }
-        self.child_ids
-            .extend(std::iter::repeat_n(NodeId(0), child_count));
+
+        let first_child = self.arena.child_ids.len();
+        self.arena.links[id as usize].first_child = u32::try_from(first_child).unwrap_or(u32::MAX);
+        self.arena.links[id as usize].child_count = u32::try_from(child_count).unwrap_or(u32::MAX);
+        self.arena
+            .child_ids
+            .extend(std::iter::repeat_n(0, child_count));
         for (i, child) in spec.children.iter().enumerate() {
-            let child_path = format!("{path}/{}[{i}]", segment(child));
-            let child_id = self.visit(child, Some(id), child_path, span, Some(spec.kind));
-            self.child_ids[first_child + i] = NodeId(child_id);
+            let child_path = format!("{path}/{}[{i}]", child.label());
+            let child_id = self.visit(child, Some(id), child_path, span, child_scope);
+            self.arena.child_ids[first_child + i] = child_id;
         }
         id
     }
 
-    /// The message for an unknown leaf name, with a near match or the other kind if any.
-    fn unknown(&self, kind: &str, name: &str) -> String {
-        let (own, other_kind, is_other): (Vec<&str>, &str, bool) = if kind == "condition" {
-            (
-                self.registry.condition_names().collect(),
-                "an action",
-                self.registry.has_action(name),
-            )
-        } else {
-            (
-                self.registry.action_names().collect(),
-                "a condition",
-                self.registry.has_condition(name),
-            )
-        };
-        let mut message = format!("unknown {kind} `{name}`");
-        if is_other {
-            message.push_str(&format!(" (`{name}` is registered as {other_kind})"));
-        } else if let Some(near) = nearest(name, &own) {
+    /// Checks and resolves the declared ports of a node.
+    fn check_ports<'s>(
+        &mut self,
+        spec: &'s TreeSpec,
+        model: &NodeModel,
+        scope: ScopeId,
+        ports: &mut BTreeMap<String, Port>,
+        errors: &mut Vec<(Option<&'s SourceSpan>, String)>,
+    ) {
+        let span = spec.span.as_ref();
+        for (key, value) in &spec.ports {
+            if key.starts_with('_') {
+                continue;
+            }
+            let at = spec.port_spans.get(key).or(span);
+            let Some(decl) = model.port(key) else {
+                if !model.free_ports {
+                    let names: Vec<&str> = model.ports.iter().map(|p| p.name).collect();
+                    let mut message = format!("`{}` has no port `{key}`", spec.kind);
+                    if let Some(near) = nearest(key, &names) {
+                        message.push_str(&format!(" (did you mean `{near}`?)"));
+                    } else if names.is_empty() {
+                        message.push_str(" (it takes no ports)");
+                    } else {
+                        message.push_str(&format!(" (ports: {})", names.join(", ")));
+                    }
+                    errors.push((at, message));
+                }
+                continue;
+            };
+            let text = value_text(value);
+            match remapped_key(decl.name, &text) {
+                Some(key_name) => match self.bind_entry(scope, key_name, decl.ty) {
+                    Ok(port) => {
+                        ports.insert(key.clone(), port);
+                    }
+                    Err(message) => errors.push((at, format!("port `{key}`: {message}"))),
+                },
+                None if decl.direction != PortDirection::Input => errors.push((
+                    at,
+                    format!(
+                        "port `{key}` is an output: give a blackboard entry `{{key}}`, not `{text}`"
+                    ),
+                )),
+                None => match parse_literal(&text, decl.ty) {
+                    Ok(v) => {
+                        ports.insert(key.clone(), Port::Literal(v));
+                    }
+                    Err(e) => errors.push((at, format!("port `{key}`: {e}"))),
+                },
+            }
+        }
+        for decl in &model.ports {
+            if spec.ports.contains_key(decl.name) {
+                continue;
+            }
+            match (decl.default, decl.direction) {
+                (Some(default), _) => match remapped_key(decl.name, default) {
+                    Some(key_name) => {
+                        if let Ok(port) = self.bind_entry(scope, key_name, decl.ty) {
+                            ports.insert(decl.name.to_owned(), port);
+                        }
+                    }
+                    None => {
+                        if let Ok(v) = parse_literal(default, decl.ty) {
+                            ports.insert(decl.name.to_owned(), Port::Literal(v));
+                        }
+                    }
+                },
+                (None, PortDirection::Output) => {}
+                (None, _) => errors.push((
+                    span,
+                    format!("missing required port `{}` of `{}`", decl.name, spec.kind),
+                )),
+            }
+        }
+    }
+
+    /// Resolves `{key}` in `scope` to a slot, creating a typed entry as BT.CPP does at tree
+    /// creation; an existing entry of another concrete type is an error.
+    fn bind_entry(&mut self, scope: ScopeId, key: &str, ty: EntryType) -> Result<Port, String> {
+        let bbs = &mut self.arena.blackboards;
+        let slot = bbs
+            .reserve(scope, key)
+            .ok_or_else(|| format!("`{{{key}}}` is not a valid blackboard key"))?;
+        match bbs.slot_type(slot) {
+            Some(existing)
+                if existing != ty && existing != EntryType::Any && ty != EntryType::Any =>
+            {
+                return Err(format!(
+                    "entry `{key}` was created with type {existing}, and this port is of type {ty}"
+                ));
+            }
+            Some(_) => {}
+            None if ty != EntryType::Any => {
+                bbs.create_slot(slot, ty).map_err(|e| e.to_string())?;
+            }
+            None => {}
+        }
+        Ok(Port::Entry(slot))
+    }
+
+    /// A `SubTree`: a child scope with its ports as remappings and `_autoremap`.
+    fn open_scope<'s>(
+        &mut self,
+        spec: &'s TreeSpec,
+        scope: ScopeId,
+        errors: &mut Vec<(Option<&'s SourceSpan>, String)>,
+    ) -> ScopeId {
+        let mut remaps = Vec::new();
+        let mut autoremap = false;
+        for (key, value) in &spec.ports {
+            let text = value_text(value);
+            if key == "_autoremap" {
+                match parse_literal(&text, EntryType::Bool) {
+                    Ok(Value::Bool(b)) => autoremap = b,
+                    _ => errors.push((
+                        spec.port_spans.get(key).or(spec.span.as_ref()),
+                        format!("`_autoremap`: expected true or false, got `{text}`"),
+                    )),
+                }
+                continue;
+            }
+            if key.starts_with('_') || key == "ID" {
+                continue;
+            }
+            let remap = match remapped_key(key, &text) {
+                Some(external) => Remap::Parent(external.to_owned()),
+                None => Remap::Literal(text),
+            };
+            remaps.push((key.clone(), remap));
+        }
+        self.arena.blackboards.new_child(scope, remaps, autoremap)
+    }
+
+    /// The message for an unknown kind, with a near match if any.
+    fn unknown(&self, id: &str) -> String {
+        let names: Vec<&str> = self.registry.names().collect();
+        let mut message = format!("unknown node type `{id}`");
+        if let Some(near) = nearest(id, &names) {
             message.push_str(&format!(" (did you mean `{near}`?)"));
         }
         message
     }
 }
 
+fn children_message(kind: &str, model: &NodeModel, found: usize) -> String {
+    use super::registry::Children;
+    match model.children {
+        Children::None => format!("`{kind}` takes no children, found {found}"),
+        Children::Exactly(1) => format!("`{kind}` needs exactly one child, found {found}"),
+        Children::Exactly(n) => format!("`{kind}` needs exactly {n} children, found {found}"),
+        Children::AtLeast(1) => format!("`{kind}` needs at least one child"),
+        Children::AtLeast(n) => format!("`{kind}` needs at least {n} children, found {found}"),
+    }
+}
+
 /// The registered name closest to `name` by edit distance, if close enough to be a typo.
 fn nearest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
+    let lower = name.to_lowercase();
     names
         .iter()
-        .map(|n| (edit_distance(name, n), *n))
+        .map(|n| (edit_distance(&lower, &n.to_lowercase()), *n))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, n)| n)
@@ -317,168 +529,4 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-    use crate::engine::test_support::*;
-
-    fn errors(v: serde_json::Value) -> Vec<String> {
-        match compile(&spec(v), &registry()) {
-            Ok(_) => panic!("expected compile errors"),
-            Err(errors) => errors.iter().map(ToString::to_string).collect(),
-        }
-    }
-
-    fn at(line: u32, column: u32) -> serde_json::Value {
-        json!({ "file": "tree.json", "line": line, "column": column })
-    }
-
-    #[test]
-    fn unknown_leaf_names_it_and_its_span() {
-        let e = errors(json!({
-            "kind": "sequence", "name": "root", "span": at(1, 1),
-            "children": [
-                cond("a"),
-                { "kind": "condition", "name": "flga", "params": { "key": "k" }, "span": at(3, 7) }
-            ]
-        }));
-        assert_eq!(
-            e,
-            ["tree.json:3:7: root/flga[1]: unknown condition `flga` (did you mean `flag`?)"]
-        );
-    }
-
-    #[test]
-    fn leaf_of_the_wrong_kind_says_so() {
-        let e = errors(json!({ "kind": "action", "name": "flag" }));
-        assert_eq!(
-            e,
-            ["flag: unknown action `flag` (`flag` is registered as a condition)"]
-        );
-    }
-
-    #[test]
-    fn bad_param_type_is_reported_with_the_param_name() {
-        let e = errors(json!({
-            "kind": "subtree", "name": "g", "span": at(2, 3),
-            "children": [{ "kind": "action", "name": "act", "params": { "id": 7 } }]
-        }));
-        assert_eq!(
-            e,
-            ["tree.json:2:3: g/act[0]: action `act`: param `id`: expected a string, got number 7"]
-        );
-    }
-
-    #[test]
-    fn negation_with_two_children_is_an_error() {
-        let e = errors(node("negation", vec![cond("a"), cond("b")]));
-        assert_eq!(e, ["negation: a negation needs exactly one child, found 2"]);
-    }
-
-    #[test]
-    fn weighted_child_without_weight_is_an_error() {
-        let e = errors(node(
-            "weighted_selection",
-            vec![weighted(act("x"), 1.0), act("y")],
-        ));
-        assert_eq!(
-            e,
-            [
-                "weighted_selection/act[1]: param `weight`: missing (every child of a \
-              weighted_selection needs a finite number `weight`)"
-            ]
-        );
-        let e = errors(node(
-            "weighted_selection",
-            vec![
-                json!({ "kind": "action", "name": "act", "params": { "id": "x", "weight": "9" } }),
-            ],
-        ));
-        assert_eq!(e.len(), 1);
-        assert!(
-            e[0].contains("expected a number, got string \"9\""),
-            "{e:?}"
-        );
-    }
-
-    #[test]
-    fn parallel_thresholds_are_checked() {
-        let mut p = node("parallel", vec![act("x"), act("y")]);
-        p["params"] = json!({ "success_threshold": 3, "failure_threshold": 0 });
-        assert_eq!(
-            errors(p),
-            [
-                "parallel: param `success_threshold`: must be between 1 and 2 (the number of \
-                 children), got 3",
-                "parallel: param `failure_threshold`: must be between 1 and 2 (the number of \
-                 children), got 0",
-            ]
-        );
-    }
-
-    #[test]
-    fn all_errors_are_reported_at_once_in_preorder() {
-        let e = errors(json!({
-            "kind": "weighted_selection", "name": "rules", "span": at(1, 1),
-            "children": [
-                { "kind": "sequence", "name": "r0", "span": at(2, 5), "children": [
-                    { "kind": "condition", "name": "nope", "span": at(3, 9) },
-                    { "kind": "action", "name": "act", "params": { "id": false } }
-                ]},
-                weighted(node("negation", vec![]), 1.0),
-                weighted(node("sequence", vec![]), 2.0),
-                weighted(json!({ "kind": "condition", "name": "flag", "params": {},
-                                 "children": [act("x")] }), 3.0),
-            ]
-        }));
-        assert_eq!(
-            e,
-            [
-                "tree.json:2:5: rules/r0[0]: param `weight`: missing (every child of a \
-                 weighted_selection needs a finite number `weight`)",
-                "tree.json:3:9: rules/r0[0]/nope[0]: unknown condition `nope`",
-                "tree.json:2:5: rules/r0[0]/act[1]: action `act`: param `id`: expected a \
-                 string, got boolean false",
-                "tree.json:1:1: rules/negation[1]: a negation needs exactly one child, found 0",
-                "tree.json:1:1: rules/sequence[2]: a sequence needs at least one child",
-                "tree.json:1:1: rules/flag[3]: a condition cannot have children, found 1",
-                "tree.json:1:1: rules/flag[3]: condition `flag`: param `key`: missing",
-            ]
-        );
-    }
-
-    #[test]
-    fn node_ids_are_preorder_indices() {
-        // 0 sel, 1 seq, 2 flag a, 3 act x, 4 neg, 5 flag b
-        let t = build(node(
-            "selection",
-            vec![
-                node("sequence", vec![cond("a"), act("x")]),
-                node("negation", vec![cond("b")]),
-            ],
-        ));
-        assert_eq!(t.node_count(), 6);
-        assert_eq!(t.children(NodeId(0)), [NodeId(1), NodeId(4)]);
-        assert_eq!(t.children(NodeId(1)), [NodeId(2), NodeId(3)]);
-        assert_eq!(t.children(NodeId(4)), [NodeId(5)]);
-        assert_eq!(t.parent(NodeId(5)), Some(NodeId(4)));
-        assert_eq!(t.parent(NodeId(0)), None);
-        assert_eq!(t.kind(NodeId(3)), NodeKind::Action);
-        assert_eq!(t.name(NodeId(3)), "act");
-        assert_eq!(t.spec().children.len(), 2);
-        assert_eq!(t.explain(NodeId(99), &Ctx::default(), 0.0), None);
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("flag", "flga"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(
-            nearest("hp_blow", &["hp_below", "time_after"]),
-            Some("hp_below")
-        );
-        assert_eq!(nearest("zzz", &["hp_below"]), None);
-    }
-}
+mod tests {}

@@ -1,13 +1,17 @@
 //! The generic decision engine: a [`TreeSpec`] (plain serde data) is compiled against a
-//! [`Registry`] of named leaves into a [`Tree`], which is ticked with a typed context and an
+//! [`Registry`] of node kinds into a [`Tree`], which is ticked with a typed context and an
 //! injected time, and leaves a [`TickTrace`] of exactly the nodes it ticked.
 //!
-//! The engine knows nothing of any profile: the RoboMaster and soccer profiles register their
-//! leaves and build their `TreeSpec`s. Node ids ([`NodeId`]) are the spec's preorder indices;
-//! the rules of each node kind are in [`nodes`].
+//! Every node kind is a plug-in ([`Behavior`] plus a [`NodeModel`] of children and ports):
+//! the core ([`compile`], the tick loop in [`tree`], halting, the trace) names no kind. The
+//! standard library ([`nodes`]) carries BehaviorTree.CPP 4's names and semantics; a profile
+//! registers its own leaves and controls next to it. Ports read and write typed values on
+//! [`blackboard`]s with subtree scopes; [`script`] is BT.CPP's script language used by
+//! `Script` nodes and the pre/post conditions every node accepts. Node ids ([`NodeId`]) are
+//! the spec's preorder indices.
 //!
 //! ```
-//! use decision_core::engine::{Action, Condition, LeafParams, NodeId, Registry, Status, compile};
+//! use decision_core::engine::{Action, Condition, LeafParams, NodeId, Registry, Status, TreeSpec, compile, nodes};
 //!
 //! struct Robot { hp: i64, healed: u32 }
 //!
@@ -22,29 +26,28 @@
 //! }
 //!
 //! let mut registry = Registry::new();
+//! nodes::register_standard(&mut registry);
 //! registry.condition("hp_below", |p: &LeafParams| {
 //!     Ok(Box::new(HpBelow(p.i64("hp")?)) as Box<dyn Condition<Robot>>)
 //! });
 //! registry.action("heal", |_: &LeafParams| Ok(Box::new(Heal) as Box<dyn Action<Robot>>));
 //!
-//! let spec = serde_json::from_str(r#"{
-//!     "kind": "weighted_selection", "name": "decisions", "children": [
-//!         { "kind": "sequence", "name": "go_heal", "params": { "weight": 5 }, "children": [
-//!             { "kind": "condition", "name": "hp_below", "params": { "hp": 100 } },
-//!             { "kind": "action", "name": "heal" }
-//!         ]}
+//! let spec: TreeSpec = serde_json::from_str(r#"{
+//!     "type": "ReactiveSequence", "name": "go_heal", "children": [
+//!         { "type": "hp_below", "ports": { "hp": 100 } },
+//!         { "type": "heal" }
 //!     ]
 //! }"#).unwrap();
 //! let mut tree = compile(&spec, &registry).unwrap();
 //! let mut robot = Robot { hp: 80, healed: 0 };
 //! assert_eq!(tree.tick(&mut robot, 0.0), Status::Running);
-//! assert_eq!(tree.trace().status_of(NodeId(3)), Some(Status::Running)); // `heal`
-//! assert_eq!(tree.explain(NodeId(2), &robot, 0.0).as_deref(), Some("hp 80 < 100"));
-//! assert_eq!(tree.trace().weighted()[0].chosen, Some(0));
+//! assert_eq!(tree.trace().status_of(NodeId(2)), Some(Status::Running)); // `heal`
+//! assert_eq!(tree.explain(NodeId(1), &robot, 0.0).as_deref(), Some("hp 80 < 100"));
 //! ```
 
 pub mod blackboard;
 mod compile;
+pub mod node;
 pub mod nodes;
 mod registry;
 pub mod script;
@@ -52,15 +55,19 @@ mod spec;
 #[cfg(test)]
 mod test_support;
 mod trace;
-mod tree;
+pub mod tree;
 
-pub use compile::{CompileError, compile};
-pub use registry::{Action, Condition, LeafParams, ParamError, Registry};
-pub use spec::{NodeKind, SourceSpan, TreeSpec};
+pub use compile::{CompileError, NodeBuilder, compile, compile_with};
+pub use node::{Behavior, Cx, Fault, NodeState, Port, TickError};
+pub use registry::{
+    Action, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl, PortDirection,
+    Registry,
+};
+pub use spec::{SourceSpan, TreeSpec};
 pub use trace::{NodeId, TickTrace, TraceEntry, WeightedOutcome};
 pub use tree::Tree;
 
-/// Outcome of ticking one node.
+/// Outcome of ticking one node (BT.CPP's SUCCESS, FAILURE, RUNNING, SKIPPED).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -70,4 +77,24 @@ pub enum Status {
     Failure,
     /// The node needs more ticks.
     Running,
+    /// The node was skipped (a pre-condition, or all its children skipped); its parent passes
+    /// over it.
+    Skipped,
+}
+
+impl Status {
+    /// BT.CPP's upper-case name (`SUCCESS`, `FAILURE`, `RUNNING`, `SKIPPED`).
+    pub fn as_upper(self) -> &'static str {
+        match self {
+            Status::Success => "SUCCESS",
+            Status::Failure => "FAILURE",
+            Status::Running => "RUNNING",
+            Status::Skipped => "SKIPPED",
+        }
+    }
+
+    /// Whether the node completed (success or failure).
+    pub fn is_completed(self) -> bool {
+        matches!(self, Status::Success | Status::Failure)
+    }
 }

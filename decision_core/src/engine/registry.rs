@@ -1,9 +1,11 @@
-//! `Registry<C>`: named leaf constructors with typed params.
+//! `Registry<C>`: node kinds by id, each with its declared children and ports
+//! ([`NodeModel`]) and a constructor.
 //!
-//! A profile registers every condition and action it offers under a name; [`compile`] looks
-//! each leaf of a [`TreeSpec`] up by name and calls its constructor with the node's
-//! [`LeafParams`]. Constructors validate their params, so a bad param is a compile error that
-//! points at the node, never a panic or a silent default at tick time.
+//! The standard library, a profile's leaves and its own control nodes all register here the
+//! same way; [`compile`] looks each node of a [`TreeSpec`] up by its `type`. Constructors
+//! validate what they read, so a bad port or param is a compile error that points at the
+//! node, never a panic or a silent default at tick time. [`Registry::condition`] and
+//! [`Registry::action`] adapt plain predicates and actions with free-form [`LeafParams`].
 //!
 //! [`compile`]: super::compile
 //! [`TreeSpec`]: super::TreeSpec
@@ -14,6 +16,9 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::Status;
+use super::blackboard::EntryType;
+use super::compile::NodeBuilder;
+use super::node::{Behavior, Cx, Fault};
 
 /// A leaf predicate over the profile context `C`.
 pub trait Condition<C>: Send {
@@ -216,20 +221,179 @@ impl<'a> LeafParams<'a> {
 /// Constructor of a condition leaf from its params.
 pub(crate) type MakeCondition<C> =
     Box<dyn Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync>;
-/// Constructor of an action leaf from its params.
-pub(crate) type MakeAction<C> =
+type MakeAction<C> =
     Box<dyn Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync>;
 
-/// Named leaf constructors for one profile context `C`.
-///
-/// Conditions and actions live in separate namespaces: a `condition` node is looked up among
-/// the conditions only, an `action` node among the actions only.
-pub struct Registry<C> {
-    conditions: BTreeMap<String, MakeCondition<C>>,
-    actions: BTreeMap<String, MakeAction<C>>,
+/// Builds a node kind's behaviour from its compiled ports and children.
+pub type MakeNode<C> =
+    Box<dyn Fn(&mut NodeBuilder<'_>) -> Result<Box<dyn Behavior<C>>, String> + Send + Sync>;
+
+/// Direction of a port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortDirection {
+    /// Read by the node.
+    Input,
+    /// Written by the node.
+    Output,
+    /// Read and written.
+    InOut,
 }
 
-impl<C> Default for Registry<C> {
+/// One declared port of a node kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PortDecl {
+    /// Port name (the attribute in XML).
+    pub name: &'static str,
+    /// Read, written, or both.
+    pub direction: PortDirection,
+    /// The value type: a literal is converted to it at compile time; `Any` takes text as is.
+    pub ty: EntryType,
+    /// Default text when the port is not given; `None` = required (for inputs).
+    pub default: Option<&'static str>,
+    /// What the port is for.
+    pub description: &'static str,
+}
+
+impl PortDecl {
+    /// A required input port.
+    pub const fn input(name: &'static str, ty: EntryType, description: &'static str) -> Self {
+        Self {
+            name,
+            direction: PortDirection::Input,
+            ty,
+            default: None,
+            description,
+        }
+    }
+
+    /// An input port with a default.
+    pub const fn input_or(
+        name: &'static str,
+        ty: EntryType,
+        default: &'static str,
+        description: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            direction: PortDirection::Input,
+            ty,
+            default: Some(default),
+            description,
+        }
+    }
+
+    /// An output port (optional: an unset output is not written).
+    pub const fn output(name: &'static str, ty: EntryType, description: &'static str) -> Self {
+        Self {
+            name,
+            direction: PortDirection::Output,
+            ty,
+            default: None,
+            description,
+        }
+    }
+
+    /// A required read-write port.
+    pub const fn inout(name: &'static str, ty: EntryType, description: &'static str) -> Self {
+        Self {
+            name,
+            direction: PortDirection::InOut,
+            ty,
+            default: None,
+            description,
+        }
+    }
+}
+
+/// How many children a node kind takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Children {
+    /// A leaf.
+    None,
+    /// Exactly this many.
+    Exactly(usize),
+    /// At least this many.
+    AtLeast(usize),
+}
+
+impl Children {
+    /// Whether `n` children are allowed.
+    pub fn allows(self, n: usize) -> bool {
+        match self {
+            Children::None => n == 0,
+            Children::Exactly(k) => n == k,
+            Children::AtLeast(k) => n >= k,
+        }
+    }
+}
+
+/// What a node kind declares: its children and ports. `free_ports` kinds (a profile's leaves
+/// with their own param checks, `SubTree` remappings) take any port names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeModel {
+    /// Allowed number of children.
+    pub children: Children,
+    /// Declared ports.
+    pub ports: Vec<PortDecl>,
+    /// Whether undeclared port names are accepted (and left to the constructor).
+    pub free_ports: bool,
+    /// Whether the node's children get their own blackboard scope, its ports being
+    /// remappings (`SubTree`).
+    pub opens_scope: bool,
+}
+
+impl NodeModel {
+    /// A model with these children and ports.
+    pub fn new(children: Children, ports: Vec<PortDecl>) -> Self {
+        Self {
+            children,
+            ports,
+            free_ports: false,
+            opens_scope: false,
+        }
+    }
+
+    /// A model whose children get a scope of their own, its ports being remappings.
+    pub fn scope(children: Children) -> Self {
+        Self {
+            children,
+            ports: Vec::new(),
+            free_ports: true,
+            opens_scope: true,
+        }
+    }
+
+    /// A model that accepts any port names.
+    pub fn free(children: Children) -> Self {
+        Self {
+            children,
+            ports: Vec::new(),
+            free_ports: true,
+            opens_scope: false,
+        }
+    }
+
+    /// The declared port `name`.
+    pub fn port(&self, name: &str) -> Option<&PortDecl> {
+        self.ports.iter().find(|p| p.name == name)
+    }
+}
+
+/// A registered node kind.
+pub(crate) struct Kind<C> {
+    pub model: NodeModel,
+    pub make: MakeNode<C>,
+}
+
+/// Node kinds by registry id: the standard library, a profile's leaves, its own controls.
+///
+/// [`compile`](super::compile) looks every spec node's `type` up here, checks its children
+/// and ports against the kind's [`NodeModel`], and calls its constructor.
+pub struct Registry<C> {
+    kinds: BTreeMap<String, Kind<C>>,
+}
+
+impl<C: 'static> Default for Registry<C> {
     fn default() -> Self {
         Self::new()
     }
@@ -238,70 +402,124 @@ impl<C> Default for Registry<C> {
 impl<C> fmt::Debug for Registry<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Registry")
-            .field("conditions", &self.conditions.keys().collect::<Vec<_>>())
-            .field("actions", &self.actions.keys().collect::<Vec<_>>())
+            .field("kinds", &self.kinds.keys().collect::<Vec<_>>())
             .finish()
     }
 }
 
-impl<C> Registry<C> {
-    /// An empty registry.
+impl<C: 'static> Registry<C> {
+    /// A registry with no kinds (not even the standard library).
     pub fn new() -> Self {
         Self {
-            conditions: BTreeMap::new(),
-            actions: BTreeMap::new(),
+            kinds: BTreeMap::new(),
         }
     }
 
-    /// Registers condition `name`; a later registration of the same name replaces it.
+    /// Registers (or replaces) node kind `id`.
+    pub fn register(
+        &mut self,
+        id: &str,
+        model: NodeModel,
+        make: impl Fn(&mut NodeBuilder<'_>) -> Result<Box<dyn Behavior<C>>, String>
+        + Send
+        + Sync
+        + 'static,
+    ) {
+        self.kinds.insert(
+            id.to_owned(),
+            Kind {
+                model,
+                make: Box::new(make),
+            },
+        );
+    }
+
+    /// Registers a leaf condition `id` built from its params (free ports, checked by `make`).
     pub fn condition(
         &mut self,
-        name: &str,
+        id: &str,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync + 'static,
     ) {
-        self.conditions.insert(name.to_owned(), Box::new(make));
+        let make: MakeCondition<C> = Box::new(make);
+        self.register(id, NodeModel::free(Children::None), move |b| {
+            let leaf = make(&b.params()).map_err(|e| e.to_string())?;
+            Ok(Box::new(ConditionNode(leaf)) as Box<dyn Behavior<C>>)
+        });
     }
 
-    /// Registers action `name`; a later registration of the same name replaces it.
+    /// Registers a leaf action `id` built from its params (free ports, checked by `make`).
     pub fn action(
         &mut self,
-        name: &str,
+        id: &str,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync + 'static,
     ) {
-        self.actions.insert(name.to_owned(), Box::new(make));
+        let make: MakeAction<C> = Box::new(make);
+        self.register(id, NodeModel::free(Children::None), move |b| {
+            let leaf = make(&b.params()).map_err(|e| e.to_string())?;
+            Ok(Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>)
+        });
     }
 
-    /// All registered names: conditions (sorted), then actions (sorted).
+    /// Registered ids, sorted.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.condition_names().chain(self.action_names())
+        self.kinds.keys().map(String::as_str)
     }
 
-    /// Registered condition names, sorted.
-    pub fn condition_names(&self) -> impl Iterator<Item = &str> {
-        self.conditions.keys().map(String::as_str)
+    /// Whether kind `id` is registered.
+    pub fn has(&self, id: &str) -> bool {
+        self.kinds.contains_key(id)
     }
 
-    /// Registered action names, sorted.
-    pub fn action_names(&self) -> impl Iterator<Item = &str> {
-        self.actions.keys().map(String::as_str)
+    /// The model of kind `id`.
+    pub fn model(&self, id: &str) -> Option<&NodeModel> {
+        self.kinds.get(id).map(|k| &k.model)
     }
 
-    /// Whether a condition `name` is registered.
-    pub fn has_condition(&self, name: &str) -> bool {
-        self.conditions.contains_key(name)
+    pub(crate) fn kind(&self, id: &str) -> Option<&Kind<C>> {
+        self.kinds.get(id)
+    }
+}
+
+/// A registered [`Condition`] as a node: `Success` when it holds, else `Failure`.
+struct ConditionNode<C>(Box<dyn Condition<C>>);
+
+impl<C> Behavior<C> for ConditionNode<C> {
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        let now = cx.now();
+        Ok(if self.0.check(cx.ctx(), now) {
+            Status::Success
+        } else {
+            Status::Failure
+        })
     }
 
-    /// Whether an action `name` is registered.
-    pub fn has_action(&self, name: &str) -> bool {
-        self.actions.contains_key(name)
+    fn halt(&mut self, _cx: &mut Cx<'_, C>) {}
+
+    fn explain_into(&self, ctx: &C, now: f64, out: &mut String) -> bool {
+        self.0.explain_into(ctx, now, out);
+        true
+    }
+}
+
+/// A registered [`Action`] as a node: its status; halted when abandoned while running.
+struct ActionNode<C>(Box<dyn Action<C>>);
+
+impl<C> Behavior<C> for ActionNode<C> {
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        let now = cx.now();
+        Ok(self.0.tick(cx.ctx_mut(), now))
     }
 
-    pub(crate) fn make_condition(&self, name: &str) -> Option<&MakeCondition<C>> {
-        self.conditions.get(name)
+    fn halt(&mut self, cx: &mut Cx<'_, C>) {
+        self.0.halt(cx.ctx_mut());
     }
 
-    pub(crate) fn make_action(&self, name: &str) -> Option<&MakeAction<C>> {
-        self.actions.get(name)
+    fn can_resume(&self) -> bool {
+        true
+    }
+
+    fn resume(&mut self, _child: Option<usize>) {
+        self.0.resume();
     }
 }
 
@@ -368,7 +586,7 @@ mod tests {
     }
 
     #[test]
-    fn names_lists_conditions_then_actions_sorted() {
+    fn names_are_sorted() {
         struct Never;
         impl Condition<()> for Never {
             fn check(&mut self, _: &(), _: f64) -> bool {
@@ -389,6 +607,6 @@ mod tests {
         r.condition("a_cond", |_| Ok(Box::new(Never)));
         r.action("idle", |_| Ok(Box::new(Idle)));
         assert_eq!(r.names().collect::<Vec<_>>(), ["a_cond", "b_cond", "idle"]);
-        assert!(r.has_condition("a_cond") && !r.has_action("a_cond"));
+        assert!(r.has("a_cond") && !r.has("c_cond"));
     }
 }

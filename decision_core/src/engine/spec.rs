@@ -1,35 +1,10 @@
 //! `TreeSpec`: the serde data every front-end produces and the viewer draws.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-/// The kind of a tree node; see each node kind's module in `nodes` for its outcome rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum NodeKind {
-    /// Leaf predicate from the registry: Success or Failure, never Running.
-    Condition,
-    /// Leaf action from the registry: any status; halted when its parent abandons it.
-    Action,
-    /// Children in order with memory: resumes at the running child.
-    Sequence,
-    /// Priority fallback, reactive: re-evaluated from the first child every tick.
-    Selection,
-    /// Inverts Success/Failure of its single child.
-    Negation,
-    /// A named group wrapping a single child.
-    Subtree,
-    /// Sequence whose earlier children (guards) are re-checked every tick.
-    ReactiveSequence,
-    /// Runs its single child to completion once, then repeats that result.
-    RunOnce,
-    /// Ticks all children; succeeds or fails by thresholds.
-    Parallel,
-    /// Highest-weight child whose guard holds wins; a running child is kept unless a strictly
-    /// heavier one's guard holds.
-    WeightedSelection,
-}
-
-/// Where a spec node came from, for errors that point at file, line and column.
+/// Where a spec node (or one of its ports) came from, for errors that point at file, line
+/// and column.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SourceSpan {
     /// File the node was read from.
@@ -40,20 +15,93 @@ pub struct SourceSpan {
     pub column: u32,
 }
 
-/// One node of a tree as data: kind, name (the registry leaf name for leaves), params, children.
+/// One node of a tree as data: its registry id (`type`), its label (`name`), its ports and its
+/// children. The same data is published as the tree layout, so a viewer draws any tree
+/// without knowing the profile.
+///
+/// Port values are JSON: a string is a literal in its text form (as XML attributes are) or a
+/// blackboard reference `{key}`; numbers, booleans and arrays are literals. Keys starting
+/// with `_` are BT.CPP's pre/post conditions (`_skipIf`, `_while`, `_post`, ...) and
+/// `_autoremap` on a `SubTree`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TreeSpec {
-    /// Node kind.
-    pub kind: NodeKind,
-    /// Display name; for `condition` and `action` the registry name of the leaf.
+    /// Registry id of the node kind (`Sequence`, `weighted_selection`, a profile's leaf, ...).
+    #[serde(rename = "type", alias = "kind")]
+    pub kind: String,
+    /// Label shown in traces and viewers; empty means "the type".
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
-    /// Free-form parameters (leaf params; `weight` on children of `weighted_selection`, ...).
-    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
-    pub params: serde_json::Map<String, serde_json::Value>,
+    /// Port values by port name.
+    #[serde(
+        default,
+        alias = "params",
+        skip_serializing_if = "serde_json::Map::is_empty"
+    )]
+    pub ports: serde_json::Map<String, serde_json::Value>,
     /// Child nodes in declaration order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeSpec>,
-    /// Source position for diagnostics; not part of the published layout.
+    /// Source position of the node, for diagnostics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<SourceSpan>,
+    /// Source position of each port value, for diagnostics.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub port_spans: BTreeMap<String, SourceSpan>,
+}
+
+impl TreeSpec {
+    /// A node of type `kind` with no name, ports or children.
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            name: String::new(),
+            ports: serde_json::Map::new(),
+            children: Vec::new(),
+            span: None,
+            port_spans: BTreeMap::new(),
+        }
+    }
+
+    /// Sets the label.
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Sets a port value.
+    pub fn port(mut self, key: impl Into<String>, value: impl Into<serde_json::Value>) -> Self {
+        self.ports.insert(key.into(), value.into());
+        self
+    }
+
+    /// Appends children.
+    pub fn with_children(mut self, children: impl IntoIterator<Item = TreeSpec>) -> Self {
+        self.children.extend(children);
+        self
+    }
+
+    /// Sets the source span.
+    pub fn at(mut self, span: Option<SourceSpan>) -> Self {
+        self.span = span;
+        self
+    }
+
+    /// The label: the name, or the type when unnamed (BT.CPP's default).
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() {
+            &self.kind
+        } else {
+            &self.name
+        }
+    }
+
+    /// Number of nodes in this subtree, this one included.
+    pub fn node_count(&self) -> usize {
+        1 + self
+            .children
+            .iter()
+            .map(TreeSpec::node_count)
+            .sum::<usize>()
+    }
 }

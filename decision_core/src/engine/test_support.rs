@@ -67,9 +67,10 @@ impl Action<Ctx> for Act {
     }
 }
 
-/// The test registry: `flag` and `act`.
+/// The test registry: the standard library plus `flag` and `act`.
 pub fn registry() -> Registry<Ctx> {
     let mut r = Registry::new();
+    super::nodes::register_standard(&mut r);
     r.condition("flag", |p: &LeafParams| {
         Ok(Box::new(Flag(p.str("key")?.to_owned())) as Box<dyn Condition<Ctx>>)
     });
@@ -99,25 +100,24 @@ pub fn build(v: Value) -> Tree<Ctx> {
     }
 }
 
-/// `condition flag {key}`.
+/// Condition `flag {key}`, named after its key.
 pub fn cond(key: &str) -> Value {
-    json!({ "kind": "condition", "name": "flag", "params": { "key": key } })
+    json!({ "type": "flag", "name": key, "ports": { "key": key } })
 }
 
-/// `action act {id}`.
+/// Action `act {id}`, named after its id.
 pub fn act(id: &str) -> Value {
-    json!({ "kind": "action", "name": "act", "params": { "id": id } })
+    json!({ "type": "act", "name": id, "ports": { "id": id } })
 }
 
-/// A composite of `kind` (snake_case tag) with `children`.
+/// A node of type `kind` with `children`.
 pub fn node(kind: &str, children: Vec<Value>) -> Value {
-    json!({ "kind": kind, "name": kind, "children": children })
+    json!({ "type": kind, "children": children })
 }
 
-/// `v` with `params.weight = w`.
-pub fn weighted(mut v: Value, w: f64) -> Value {
-    v["params"]["weight"] = json!(w);
-    v
+/// A `weighted_rule` of weight `w` with `guard` and `body`.
+pub fn rule_of(guard: Value, body: Value, w: f64) -> Value {
+    json!({ "type": "weighted_rule", "ports": { "weight": w }, "children": [guard, body] })
 }
 
 /// The last trace as `(node id, status)` pairs.

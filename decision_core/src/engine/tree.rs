@@ -1,128 +1,280 @@
-//! `Tree<C>`: a compiled tree, flattened into an arena and ticked with a typed context.
+//! `Tree<C>`: a compiled tree, ticked with a typed context and an injected time.
+//!
+//! The core loop lives here and names no node kind: per node it checks BT.CPP 4's
+//! pre-conditions (`_failureIf`, `_successIf`, `_skipIf`, `_while`, only while idle, and
+//! `_while` again while running), ticks the node's [`Behavior`], runs the post-conditions
+//! (`_onSuccess` / `_onFailure`, then `_post`, on a completed result), keeps the node's
+//! [`NodeState`] (SKIPPED leaves it as it was) and records the trace.
 
-use std::fmt;
-
-use super::registry::{Action, Condition};
+use super::Status;
+use super::blackboard::{Blackboards, ScopeId};
+use super::node::{Behavior, Cx, Fault, NodeState, TickError};
+use super::script::Script;
+use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
-use super::{NodeKind, Status, TreeSpec, nodes};
 
-/// The leaf object of a `condition` or `action` node.
-pub(crate) enum Leaf<C> {
-    Condition(Box<dyn Condition<C>>),
-    Action(Box<dyn Action<C>>),
+/// The pre- and post-condition scripts of one node (most nodes have none).
+#[derive(Default)]
+pub(crate) struct Conditions {
+    /// `_failureIf`, `_successIf`, `_skipIf`, `_while`, in BT.CPP's order of evaluation.
+    pub pre: [Option<Script>; 4],
+    pub on_success: Option<Script>,
+    pub on_failure: Option<Script>,
+    pub post: Option<Script>,
+    pub on_halted: Option<Script>,
 }
 
-/// One node of the arena: what the tick reads (fixed at compile time) and tick state. Names
-/// and parents live in [`Layout`] so the hot nodes stay small.
-pub(crate) struct Node<C> {
-    pub kind: NodeKind,
-    /// This node's children are `Arena::child_ids[first_child..first_child + child_count]`.
+const FAILURE_IF: usize = 0;
+const SUCCESS_IF: usize = 1;
+const SKIP_IF: usize = 2;
+const WHILE: usize = 3;
+
+impl Conditions {
+    /// Whether any script is present.
+    pub fn is_empty(&self) -> bool {
+        self.pre.iter().all(Option::is_none)
+            && self.on_success.is_none()
+            && self.on_failure.is_none()
+            && self.post.is_none()
+            && self.on_halted.is_none()
+    }
+}
+
+/// Where a node's children are and which blackboard scope its ports use.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Links {
     pub first_child: u32,
     pub child_count: u32,
-    /// `Some` exactly for `condition` and `action` nodes (guaranteed by `compile`).
-    pub leaf: Option<Leaf<C>>,
-    /// `weight` param when this node is a child of a `weighted_selection`, else 0.
-    pub weight: f64,
-    /// Number of leading `condition` children forming the guard when this node is a
-    /// `sequence`/`reactive_sequence` child of a `weighted_selection`, else 0. The node's own
-    /// tick starts after them (its body).
-    pub guard_len: u32,
-    /// `parallel` thresholds (unused by other kinds).
-    pub success_threshold: u32,
-    pub failure_threshold: u32,
-    // ---- tick state ----
-    /// The node returned `Running` the last time it was ticked and has not been halted since.
-    pub running: bool,
-    /// Index (among the children) of the running child, for kinds that track one.
-    pub running_child: Option<u32>,
-    /// `run_once`: the stored result once the child completed.
-    pub once: Option<Status>,
-    /// When the parent is a `parallel`: this child's result in the parent's current round.
-    pub round: Option<Status>,
+    pub scope: ScopeId,
 }
 
-/// The cold per-node data, indexed by node id.
-#[derive(Default)]
-pub(crate) struct Layout {
-    pub names: Vec<String>,
-    pub parents: Vec<Option<u32>>,
-}
-
-/// The flattened tree: nodes in spec preorder, a flat child-id list, and the trace.
+/// The flattened tree: per-node behaviour, state, links and conditions, indexed by node id.
 pub(crate) struct Arena<C> {
-    pub nodes: Vec<Node<C>>,
-    pub child_ids: Vec<NodeId>,
+    pub behaviors: Vec<Option<Box<dyn Behavior<C>>>>,
+    pub states: Vec<NodeState>,
+    pub links: Vec<Links>,
+    pub child_ids: Vec<u32>,
+    pub conditions: Vec<Option<Box<Conditions>>>,
+    pub names: Vec<String>,
+    pub blackboards: Blackboards,
     pub trace: TickTrace,
+    pub tracing: bool,
+    pub visits: u64,
+    /// An error raised by an `_onHalted` script (halts cannot return one).
+    pub pending: Option<TickError>,
 }
 
 impl<C> Arena<C> {
-    /// Node id of child `i` of node `n`.
-    pub fn child(&self, n: u32, i: u32) -> u32 {
-        let node = &self.nodes[n as usize];
-        debug_assert!(i < node.child_count);
-        self.child_ids[(node.first_child + i) as usize].0
+    pub fn state(&self, id: u32) -> NodeState {
+        self.states
+            .get(id as usize)
+            .copied()
+            .unwrap_or(NodeState::Idle)
     }
 
-    pub fn children(&self, n: u32) -> &[NodeId] {
-        let node = &self.nodes[n as usize];
-        let start = node.first_child as usize;
-        &self.child_ids[start..start + node.child_count as usize]
+    pub fn child_count(&self, id: u32) -> usize {
+        self.links
+            .get(id as usize)
+            .map_or(0, |l| l.child_count as usize)
     }
 
-    pub fn node(&self, n: u32) -> &Node<C> {
-        &self.nodes[n as usize]
+    /// Node id of child `i` of `id`; the caller keeps `i` below `child_count`.
+    pub fn child(&self, id: u32, i: usize) -> u32 {
+        let links = self.links[id as usize];
+        debug_assert!(i < links.child_count as usize);
+        self.child_ids[links.first_child as usize + i]
     }
 
-    pub fn node_mut(&mut self, n: u32) -> &mut Node<C> {
-        &mut self.nodes[n as usize]
+    pub fn scope_of(&self, id: u32) -> ScopeId {
+        self.links[id as usize].scope
     }
-}
 
-/// A compiled behaviour tree over the profile context `C`; built by
-/// [`compile`](super::compile).
-///
-/// Node ids are spec preorder indices (see [`NodeId`]). Accessors taking a `NodeId` panic on an
-/// id `>= node_count()`, except [`parent`](Self::parent), [`running_child`](Self::running_child)
-/// and [`explain`](Self::explain), which return `None`.
-pub struct Tree<C> {
-    spec: TreeSpec,
-    layout: Layout,
-    arena: Arena<C>,
-}
-
-impl<C> fmt::Debug for Tree<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tree")
-            .field("root", &self.spec.name)
-            .field("node_count", &self.node_count())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<C> Tree<C> {
-    pub(crate) fn new(
-        spec: TreeSpec,
-        layout: Layout,
-        nodes: Vec<Node<C>>,
-        child_ids: Vec<NodeId>,
-    ) -> Self {
-        let trace = TickTrace::new(nodes.len());
-        Self {
-            spec,
-            layout,
-            arena: Arena {
-                nodes,
-                child_ids,
-                trace,
-            },
+    fn error(&self, id: u32, message: String) -> TickError {
+        TickError {
+            node: NodeId(id),
+            node_name: self.names.get(id as usize).cloned().unwrap_or_default(),
+            message,
         }
     }
 
-    /// Ticks the tree once at injected time `now` and returns the root's status; the previous
-    /// tick's trace is replaced. Allocation-free in steady state.
-    pub fn tick(&mut self, ctx: &mut C, now: f64) -> Status {
+    fn run_script(
+        &mut self,
+        id: u32,
+        pick: fn(&Conditions) -> Option<&Script>,
+    ) -> Result<(), TickError> {
+        let Some(conditions) = self.conditions[id as usize].as_deref() else {
+            return Ok(());
+        };
+        let Some(script) = pick(conditions) else {
+            return Ok(());
+        };
+        match script.eval(&mut self.blackboards) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(TickError {
+                node: NodeId(id),
+                node_name: self.names.get(id as usize).cloned().unwrap_or_default(),
+                message: format!("script `{}`: {}", script.source(), e.message),
+            }),
+        }
+    }
+
+    /// The status decided by a pre-condition, and whether `_while` turned false while running.
+    fn pre_conditions(&mut self, id: u32) -> Result<(Option<Status>, bool), TickError> {
+        let state = self.states[id as usize];
+        let Some(conditions) = self.conditions[id as usize].as_deref() else {
+            return Ok((None, false));
+        };
+        let check = |script: &Script, bbs: &mut Blackboards| {
+            script
+                .eval_bool(bbs)
+                .map_err(|e| format!("script `{}`: {}", script.source(), e.message))
+        };
+        match state {
+            NodeState::Idle => {
+                for (k, script) in conditions.pre.iter().enumerate() {
+                    let Some(script) = script else { continue };
+                    let holds = check(script, &mut self.blackboards).map_err(|m| TickError {
+                        node: NodeId(id),
+                        node_name: self.names[id as usize].clone(),
+                        message: m,
+                    })?;
+                    let decided = match k {
+                        FAILURE_IF if holds => Some(Status::Failure),
+                        SUCCESS_IF if holds => Some(Status::Success),
+                        SKIP_IF if holds => Some(Status::Skipped),
+                        WHILE if !holds => Some(Status::Skipped),
+                        _ => None,
+                    };
+                    if decided.is_some() {
+                        return Ok((decided, false));
+                    }
+                }
+                Ok((None, false))
+            }
+            NodeState::Running => match &conditions.pre[WHILE] {
+                Some(script) => {
+                    let holds = check(script, &mut self.blackboards).map_err(|m| TickError {
+                        node: NodeId(id),
+                        node_name: self.names[id as usize].clone(),
+                        message: m,
+                    })?;
+                    Ok(if holds {
+                        (None, false)
+                    } else {
+                        (Some(Status::Skipped), true)
+                    })
+                }
+                None => Ok((None, false)),
+            },
+            NodeState::Success | NodeState::Failure => Ok((None, false)),
+        }
+    }
+
+    /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace.
+    pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, TickError> {
+        self.visits += 1;
+        let (decided, halt_first) = self.pre_conditions(id)?;
+        if halt_first {
+            self.halt_node(id, ctx, now);
+        }
+        let status = match decided {
+            Some(status) => status,
+            None => {
+                let Some(mut behavior) = self.behaviors[id as usize].take() else {
+                    return Err(self.error(id, "node ticked while it is ticking".to_owned()));
+                };
+                let result = behavior.tick(&mut Cx {
+                    arena: self,
+                    id,
+                    ctx,
+                    now,
+                });
+                self.behaviors[id as usize] = Some(behavior);
+                match result {
+                    Ok(status) => status,
+                    Err(Fault::Here(message)) => return Err(self.error(id, message)),
+                    Err(Fault::Below(e)) => return Err(e),
+                }
+            }
+        };
+        match status {
+            Status::Success => {
+                self.run_script(id, |c| c.on_success.as_ref())?;
+                self.run_script(id, |c| c.post.as_ref())?;
+            }
+            Status::Failure => {
+                self.run_script(id, |c| c.on_failure.as_ref())?;
+                self.run_script(id, |c| c.post.as_ref())?;
+            }
+            Status::Running | Status::Skipped => {}
+        }
+        let slot = &mut self.states[id as usize];
+        *slot = slot.after(status);
+        if self.tracing {
+            self.trace.record(id, status);
+        }
+        Ok(status)
+    }
+
+    /// Halts node `id` (its behaviour's halt, then idle, then `_onHalted`).
+    pub fn halt_node(&mut self, id: u32, ctx: &mut C, now: f64) {
+        if let Some(mut behavior) = self.behaviors[id as usize].take() {
+            behavior.halt(&mut Cx {
+                arena: self,
+                id,
+                ctx,
+                now,
+            });
+            self.behaviors[id as usize] = Some(behavior);
+        }
+        self.states[id as usize] = NodeState::Idle;
+        if let Err(e) = self.run_script(id, |c| c.on_halted.as_ref()) {
+            self.pending.get_or_insert(e);
+        }
+    }
+
+    /// BT.CPP's `haltChild`: halt if running, then reset to idle.
+    pub fn halt_and_reset(&mut self, id: u32, ctx: &mut C, now: f64) {
+        if self.states[id as usize] == NodeState::Running {
+            self.halt_node(id, ctx, now);
+        }
+        self.states[id as usize] = NodeState::Idle;
+    }
+}
+
+/// A compiled tree: tick it with the profile's context and the injected time.
+pub struct Tree<C> {
+    pub(crate) arena: Arena<C>,
+    pub(crate) spec: TreeSpec,
+    pub(crate) parents: Vec<Option<u32>>,
+    pub(crate) root_scope: ScopeId,
+}
+
+impl<C> Tree<C> {
+    /// Ticks the root once (BT.CPP `tickExactlyOnce`); a completed root is reset to idle.
+    pub fn try_tick(&mut self, ctx: &mut C, now: f64) -> Result<Status, TickError> {
         self.arena.trace.begin(now);
-        nodes::tick(&mut self.arena, 0, ctx, now)
+        let result = self.arena.tick_node(0, ctx, now);
+        if let Some(e) = self.arena.pending.take() {
+            return Err(e);
+        }
+        let status = result?;
+        if matches!(status, Status::Success | Status::Failure) {
+            self.arena.states[0] = NodeState::Idle;
+        }
+        Ok(status)
+    }
+
+    /// Ticks the root once; for profiles whose nodes raise no runtime errors (no scripts),
+    /// where an error would be a broken invariant (it reads as `Failure`).
+    pub fn tick(&mut self, ctx: &mut C, now: f64) -> Status {
+        match self.try_tick(ctx, now) {
+            Ok(status) => status,
+            Err(e) => {
+                debug_assert!(false, "tick error in a tree without scripts: {e}");
+                Status::Failure
+            }
+        }
     }
 
     /// The trace of the last tick.
@@ -130,82 +282,111 @@ impl<C> Tree<C> {
         &self.arena.trace
     }
 
-    /// For a condition node, [`Condition::explain`] for `ctx` at `now`; `None` for other nodes.
-    pub fn explain(&self, node: NodeId, ctx: &C, now: f64) -> Option<String> {
-        match &self.arena.nodes.get(node.index())?.leaf {
-            Some(Leaf::Condition(c)) => Some(c.explain(ctx, now)),
-            _ => None,
-        }
+    /// Turns the per-node trace on or off (on by default); off, a tick records nothing.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.arena.tracing = on;
     }
 
-    /// For a condition node, appends [`Condition::explain_into`] to `out` and returns true;
-    /// false for other nodes.
-    pub fn explain_into(&self, node: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
-        match self
-            .arena
-            .nodes
-            .get(node.index())
-            .and_then(|n| n.leaf.as_ref())
-        {
-            Some(Leaf::Condition(c)) => {
-                c.explain_into(ctx, now, out);
-                true
-            }
+    /// Node ticks entered since the tree was built (a tick's visits are the difference).
+    pub fn visits(&self) -> u64 {
+        self.arena.visits
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.arena.states.len()
+    }
+
+    /// The status node `n` is in between ticks.
+    pub fn state(&self, n: NodeId) -> NodeState {
+        self.arena.state(n.0)
+    }
+
+    /// Whether node `n` is running.
+    pub fn is_running(&self, n: NodeId) -> bool {
+        self.state(n) == NodeState::Running
+    }
+
+    /// The position of the child node `n` keeps running (kinds that track one).
+    pub fn running_child(&self, n: NodeId) -> Option<usize> {
+        self.arena
+            .behaviors
+            .get(n.index())?
+            .as_ref()?
+            .running_child()
+    }
+
+    /// The parent of node `n`.
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        self.parents.get(n.index()).copied().flatten().map(NodeId)
+    }
+
+    /// The label of node `n`.
+    pub fn name(&self, n: NodeId) -> Option<&str> {
+        self.arena.names.get(n.index()).map(String::as_str)
+    }
+
+    /// Explains node `n`'s result for `ctx` in words (conditions), if its kind can.
+    pub fn explain(&self, n: NodeId, ctx: &C, now: f64) -> Option<String> {
+        let mut out = String::new();
+        self.explain_into(n, ctx, now, &mut out).then_some(out)
+    }
+
+    /// Appends the explanation of node `n` to `out`; false when it has none.
+    pub fn explain_into(&self, n: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
+        match self.arena.behaviors.get(n.index()) {
+            Some(Some(b)) => b.explain_into(ctx, now, out),
             _ => false,
         }
     }
 
-    /// Halts everything running (each running action's `halt` runs once) and resets the
-    /// composites' memory of running children. `run_once` results are kept.
+    /// Halts everything running and resets every node to idle (`RunOnce` keeps its memory).
     pub fn halt(&mut self, ctx: &mut C) {
-        nodes::halt(&mut self.arena, 0, ctx);
+        let now = self.arena.trace.now();
+        self.arena.halt_and_reset(0, ctx, now);
+        self.arena.pending = None;
     }
 
     /// Marks the chain `path` as running, as if the last tick had returned `Running` along it,
-    /// so the next tick resumes it like any running child (e.g. `weighted_selection`
-    /// commitment). Meant for carrying a running decision over to a freshly compiled tree
-    /// (hot reload): the adopting action is ticked (or halted) next without a first tick.
-    ///
-    /// `path` starts at the root, each id a child of the previous, and ends at an `action`;
-    /// the nodes between must be composites (a completed `run_once` does not qualify).
-    /// Returns `false` and changes nothing when the path is not such a chain or when anything
-    /// in the tree is running already.
+    /// so the next tick resumes it (hot reload carries a running decision into a freshly
+    /// compiled tree). `path` starts at the root, each id a child of the previous, and ends at
+    /// a leaf; every node on it must be able to resume ([`Behavior::can_resume`]). Returns false and changes
+    /// nothing otherwise, or when anything runs already.
     pub fn resume_running(&mut self, path: &[NodeId]) -> bool {
-        let a = &self.arena;
         let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
             return false;
         };
-        let valid_end = a.nodes.get(last.index()).map(|n| n.kind) == Some(NodeKind::Action);
-        if first != NodeId(0) || !valid_end || a.node(0).running {
+        if first != NodeId(0)
+            || last.index() >= self.node_count()
+            || self.arena.child_count(last.0) != 0
+            || self.arena.states.contains(&NodeState::Running)
+        {
             return false;
         }
-        // (parent id, child position) for each step, validated before anything changes.
-        let mut steps = Vec::with_capacity(path.len().saturating_sub(1));
+        let mut steps = Vec::with_capacity(path.len());
         for pair in path.windows(2) {
-            let (parent, child) = (pair[0], pair[1]);
-            let node = a.node(parent.0);
-            let composite = match node.kind {
-                NodeKind::Condition | NodeKind::Action => false,
-                NodeKind::RunOnce => node.once.is_none(),
-                _ => true,
-            };
-            let Some(i) = a.children(parent.0).iter().position(|&c| c == child) else {
+            let (parent, child) = (pair[0].0, pair[1].0);
+            let position =
+                (0..self.arena.child_count(parent)).find(|&i| self.arena.child(parent, i) == child);
+            let Some(position) = position else {
                 return false;
             };
-            if !composite {
-                return false;
+            steps.push((parent, Some(position)));
+        }
+        steps.push((last.0, None));
+        let all_can = steps.iter().all(|&(node, _)| {
+            self.arena.behaviors[node as usize]
+                .as_ref()
+                .is_some_and(|b| b.can_resume())
+        });
+        if !all_can {
+            return false;
+        }
+        for &(node, child) in &steps {
+            if let Some(b) = self.arena.behaviors[node as usize].as_mut() {
+                b.resume(child);
             }
-            steps.push((parent.0, i as u32));
-        }
-        for (parent, i) in steps {
-            let node = self.arena.node_mut(parent);
-            node.running = true;
-            node.running_child = Some(i);
-        }
-        let leaf = self.arena.node_mut(last.0);
-        leaf.running = true;
-        if let Some(Leaf::Action(action)) = &mut leaf.leaf {
-            action.resume();
+            self.arena.states[node as usize] = NodeState::Running;
         }
         true
     }
@@ -215,151 +396,18 @@ impl<C> Tree<C> {
         &self.spec
     }
 
-    /// Number of nodes; ids are `0..node_count()`.
-    pub fn node_count(&self) -> usize {
-        self.arena.nodes.len()
+    /// The tree's blackboards.
+    pub fn blackboard(&self) -> &Blackboards {
+        &self.arena.blackboards
     }
 
-    /// All node ids in preorder.
-    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + use<C> {
-        (0..self.arena.nodes.len() as u32).map(NodeId)
+    /// The tree's blackboards, mutably (e.g. to write inputs before a tick).
+    pub fn blackboard_mut(&mut self) -> &mut Blackboards {
+        &mut self.arena.blackboards
     }
 
-    /// The kind of node `n`.
-    pub fn kind(&self, n: NodeId) -> NodeKind {
-        self.arena.node(n.0).kind
-    }
-
-    /// The name of node `n` (for leaves, the registry name).
-    pub fn name(&self, n: NodeId) -> &str {
-        &self.layout.names[n.index()]
-    }
-
-    /// The children of node `n` in declaration order.
-    pub fn children(&self, n: NodeId) -> &[NodeId] {
-        self.arena.children(n.0)
-    }
-
-    /// The parent of node `n`; `None` for the root (and for unknown ids).
-    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
-        self.layout
-            .parents
-            .get(n.index())
-            .copied()
-            .flatten()
-            .map(NodeId)
-    }
-
-    /// Whether node `n` returned `Running` on its last tick and has not been halted since.
-    pub fn is_running(&self, n: NodeId) -> bool {
-        self.arena.node(n.0).running
-    }
-
-    /// Index (among its children) of the running child of a `sequence`, `reactive_sequence`,
-    /// `selection` or `weighted_selection` node; `None` when no child is running, for other
-    /// kinds, and for unknown ids.
-    pub fn running_child(&self, n: NodeId) -> Option<usize> {
-        let node = self.arena.nodes.get(n.index())?;
-        match node.kind {
-            NodeKind::Sequence
-            | NodeKind::ReactiveSequence
-            | NodeKind::Selection
-            | NodeKind::WeightedSelection => node.running_child.map(|i| i as usize),
-            _ => None,
-        }
-    }
-
-    /// The `weight` of node `n` when it is a child of a `weighted_selection` (else 0).
-    pub fn weight(&self, n: NodeId) -> f64 {
-        self.arena.node(n.0).weight
-    }
-
-    /// The number of leading guard conditions of node `n` when it is a `sequence` or
-    /// `reactive_sequence` child of a `weighted_selection` (else 0).
-    pub fn guard_len(&self, n: NodeId) -> usize {
-        self.arena.node(n.0).guard_len as usize
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::engine::test_support::*;
-    use crate::engine::{NodeId, Status};
-
-    #[test]
-    fn steady_state_ticks_reuse_the_trace_buffers() {
-        let mut t = build(node(
-            "weighted_selection",
-            vec![
-                weighted(node("sequence", vec![cond("a"), act("x")]), 1.0),
-                weighted(node("reactive_sequence", vec![cond("b"), act("y")]), 2.0),
-            ],
-        ));
-        let mut ctx = Ctx::default();
-        ctx.set("a", true);
-        t.tick(&mut ctx, 0.0);
-        let buffers = |t: &crate::engine::Tree<Ctx>| {
-            let tr = &t.arena.trace;
-            (
-                tr.entries().as_ptr(),
-                tr.weighted().as_ptr(),
-                tr.entries().len(),
-            )
-        };
-        let first = buffers(&t);
-        for k in 1..100 {
-            ctx.set("b", k % 2 == 0);
-            t.tick(&mut ctx, f64::from(k));
-            assert_eq!(buffers(&t).0, first.0);
-            assert_eq!(buffers(&t).1, first.1);
-        }
-        assert_eq!(t.trace().tick_number(), 100);
-        assert_eq!(t.trace().now(), 99.0);
-        assert_eq!(t.trace().status_of(NodeId(0)), Some(Status::Running));
-    }
-
-    #[test]
-    fn resume_running_adopts_a_running_decision() {
-        // 0 weighted, 1 seq (w1), 2 flag a, 3 act x, 4 seq (w2), 5 flag b, 6 act y,
-        // 7 seq (w0.5), 8 flag c, 9 act z
-        let spec = node(
-            "weighted_selection",
-            vec![
-                weighted(node("sequence", vec![cond("a"), act("x")]), 1.0),
-                weighted(node("sequence", vec![cond("b"), act("y")]), 2.0),
-                weighted(node("sequence", vec![cond("c"), act("z")]), 0.5),
-            ],
-        );
-        let mut t = build(spec.clone());
-        let ids = |v: &[u32]| v.iter().map(|&i| NodeId(i)).collect::<Vec<_>>();
-        // Not a chain, not starting at the root, not ending at an action: rejected.
-        assert!(!t.resume_running(&ids(&[0, 3])));
-        assert!(!t.resume_running(&ids(&[1, 3])));
-        assert!(!t.resume_running(&ids(&[0, 1])));
-        assert!(!t.resume_running(&[]));
-        assert!(!t.is_running(NodeId(0)));
-
-        assert!(t.resume_running(&ids(&[0, 1, 3])));
-        assert_eq!(t.running_child(NodeId(0)), Some(0));
-        assert!(
-            !t.resume_running(&ids(&[0, 4, 6])),
-            "something runs already"
-        );
-        let mut ctx = Ctx::default();
-        // Committed although its guard fails (a lighter rule is the best): x is ticked, not
-        // restarted.
-        ctx.set("c", true);
-        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
-        assert_eq!(ctx.ticks("x"), 1);
-        assert!(t.trace().weighted()[0].kept_running);
-        // A heavier rule preempts it and halts the adopted action once.
-        ctx.set("b", true);
-        t.tick(&mut ctx, 1.0);
-        assert_eq!((ctx.halts("x"), ctx.ticks("y")), (1, 1));
-    }
-
-    #[test]
-    fn hot_node_fits_a_cache_line() {
-        assert!(std::mem::size_of::<super::Node<Ctx>>() <= 64);
+    /// The root blackboard scope.
+    pub fn root_scope(&self) -> ScopeId {
+        self.root_scope
     }
 }

@@ -88,6 +88,7 @@ impl Decider {
     /// Compiles the decision tree for `tables`.
     pub fn new(tables: Arc<Tables>) -> Result<Self, Vec<CompileError>> {
         let mut registry = Registry::new();
+        crate::engine::nodes::register_standard(&mut registry);
         guards::register(&mut registry);
         navigate::register(&mut registry, &tables);
         let (spec, nodes) = decision_tree(&tables);
@@ -160,7 +161,7 @@ impl Decider {
         self.best = self.tree.trace().weighted().first().and_then(|w| w.best);
         let out = &self.ctx.out;
         let in_effect = match status {
-            Status::Failure => None,
+            Status::Failure | Status::Skipped => None,
             Status::Success | Status::Running => out.chosen,
         };
         let skipped = match (in_effect, out.unreachable, out.cancel_active_goal) {
@@ -228,7 +229,7 @@ impl Decider {
         let Some(nodes) = self.nodes.get(index) else {
             return;
         };
-        let path = [crate::engine::NodeId(0), nodes.sequence, nodes.navigate];
+        let path = [crate::engine::NodeId(0), nodes.rule, nodes.navigate];
         if self.tree.resume_running(&path) {
             self.ctx.memory.running_decision = Some(index);
             if let Some(sent) = self.ctx.memory.sent.as_mut() {

@@ -1,26 +1,29 @@
-//! Compiling `decisions.json` into the engine's IR: one `weighted_selection` whose children are
-//! the decisions, each a `sequence` of its guard conditions followed by the `navigate` action.
+//! Compiling `decisions.json` into the engine's IR: one `weighted_selection` whose rules are
+//! the decisions, each a guard (`Sequence` of its conditions) and the `navigate` action.
 //! A guard is emitted only for fields that are not "-1", in the order of the spec's table.
 
 use super::decisions::{Decision, SKIP};
 use super::guards::{AT_WAYPOINT, BoundKind, ENEMY_AT, FRIEND_AT};
 use super::load::Tables;
 use super::navigate::NAVIGATE;
-use crate::engine::{NodeId, NodeKind, SourceSpan, TreeSpec};
+use crate::engine::nodes::weighted_selection::RULE;
+use crate::engine::{NodeId, SourceSpan, TreeSpec};
 use serde_json::{Map, Value, json};
 
 /// Node ids of one decision inside the compiled tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecisionNodes {
-    /// The decision's sequence node.
-    pub sequence: NodeId,
+    /// The decision's `weighted_rule` node.
+    pub rule: NodeId,
     /// Its guard conditions, in check order.
     pub guards: Vec<NodeId>,
-    /// Its navigate action.
+    /// Its navigate action (the rule's body).
     pub navigate: NodeId,
 }
 
-/// The tree for `tables` and the node ids of every decision, in file order.
+/// The tree for `tables` and the node ids of every decision, in file order: one
+/// `weighted_selection` whose rules are the decisions, each with a `Sequence` of its guard
+/// conditions (or `AlwaysSuccess` when it has none) as guard and `navigate` as body.
 pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
     let decisions_file = tables.files.decisions.display().to_string();
     let mut next_id = 1u32; // the root is node 0 (preorder numbering)
@@ -36,70 +39,69 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
                 column: pos.column,
             })
         };
-        let sequence = NodeId(next_id);
-        next_id += 1;
-        let mut guard_specs = Vec::new();
-        for (name, field, params) in guards_of(d) {
-            guard_specs.push(leaf(NodeKind::Condition, name, params, span(field)));
-        }
-        let guards = (0..guard_specs.len() as u32)
-            .map(|i| NodeId(next_id + i))
+        let rule = NodeId(next_id);
+        let guard_specs: Vec<TreeSpec> = guards_of(d)
+            .into_iter()
+            .map(|(name, field, ports)| leaf(name, ports, span(field)))
             .collect();
-        next_id += guard_specs.len() as u32;
+        let guard_root = NodeId(next_id + 1);
+        let (guard, guards) = if guard_specs.is_empty() {
+            (
+                TreeSpec::new("AlwaysSuccess").named("no guards"),
+                Vec::new(),
+            )
+        } else {
+            let ids = (0..guard_specs.len() as u32)
+                .map(|i| NodeId(guard_root.0 + 1 + i))
+                .collect();
+            (
+                TreeSpec::new("Sequence")
+                    .named("guards")
+                    .with_children(guard_specs),
+                ids,
+            )
+        };
+        next_id = guard_root.0 + guard.node_count() as u32;
         let navigate = NodeId(next_id);
         next_id += 1;
-        let mut body = guard_specs;
-        body.push(leaf(
-            NodeKind::Action,
+        let body = leaf(
             NAVIGATE,
-            params([("decision", json!(index))]),
+            ports([("decision", json!(index))]),
             span("decide_wayPoint"),
-        ));
-        let mut seq_params = params([("weight", json!(d.weight)), ("id", json!(d.id))]);
-        seq_params.insert("decision_name".into(), json!(d.name));
+        );
+        let mut rule_ports = ports([("weight", json!(d.weight)), ("id", json!(d.id))]);
+        rule_ports.insert("decision_name".into(), json!(d.name));
         children.push(TreeSpec {
-            kind: NodeKind::Sequence,
-            name: format!("{} #{}", d.name, d.id),
-            params: seq_params,
-            children: body,
-            span: Some(SourceSpan {
-                file: decisions_file.clone(),
-                line: loaded.positions.object.line,
-                column: loaded.positions.object.column,
-            }),
+            ports: rule_ports,
+            ..TreeSpec::new(RULE)
+                .named(format!("{} #{}", d.name, d.id))
+                .with_children([guard, body])
+                .at(Some(SourceSpan {
+                    file: decisions_file.clone(),
+                    line: loaded.positions.object.line,
+                    column: loaded.positions.object.column,
+                }))
         });
         nodes.push(DecisionNodes {
-            sequence,
+            rule,
             guards,
             navigate,
         });
     }
-    let root = TreeSpec {
-        kind: NodeKind::WeightedSelection,
-        name: "decisions".into(),
-        params: Map::new(),
-        children,
-        span: None,
-    };
+    let root = TreeSpec::new("weighted_selection")
+        .named("decisions")
+        .with_children(children);
     (root, nodes)
 }
 
-fn leaf(
-    kind: NodeKind,
-    name: &str,
-    params: Map<String, Value>,
-    span: Option<SourceSpan>,
-) -> TreeSpec {
+fn leaf(kind: &str, ports: Map<String, Value>, span: Option<SourceSpan>) -> TreeSpec {
     TreeSpec {
-        kind,
-        name: name.to_string(),
-        params,
-        children: Vec::new(),
-        span,
+        ports,
+        ..TreeSpec::new(kind).at(span)
     }
 }
 
-fn params<const N: usize>(items: [(&str, Value); N]) -> Map<String, Value> {
+fn ports<const N: usize>(items: [(&str, Value); N]) -> Map<String, Value> {
     items.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
@@ -110,7 +112,7 @@ pub fn guards_of(d: &Decision) -> Vec<(&'static str, &'static str, Map<String, V
         out.push((
             AT_WAYPOINT,
             "wayPointID",
-            params([("ids", json!(d.waypoint_ids))]),
+            ports([("ids", json!(d.waypoint_ids))]),
         ));
     }
     let bounds = [
@@ -128,7 +130,7 @@ pub fn guards_of(d: &Decision) -> Vec<(&'static str, &'static str, Map<String, V
             out.push((
                 kind.leaf_name(),
                 kind.field(),
-                params([("value", json!(value))]),
+                ports([("value", json!(value))]),
             ));
         }
     }
@@ -141,7 +143,7 @@ pub fn guards_of(d: &Decision) -> Vec<(&'static str, &'static str, Map<String, V
                 out.push((
                     leaf_name,
                     field,
-                    params([("slot", json!(slot)), ("ids", json!(ids))]),
+                    ports([("slot", json!(slot)), ("ids", json!(ids))]),
                 ));
             }
         }

@@ -1,0 +1,285 @@
+//! The plug-in interface of a node kind: [`Behavior`], ticked through a [`Cx`] that gives it
+//! its children, its ports, the blackboard and the profile's typed context.
+//!
+//! The engine core keeps, per node, BT.CPP's status between ticks ([`NodeState`]: idle,
+//! running, or the last completed result until a parent resets it), runs the pre/post
+//! conditions around [`Behavior::tick`], records the trace, and halts. A node kind only
+//! implements its own rule over its children.
+
+use super::Status;
+use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
+use super::trace::{NodeId, WeightedOutcome};
+use super::tree::Arena;
+
+/// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
+/// its parent resets it to `Idle`; pre-conditions (`_skipIf`, ...) are only checked when idle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeState {
+    /// Not started, or reset by its parent.
+    Idle,
+    /// Returned `Running` last time.
+    Running,
+    /// Returned `Success` last time and was not reset since.
+    Success,
+    /// Returned `Failure` last time and was not reset since.
+    Failure,
+}
+
+impl NodeState {
+    /// The state a node is left in after returning `status` (SKIPPED leaves it as it was).
+    pub fn after(self, status: Status) -> NodeState {
+        match status {
+            Status::Success => NodeState::Success,
+            Status::Failure => NodeState::Failure,
+            Status::Running => NodeState::Running,
+            Status::Skipped => self,
+        }
+    }
+}
+
+/// A runtime error of a tick (a script error, a value the blackboard refuses, a broken
+/// threshold): the tick stops and the error names the node.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{node_name}: {message}")]
+pub struct TickError {
+    /// The node that failed.
+    pub node: NodeId,
+    /// Its label.
+    pub node_name: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// One node kind's behaviour. Constructed by the kind's registry constructor, it owns its
+/// state (an index, a counter, a cached result) and documents its outcome for every child
+/// outcome.
+pub trait Behavior<C>: Send {
+    /// Ticks the node once; children are ticked through `cx`.
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault>;
+
+    /// Called when the node was running and its parent abandons it: resets own memory and
+    /// halts running children (the default halts and resets every child, as BT.CPP's
+    /// `ControlNode::halt`). The engine sets the node idle afterwards.
+    fn halt(&mut self, cx: &mut Cx<'_, C>) {
+        cx.halt_children();
+    }
+
+    /// Whether [`resume`](Self::resume) is supported (hot reload of a running decision).
+    fn can_resume(&self) -> bool {
+        false
+    }
+
+    /// Hot reload: this node is running with `child` (a position; `None` for a leaf) as its
+    /// running child, as if the previous tick had run it.
+    fn resume(&mut self, _child: Option<usize>) {}
+
+    /// The position of the child this node keeps running, if it tracks one.
+    fn running_child(&self) -> Option<usize> {
+        None
+    }
+
+    /// Appends an explanation of the node's result for `ctx` (conditions say why they fail);
+    /// false when the kind has none.
+    fn explain_into(&self, _ctx: &C, _now: f64, _out: &mut String) -> bool {
+        false
+    }
+}
+
+/// A port resolved at compile time: a literal value or a blackboard slot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Port {
+    /// A literal (converted from its text form at compile time).
+    Literal(Value),
+    /// A blackboard entry (`{key}`), pre-resolved to its slot.
+    Entry(EntrySlot),
+    /// Not given and without a default.
+    Missing,
+}
+
+/// What a node sees while it ticks: its children, its ports, the blackboard, the profile's
+/// context and the injected time.
+pub struct Cx<'t, C> {
+    pub(crate) arena: &'t mut Arena<C>,
+    pub(crate) id: u32,
+    pub(crate) ctx: &'t mut C,
+    pub(crate) now: f64,
+}
+
+impl<'t, C> Cx<'t, C> {
+    /// The profile's context.
+    pub fn ctx(&self) -> &C {
+        self.ctx
+    }
+
+    /// The profile's context, mutably.
+    pub fn ctx_mut(&mut self) -> &mut C {
+        self.ctx
+    }
+
+    /// The injected time of this tick.
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        NodeId(self.id)
+    }
+
+    /// This node's status before this tick.
+    pub fn state(&self) -> NodeState {
+        self.arena.state(self.id)
+    }
+
+    /// Number of children.
+    pub fn child_count(&self) -> usize {
+        self.arena.child_count(self.id)
+    }
+
+    /// Status child `i` was left in.
+    pub fn child_state(&self, i: usize) -> NodeState {
+        self.arena.state(self.arena.child(self.id, i))
+    }
+
+    /// Ticks child `i` (with its pre/post conditions) and returns its status.
+    pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
+        let child = self.arena.child(self.id, i);
+        self.arena
+            .tick_node(child, self.ctx, self.now)
+            .map_err(Fault::Below)
+    }
+
+    /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
+    pub fn halt_child(&mut self, i: usize) {
+        let child = self.arena.child(self.id, i);
+        self.arena.halt_and_reset(child, self.ctx, self.now);
+    }
+
+    /// Halts (if running) and resets every child, as BT.CPP's `resetChildren`.
+    pub fn halt_children(&mut self) {
+        self.halt_children_from(0);
+    }
+
+    /// Halts (if running) and resets the children from position `first` on.
+    pub fn halt_children_from(&mut self, first: usize) {
+        for i in first..self.child_count() {
+            self.halt_child(i);
+        }
+    }
+
+    /// Ticks child `k` of child `i` (controls whose children are containers, such as
+    /// `weighted_selection` over its `{guard, body}` rules).
+    pub fn tick_grandchild(&mut self, i: usize, k: usize) -> Result<Status, Fault> {
+        let child = self.arena.child(self.id, i);
+        let grandchild = self.arena.child(child, k);
+        self.arena
+            .tick_node(grandchild, self.ctx, self.now)
+            .map_err(Fault::Below)
+    }
+
+    /// Halts (if running) and resets child `k` of child `i`.
+    pub fn halt_grandchild(&mut self, i: usize, k: usize) {
+        let child = self.arena.child(self.id, i);
+        let grandchild = self.arena.child(child, k);
+        self.arena.halt_and_reset(grandchild, self.ctx, self.now);
+    }
+
+    /// Records `status` as child `i`'s result of this tick (trace and state) when this node
+    /// decided it without ticking the child itself.
+    pub fn settle_child(&mut self, i: usize, status: Status) {
+        let child = self.arena.child(self.id, i);
+        let slot = &mut self.arena.states[child as usize];
+        *slot = slot.after(status);
+        if self.arena.tracing {
+            self.arena.trace.record(child, status);
+        }
+    }
+
+    /// The blackboards of the tree.
+    pub fn blackboard(&self) -> &Blackboards {
+        &self.arena.blackboards
+    }
+
+    /// The blackboards of the tree, mutably.
+    pub fn blackboard_mut(&mut self) -> &mut Blackboards {
+        &mut self.arena.blackboards
+    }
+
+    /// The scope this node's ports resolve in.
+    pub fn scope(&self) -> ScopeId {
+        self.arena.scope_of(self.id)
+    }
+
+    /// The value of an input port (`None` when its entry is empty or the port is missing).
+    pub fn get<'p>(&'p self, port: &'p Port) -> Option<&'p Value> {
+        match port {
+            Port::Literal(v) => Some(v),
+            Port::Entry(slot) => self.arena.blackboards.get_slot(*slot),
+            Port::Missing => None,
+        }
+    }
+
+    /// An input port as an int (errors name the entry).
+    pub fn get_int(&self, port: &Port, name: &str) -> Result<i64, String> {
+        let value = self
+            .get(port)
+            .ok_or_else(|| format!("input port `{name}` has no value"))?;
+        value.as_int().map_err(|e| format!("port `{name}`: {e}"))
+    }
+
+    /// An input port as a bool.
+    pub fn get_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
+        let value = self
+            .get(port)
+            .ok_or_else(|| format!("input port `{name}` has no value"))?;
+        value.as_bool().map_err(|e| format!("port `{name}`: {e}"))
+    }
+
+    /// An input port as a double.
+    pub fn get_double(&self, port: &Port, name: &str) -> Result<f64, String> {
+        let value = self
+            .get(port)
+            .ok_or_else(|| format!("input port `{name}` has no value"))?;
+        value.as_double().map_err(|e| format!("port `{name}`: {e}"))
+    }
+
+    /// Writes an output port (a literal port cannot be written).
+    pub fn set(&mut self, port: &Port, value: Value) -> Result<(), String> {
+        match port {
+            Port::Entry(slot) => self
+                .arena
+                .blackboards
+                .set_slot(*slot, value)
+                .map_err(|e| e.to_string()),
+            _ => Err("output port is not a blackboard entry".to_owned()),
+        }
+    }
+
+    /// Records what a `weighted_selection` decided this tick (for viewers and explanations).
+    pub fn record_weighted(&mut self, outcome: WeightedOutcome) {
+        if self.arena.tracing {
+            self.arena.trace.record_weighted(outcome);
+        }
+    }
+}
+
+/// Why a tick stopped: this node's own error, or a descendant's passed up unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// This node failed at run time (a message in words).
+    Here(String),
+    /// A descendant failed; its error is passed up as it is.
+    Below(TickError),
+}
+
+impl From<String> for Fault {
+    fn from(message: String) -> Self {
+        Fault::Here(message)
+    }
+}
+
+impl From<&str> for Fault {
+    fn from(message: &str) -> Self {
+        Fault::Here(message.to_owned())
+    }
+}
