@@ -1,11 +1,11 @@
-//! Tick cost of the engine: a `weighted_selection` over 10,000 rules, each a `sequence` of
-//! 5 trivial guard conditions and an action.
+//! Tick cost of the engine: a `weighted_selection` over 10,000 rules, each a guard `Sequence`
+//! of 5 trivial conditions and an action.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use decision_core::engine::{
-    Action, Condition, LeafParams, NodeKind, Registry, Status, Tree, TreeSpec, compile,
+    Action, Condition, LeafParams, Registry, Status, Tree, TreeSpec, compile, nodes,
 };
 use serde_json::{Map, Value, json};
 
@@ -37,6 +37,7 @@ impl Action<Ctx> for Work {
 
 fn registry() -> Registry<Ctx> {
     let mut r = Registry::new();
+    nodes::register_standard(&mut r);
     r.condition("at_least", |p: &LeafParams| {
         Ok(Box::new(AtLeast(p.i64("min")?)) as Box<dyn Condition<Ctx>>)
     });
@@ -46,17 +47,14 @@ fn registry() -> Registry<Ctx> {
     r
 }
 
-fn leaf(kind: NodeKind, name: &str, params: Value) -> TreeSpec {
-    let params = match params {
+fn leaf(kind: &str, name: &str, ports: Value) -> TreeSpec {
+    let ports = match ports {
         Value::Object(m) => m,
         _ => Map::new(),
     };
     TreeSpec {
-        kind,
-        name: name.to_owned(),
-        params,
-        children: Vec::new(),
-        span: None,
+        ports,
+        ..TreeSpec::new(kind).named(name)
     }
 }
 
@@ -64,20 +62,19 @@ fn leaf(kind: NodeKind, name: &str, params: Value) -> TreeSpec {
 fn tree() -> Tree<Ctx> {
     let rules = (0..10_000)
         .map(|i| {
-            let mut children: Vec<TreeSpec> = (0..5)
-                .map(|k| leaf(NodeKind::Condition, "at_least", json!({ "min": k })))
+            let guards: Vec<TreeSpec> = (0..5)
+                .map(|k| leaf("at_least", "at_least", json!({ "min": k })))
                 .collect();
-            children.push(leaf(NodeKind::Action, "work", json!({})));
-            let mut rule = leaf(
-                NodeKind::Sequence,
+            let guard = TreeSpec::new("Sequence").with_children(guards);
+            leaf(
+                "weighted_rule",
                 &format!("rule_{i}"),
                 json!({ "weight": i % 100 }),
-            );
-            rule.children = children;
-            rule
+            )
+            .with_children([guard, leaf("work", "work", json!({}))])
         })
         .collect();
-    let mut root = leaf(NodeKind::WeightedSelection, "rules", json!({}));
+    let mut root = leaf("weighted_selection", "rules", json!({}));
     root.children = rules;
     match compile(&root, &registry()) {
         Ok(t) => t,

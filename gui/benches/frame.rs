@@ -2,7 +2,7 @@
 //! and a 1,000-node tree, next to the sample. Run: `cargo bench -p gui --bench frame`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use decision_core::engine::{NodeKind, Status, TreeSpec};
+use decision_core::engine::{Status, TreeSpec};
 use gui::app::ViewerApp;
 use gui::model::FlatTree;
 use std::path::Path;
@@ -56,31 +56,25 @@ fn write_big_config(dir: &Path) -> std::path::PathBuf {
 
 /// A selection over 100 sequences of 9 leaves: 1,001 nodes.
 fn big_tree() -> TreeSpec {
-    let leaf = |kind, name: String| TreeSpec {
-        kind,
-        name,
-        params: serde_json::Map::new(),
-        children: Vec::new(),
-        span: None,
-    };
+    let leaf = |kind: &str, name: String| TreeSpec::new(kind).named(name);
     let children = (0..100)
         .map(|s| TreeSpec {
             children: (0..9)
                 .map(|l| {
                     let kind = if l == 8 {
-                        NodeKind::Action
+                        "act"
                     } else {
-                        NodeKind::Condition
+                        "flag"
                     };
                     leaf(kind, format!("leaf_{s}_{l}"))
                 })
                 .collect(),
-            ..leaf(NodeKind::Sequence, format!("sequence_{s}"))
+            ..leaf("Sequence", format!("sequence_{s}"))
         })
         .collect();
     TreeSpec {
         children,
-        ..leaf(NodeKind::Selection, "root".into())
+        ..leaf("Fallback", "root".into())
     }
 }
 

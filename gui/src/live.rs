@@ -72,13 +72,7 @@ impl LiveSource {
         let layout = shadow
             .as_ref()
             .map(|n| n.layout().clone())
-            .unwrap_or_else(|| TreeSpec {
-                kind: decision_core::engine::NodeKind::Sequence,
-                name: "no layout yet".into(),
-                params: serde_json::Map::new(),
-                children: Vec::new(),
-                span: None,
-            });
+            .unwrap_or_else(|| TreeSpec::new("Sequence").named("no layout yet"));
         let mut view = View::new(tables, &layout);
         view.push_event(
             wall_clock(),

@@ -81,13 +81,14 @@ impl FlatTree {
         // Iterative preorder, to stay safe on deep trees.
         let mut stack: Vec<(&TreeSpec, usize)> = vec![(spec, 0)];
         while let Some((node, depth)) = stack.pop() {
-            let kind = serde_json::to_value(node.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default();
+            let label = if node.name.is_empty() || node.name == node.kind {
+                node.kind.clone()
+            } else {
+                format!("{} {}", node.kind, node.name)
+            };
             nodes.push(FlatNode {
                 depth,
-                label: format!("{kind} {}", node.name),
+                label,
                 end: 0,
             });
             for child in node.children.iter().rev() {

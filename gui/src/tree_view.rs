@@ -22,6 +22,7 @@ pub fn status_colour(status: Option<Status>) -> Color32 {
         Some(Status::Success) => Color32::from_rgb(60, 200, 90),
         Some(Status::Failure) => Color32::from_rgb(230, 80, 80),
         Some(Status::Running) => Color32::from_rgb(240, 200, 40),
+        Some(Status::Skipped) => Color32::from_rgb(120, 150, 220),
         None => Color32::from_gray(140),
     }
 }
@@ -94,6 +95,7 @@ impl TreeView {
                         Some(Status::Success) => "success",
                         Some(Status::Failure) => "failure",
                         Some(Status::Running) => "running",
+                        Some(Status::Skipped) => "skipped",
                         None => "-",
                     };
                     ui.horizontal(|ui| {

@@ -1,20 +1,14 @@
 //! The tree panel (only visible rows are laid out, subtrees collapse) and the map (hover shows
 //! field coordinates).
 
-use decision_core::engine::{NodeKind, TreeSpec};
+use decision_core::engine::TreeSpec;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui::app::ViewerApp;
 use gui::model::FlatTree;
 
-fn node(kind: NodeKind, name: &str, children: Vec<TreeSpec>) -> TreeSpec {
-    TreeSpec {
-        kind,
-        name: name.into(),
-        params: serde_json::Map::new(),
-        children,
-        span: None,
-    }
+fn node(kind: &str, name: &str, children: Vec<TreeSpec>) -> TreeSpec {
+    TreeSpec::new(kind).named(name).with_children(children)
 }
 
 /// A selection over 200 sequences of 4 conditions: 1,001 nodes.
@@ -22,12 +16,12 @@ fn big_tree() -> TreeSpec {
     let children = (0..200)
         .map(|s| {
             let leaves = (0..4)
-                .map(|l| node(NodeKind::Condition, &format!("c{s}_{l}"), Vec::new()))
+                .map(|l| node("flag", &format!("c{s}_{l}"), Vec::new()))
                 .collect();
-            node(NodeKind::Sequence, &format!("seq{s}"), leaves)
+            node("Sequence", &format!("seq{s}"), leaves)
         })
         .collect();
-    node(NodeKind::Selection, "root", children)
+    node("Fallback", "root", children)
 }
 
 #[test]
@@ -35,7 +29,7 @@ fn flat_tree_is_preorder_with_subtree_ends() {
     let tree = FlatTree::new(&big_tree());
     assert_eq!(tree.len(), 1001);
     assert_eq!(tree.nodes[0].end, 1001);
-    assert_eq!(tree.nodes[1].label, "sequence seq0");
+    assert_eq!(tree.nodes[1].label, "Sequence seq0");
     assert_eq!(tree.nodes[1].end, 6);
     assert_eq!(tree.nodes[2].depth, 2);
     assert_eq!(tree.nodes[2].end, 3);
@@ -54,23 +48,23 @@ fn a_thousand_node_tree_lays_out_only_visible_rows_and_collapses() {
         .build_ui_state(|ui, app: &mut ViewerApp| app.show(ui), app);
     h.run();
     h.get_by_label("1001 nodes");
-    assert!(h.query_by_label_contains("#1 sequence seq0").is_some());
+    assert!(h.query_by_label_contains("#1 Sequence seq0").is_some());
     // The last rows are not laid out.
     assert!(h.query_by_label_contains("#1000 ").is_none());
     // Collapse the first sequence: its leaves disappear, the next sequence moves up.
-    h.get_by_label_contains("#1 sequence seq0").click();
+    h.get_by_label_contains("#1 Sequence seq0").click();
     h.run();
     assert!(h.state().tree.collapsed.contains(&1));
-    assert!(h.query_by_label_contains("#2 condition c0_0").is_none());
-    assert!(h.query_by_label_contains("#6 sequence seq1").is_some());
+    assert!(h.query_by_label_contains("#2 flag c0_0").is_none());
+    assert!(h.query_by_label_contains("#6 Sequence seq1").is_some());
     // Collapse all: one row.
     h.get_by_label("Collapse all").click();
     h.run();
-    assert!(h.query_by_label_contains("#1 sequence").is_none());
-    h.get_by_label_contains("#0 selection root");
+    assert!(h.query_by_label_contains("#1 Sequence").is_none());
+    h.get_by_label_contains("#0 Fallback root");
     h.get_by_label("Expand all").click();
     h.run();
-    assert!(h.query_by_label_contains("#2 condition c0_0").is_some());
+    assert!(h.query_by_label_contains("#2 flag c0_0").is_some());
 }
 
 #[test]

@@ -45,6 +45,7 @@
 //! assert_eq!(tree.explain(NodeId(1), &robot, 0.0).as_deref(), Some("hp 80 < 100"));
 //! ```
 
+pub mod bench_leaves;
 pub mod blackboard;
 mod compile;
 pub mod node;
