@@ -40,7 +40,11 @@ pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>>
             .position()
             .map_or((1, 1), |p| (p.line as u32 + 1, p.column as u32 + 1));
         let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_owned();
         at(line, column, format!("JSON5 syntax: {message}"))
     })?;
     let mut spec: TreeSpec = serde_path_to_error::deserialize(value).map_err(|e| {
@@ -107,8 +111,11 @@ mod tests {
         let e = parse_json5("{ type: 'A', kids: [] }", Path::new("shape.json5"))
             .expect_err("unknown field");
         assert!(e[0].message.contains("kids"), "{e:?}");
-        let e = parse_json5("{ type: 'A', children: [ { name: 'x' } ] }", Path::new("s.json5"))
-            .expect_err("missing type");
+        let e = parse_json5(
+            "{ type: 'A', children: [ { name: 'x' } ] }",
+            Path::new("s.json5"),
+        )
+        .expect_err("missing type");
         assert!(e[0].message.contains("children[0]"), "{e:?}");
     }
 }

@@ -9,9 +9,9 @@
 #![deny(missing_docs)]
 
 mod expand;
+pub mod json5_tree;
 mod lenient;
 mod loader;
-pub mod json5_tree;
 pub mod spec;
 
 use std::fmt;
@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use loader::{load_file, load_str};
 pub use json5_tree::{load_any, load_json5, parse_json5};
+pub use loader::{load_file, load_str};
 pub use spec::{load_tree, main_spec, to_tree_spec};
 
 /// A place in a source file; `line` and `column` are 1-based, the column counts characters.

@@ -79,9 +79,15 @@ mod tests {
 </root>"#;
         let doc = crate::load_str(xml, "t.xml", Path::new(".")).expect("loads");
         let spec = main_spec(&doc, None, Path::new("t.xml")).expect("expands");
-        assert_eq!((spec.kind.as_str(), spec.name.as_str()), ("Sequence", "top"));
+        assert_eq!(
+            (spec.kind.as_str(), spec.name.as_str()),
+            ("Sequence", "top")
+        );
         let check = &spec.children[0];
-        assert_eq!((check.kind.as_str(), check.label()), ("CheckKey", "CheckKey"));
+        assert_eq!(
+            (check.kind.as_str(), check.label()),
+            ("CheckKey", "CheckKey")
+        );
         assert_eq!(check.ports["expect"], serde_json::json!("1"));
         assert_eq!(check.port_spans["expect"].line, 4);
         let sub = &spec.children[1];

@@ -61,11 +61,7 @@ fn big_tree() -> TreeSpec {
         .map(|s| TreeSpec {
             children: (0..9)
                 .map(|l| {
-                    let kind = if l == 8 {
-                        "act"
-                    } else {
-                        "flag"
-                    };
+                    let kind = if l == 8 { "act" } else { "flag" };
                     leaf(kind, format!("leaf_{s}_{l}"))
                 })
                 .collect(),

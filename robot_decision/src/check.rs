@@ -8,6 +8,13 @@ use std::sync::Arc;
 
 /// Loads, lints and compiles; prints the diagnostics; exit 1 on errors.
 pub fn run(config: &Path, format: Format) -> ExitCode {
+    let is_tree = config
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "xml" | "json5"));
+    if is_tree {
+        return check_tree(config);
+    }
     let diagnostics = diagnose(config);
     let errors = diagnostics.errors().count();
     let warnings = diagnostics.warnings().count();
@@ -49,4 +56,28 @@ pub fn diagnose(config: &Path) -> Diagnostics {
         }
     }
     diagnostics
+}
+
+/// Checks a tree file against the standard library and the benchmark leaves: every load and
+/// compile error at once.
+fn check_tree(tree: &Path) -> ExitCode {
+    let Some(spec) = crate::bt::load_spec(tree, None) else {
+        return ExitCode::from(1);
+    };
+    let registry = crate::bt::registry(crate::bt::Leaves::Bench);
+    match decision_core::engine::compile(&spec, &registry) {
+        Ok(tree_built) => {
+            println!(
+                "{}: 0 error(s), {} node(s)",
+                tree.display(),
+                tree_built.node_count()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            crate::bt::print_compile_errors(&errors, tree);
+            println!("{}: {} error(s)", tree.display(), errors.len());
+            ExitCode::from(1)
+        }
+    }
 }

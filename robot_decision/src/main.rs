@@ -1,5 +1,6 @@
 //! `robot-decision`: check, explain, simulate and run RoboMaster decision files.
 
+mod bt;
 mod check;
 mod decide;
 mod schema;
@@ -33,13 +34,35 @@ enum Format {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Check a config and the files it names; exit 0 clean or warnings only, 1 errors.
+    /// Check a config and the files it names, or a tree file (.xml, .json5); exit 0 clean or
+    /// warnings only, 1 errors.
     Check {
-        /// The config.json file.
+        /// The config.json file, or a tree file.
         config: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Run a BehaviorTree.CPP tree (XML or JSON5) on JSON Lines input and print each tick's
+    /// trace, or time the shared benchmark schedule.
+    Bt {
+        /// The tree file (.xml with includes, or .json5).
+        tree: PathBuf,
+        /// The tree to run (default: `main_tree_to_execute`, else the only tree).
+        #[arg(long)]
+        main_tree: Option<String>,
+        /// The leaf vocabulary.
+        #[arg(long, value_enum, default_value = "bench")]
+        leaves: bt::Leaves,
+        /// Input lines `{"set": {...}}` (JSON Lines); `-` reads standard input.
+        #[arg(long, required_unless_present = "bench")]
+        input: Option<PathBuf>,
+        /// Time the benchmark schedule instead (tracing off).
+        #[arg(long)]
+        bench: bool,
+        /// Ticks to time (default: whole 49,152-tick periods for about 2 s).
+        #[arg(long, requires = "bench")]
+        ticks: Option<u64>,
     },
     /// Decide offline: one JSON snapshot per input line, one JSON result per output line.
     Decide {
@@ -129,6 +152,24 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { config, format } => check::run(&config, format),
+        Command::Bt {
+            tree,
+            main_tree,
+            leaves,
+            input,
+            bench,
+            ticks,
+        } => {
+            let mode = match (&input, bench) {
+                (_, true) => bt::Mode::Bench(ticks),
+                (Some(input), false) => bt::Mode::Input(input),
+                (None, false) => {
+                    eprintln!("bt: give --input FILE or --bench");
+                    return ExitCode::from(2);
+                }
+            };
+            bt::run(&tree, main_tree.as_deref(), leaves, mode)
+        }
         Command::Decide { config, input } => decide::run(&config, &input),
         Command::Schema { which } => schema::run(which),
         Command::Run {

@@ -181,22 +181,30 @@ mod tests {
 
     #[test]
     fn the_schedule_follows_the_benchmark_readme() {
-        let at = |i: u64, key: &str| {
-            schedule(i)
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| *v)
-        };
+        let at = |i: u64, key: &str| schedule(i).iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         assert_eq!(at(0, "control_state"), Some(1));
         assert_eq!(at(1024, "control_state"), Some(2));
         assert_eq!(at(2048, "control_state"), Some(3));
         assert_eq!(at(16 * 1024, "control_state"), Some(1));
-        assert_eq!((at(3, "assist_request"), at(4, "assist_request")), (Some(0), Some(1)));
+        assert_eq!(
+            (at(3, "assist_request"), at(4, "assist_request")),
+            (Some(0), Some(1))
+        );
         assert_eq!(at(64 * 7, "game_state"), Some(4));
         assert_eq!(at(64 * 3, "game_state"), Some(3));
         assert_eq!((at(511, "role"), at(512, "role")), (Some(0), Some(1)));
-        assert_eq!((at(15, "ball_visible"), at(16, "ball_visible")), (Some(0), Some(1)));
-        assert_eq!((at(0, "ball_close"), at(8, "ball_close"), at(24, "ball_close")), (Some(1), Some(0), Some(1)));
+        assert_eq!(
+            (at(15, "ball_visible"), at(16, "ball_visible")),
+            (Some(0), Some(1))
+        );
+        assert_eq!(
+            (
+                at(0, "ball_close"),
+                at(8, "ball_close"),
+                at(24, "ball_close")
+            ),
+            (Some(1), Some(0), Some(1))
+        );
         assert_eq!(at(5, "sel"), Some(999));
     }
 }
