@@ -340,10 +340,13 @@ impl<C> Tree<C> {
         }
     }
 
-    /// Halts everything running and resets every node to idle (`RunOnce` keeps its memory).
+    /// Halts everything running and resets every node to idle, also completed nodes that a
+    /// parent left unreset (kinds keep the memory BT.CPP keeps across a halt, e.g. `RunOnce`'s
+    /// result and `SequenceWithMemory`'s position).
     pub fn halt(&mut self, ctx: &mut C) {
         let now = self.arena.trace.now();
         self.arena.halt_and_reset(0, ctx, now);
+        self.arena.states.fill(NodeState::Idle);
         self.arena.pending = None;
     }
 
