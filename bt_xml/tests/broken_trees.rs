@@ -62,61 +62,201 @@ fn case(body: &str, line: u32, column: u32, message: &str) {
 
 #[test]
 fn unknown_node_types_come_with_a_suggestion() {
-    case("    <Sequnce/>", 3, 5, "unknown node type `Sequnce` (did you mean `Sequence`?)");
-    case("    <Sequence><Nop/></Sequence>", 3, 15, "unknown node type `Nop` (did you mean `Noop`?)");
-    case("    <sequence><Noop/></sequence>", 3, 5, "(did you mean `Sequence`?)");
-    case("    <Totally_Unknown/>", 3, 5, "unknown node type `Totally_Unknown`");
-    case("    <Sequence>\n      <Noop/>\n      <CheckKy key=\"a\" expect=\"1\"/>\n    </Sequence>", 5, 7, "did you mean `CheckKey`?");
+    case(
+        "    <Sequnce/>",
+        3,
+        5,
+        "unknown node type `Sequnce` (did you mean `Sequence`?)",
+    );
+    case(
+        "    <Sequence><Nop/></Sequence>",
+        3,
+        15,
+        "unknown node type `Nop` (did you mean `Noop`?)",
+    );
+    case(
+        "    <sequence><Noop/></sequence>",
+        3,
+        5,
+        "(did you mean `Sequence`?)",
+    );
+    case(
+        "    <Totally_Unknown/>",
+        3,
+        5,
+        "unknown node type `Totally_Unknown`",
+    );
+    case(
+        "    <Sequence>\n      <Noop/>\n      <CheckKy key=\"a\" expect=\"1\"/>\n    </Sequence>",
+        5,
+        7,
+        "did you mean `CheckKey`?",
+    );
 }
 
 #[test]
 fn unknown_ports_come_with_a_suggestion() {
-    case("    <CheckKey key=\"a\" expct=\"1\"/>", 3, 23, "`CheckKey` has no port `expct` (did you mean `expect`?)");
-    case("    <Work tick=\"2\"/>", 3, 11, "`Work` has no port `tick` (did you mean `ticks`?)");
-    case("    <Noop color=\"red\"/>", 3, 11, "`Noop` has no port `color` (it takes no ports)");
-    case("    <Sequence speed=\"3\"><Noop/></Sequence>", 3, 15, "`Sequence` has no port `speed`");
-    case("    <CheckKey key=\"a\" expect=\"1\" zzz=\"0\"/>", 3, 34, "(ports: key, expect)");
+    case(
+        "    <CheckKey key=\"a\" expct=\"1\"/>",
+        3,
+        23,
+        "`CheckKey` has no port `expct` (did you mean `expect`?)",
+    );
+    case(
+        "    <Work tick=\"2\"/>",
+        3,
+        11,
+        "`Work` has no port `tick` (did you mean `ticks`?)",
+    );
+    case(
+        "    <Noop color=\"red\"/>",
+        3,
+        11,
+        "`Noop` has no port `color` (it takes no ports)",
+    );
+    case(
+        "    <Sequence speed=\"3\"><Noop/></Sequence>",
+        3,
+        15,
+        "`Sequence` has no port `speed`",
+    );
+    case(
+        "    <CheckKey key=\"a\" expect=\"1\" zzz=\"0\"/>",
+        3,
+        34,
+        "(ports: key, expect)",
+    );
 }
 
 #[test]
 fn missing_required_ports() {
-    case("    <CheckKey key=\"a\"/>", 3, 5, "missing required port `expect` of `CheckKey`");
-    case("    <CheckKey expect=\"1\"/>", 3, 5, "missing required port `key` of `CheckKey`");
-    case("    <Sequence>\n      <Work/>\n    </Sequence>", 4, 7, "missing required port `ticks` of `Work`");
+    case(
+        "    <CheckKey key=\"a\"/>",
+        3,
+        5,
+        "missing required port `expect` of `CheckKey`",
+    );
+    case(
+        "    <CheckKey expect=\"1\"/>",
+        3,
+        5,
+        "missing required port `key` of `CheckKey`",
+    );
+    case(
+        "    <Sequence>\n      <Work/>\n    </Sequence>",
+        4,
+        7,
+        "missing required port `ticks` of `Work`",
+    );
 }
 
 #[test]
 fn bad_literals_for_typed_ports() {
     case("    <Work ticks=\"two\"/>", 3, 11, "port `ticks`");
     case("    <Work ticks=\"2.5\"/>", 3, 11, "port `ticks`");
-    case("    <CheckKey key=\"a\" expect=\"1e3\"/>", 3, 23, "port `expect`");
-    case("    <CheckKey key=\"a\" expect=\"\"/>", 3, 23, "port `expect`");
+    case(
+        "    <CheckKey key=\"a\" expect=\"1e3\"/>",
+        3,
+        23,
+        "port `expect`",
+    );
+    case(
+        "    <CheckKey key=\"a\" expect=\"\"/>",
+        3,
+        23,
+        "port `expect`",
+    );
 }
 
 #[test]
 fn bad_pre_and_post_condition_scripts() {
-    case("    <Noop _skipIf=\"a ==\"/>", 3, 11, "`_skipIf`: bad script");
-    case("    <Noop _while=\"(a &lt; 3\"/>", 3, 11, "`_while`: bad script");
-    case("    <Noop _post=\"b = &quot;x&quot;\"/>", 3, 11, "`_post`: bad script");
-    case("    <Noop _failureIf=\"\"/>", 3, 11, "`_failureIf`: bad script");
-    case("    <Noop _onSuccess=\"a +\"/>", 3, 11, "`_onSuccess`: bad script");
-    case("    <Noop _skipif=\"a == 1\"/>", 3, 11, "unknown special attribute `_skipif` (did you mean `_skipIf`?)");
-    case("    <Noop _autoremap=\"true\"/>", 3, 11, "`_autoremap` is only allowed on a SubTree");
+    case(
+        "    <Noop _skipIf=\"a ==\"/>",
+        3,
+        11,
+        "`_skipIf`: bad script",
+    );
+    case(
+        "    <Noop _while=\"(a &lt; 3\"/>",
+        3,
+        11,
+        "`_while`: bad script",
+    );
+    case(
+        "    <Noop _post=\"b = &quot;x&quot;\"/>",
+        3,
+        11,
+        "`_post`: bad script",
+    );
+    case(
+        "    <Noop _failureIf=\"\"/>",
+        3,
+        11,
+        "`_failureIf`: bad script",
+    );
+    case(
+        "    <Noop _onSuccess=\"a +\"/>",
+        3,
+        11,
+        "`_onSuccess`: bad script",
+    );
+    case(
+        "    <Noop _skipif=\"a == 1\"/>",
+        3,
+        11,
+        "unknown special attribute `_skipif` (did you mean `_skipIf`?)",
+    );
+    case(
+        "    <Noop _autoremap=\"true\"/>",
+        3,
+        11,
+        "`_autoremap` is only allowed on a SubTree",
+    );
 }
 
 #[test]
 fn wrong_numbers_of_children() {
-    case("    <Sequence/>", 3, 5, "`Sequence` needs at least one child");
-    case("    <ReactiveFallback></ReactiveFallback>", 3, 5, "`ReactiveFallback` needs at least one child");
-    case("    <Noop><Noop/></Noop>", 3, 5, "`Noop` takes no children, found 1");
-    case("    <CheckKey key=\"a\" expect=\"1\"><Noop/><Noop/></CheckKey>", 3, 5, "takes no children, found 2");
+    case(
+        "    <Sequence/>",
+        3,
+        5,
+        "`Sequence` needs at least one child",
+    );
+    case(
+        "    <ReactiveFallback></ReactiveFallback>",
+        3,
+        5,
+        "`ReactiveFallback` needs at least one child",
+    );
+    case(
+        "    <Noop><Noop/></Noop>",
+        3,
+        5,
+        "`Noop` takes no children, found 1",
+    );
+    case(
+        "    <CheckKey key=\"a\" expect=\"1\"><Noop/><Noop/></CheckKey>",
+        3,
+        5,
+        "takes no children, found 2",
+    );
 }
 
 #[test]
 fn xml_that_does_not_load() {
-    case("    <Sequence>\n      <Noop/>\n    </Sequenc>", 5, 5, "expected 'Sequence' tag");
+    case(
+        "    <Sequence>\n      <Noop/>\n    </Sequenc>",
+        5,
+        5,
+        "expected 'Sequence' tag",
+    );
     case("    <Noop name=\"x\" name=\"y\"/>", 3, 20, "");
-    case("    <SubTree ID=\"Helpr\"/>", 3, 5, "unknown SubTree ID \"Helpr\"; did you mean \"Helper\"?");
+    case(
+        "    <SubTree ID=\"Helpr\"/>",
+        3,
+        5,
+        "unknown SubTree ID \"Helpr\"; did you mean \"Helper\"?",
+    );
 }
 
 #[test]
