@@ -59,7 +59,7 @@ mod trace;
 pub mod tree;
 
 pub use compile::{CompileError, NodeBuilder, compile, compile_with};
-pub use node::{Behavior, Cx, Fault, NodeState, Port, TickError};
+pub use node::{Behavior, Cx, Fault, FaultKind, NodeState, Port, TickError};
 pub use registry::{
     Action, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl, PortDirection,
     Registry,

@@ -107,60 +107,71 @@ pub struct Cx<'t, C> {
 
 impl<'t, C> Cx<'t, C> {
     /// The profile's context.
+    #[inline]
     pub fn ctx(&self) -> &C {
         self.ctx
     }
 
     /// The profile's context, mutably.
+    #[inline]
     pub fn ctx_mut(&mut self) -> &mut C {
         self.ctx
     }
 
     /// The injected time of this tick.
+    #[inline]
     pub fn now(&self) -> f64 {
         self.now
     }
 
     /// This node's id.
+    #[inline]
     pub fn id(&self) -> NodeId {
         NodeId(self.id)
     }
 
     /// This node's status before this tick.
+    #[inline]
     pub fn state(&self) -> NodeState {
         self.arena.state(self.id)
     }
 
     /// Number of children.
+    #[inline]
     pub fn child_count(&self) -> usize {
         self.arena.child_count(self.id)
     }
 
     /// Status child `i` was left in.
+    #[inline]
     pub fn child_state(&self, i: usize) -> NodeState {
         self.arena.state(self.arena.child(self.id, i))
     }
 
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
+    #[inline]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
         let child = self.arena.child(self.id, i);
         self.arena
             .tick_node(child, self.ctx, self.now)
-            .map_err(Fault::Below)
+            .map_err(|e| Fault(Box::new(FaultKind::Below(*e))))
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
+    #[inline]
     pub fn halt_child(&mut self, i: usize) {
         let child = self.arena.child(self.id, i);
         self.arena.halt_and_reset(child, self.ctx, self.now);
     }
 
     /// Halts (if running) and resets every child, as BT.CPP's `resetChildren`.
+    #[inline]
     pub fn halt_children(&mut self) {
         self.halt_children_from(0);
     }
 
     /// Halts (if running) and resets the children from position `first` on.
+    #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
         for i in first..self.child_count() {
             self.halt_child(i);
@@ -169,12 +180,13 @@ impl<'t, C> Cx<'t, C> {
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
     /// `weighted_selection` over its `{guard, body}` rules).
+    #[inline]
     pub fn tick_grandchild(&mut self, i: usize, k: usize) -> Result<Status, Fault> {
         let child = self.arena.child(self.id, i);
         let grandchild = self.arena.child(child, k);
         self.arena
             .tick_node(grandchild, self.ctx, self.now)
-            .map_err(Fault::Below)
+            .map_err(|e| Fault(Box::new(FaultKind::Below(*e))))
     }
 
     /// Halts (if running) and resets child `k` of child `i`.
@@ -186,6 +198,7 @@ impl<'t, C> Cx<'t, C> {
 
     /// Records `status` as child `i`'s result of this tick (trace and state) when this node
     /// decided it without ticking the child itself.
+    #[inline]
     pub fn settle_child(&mut self, i: usize, status: Status) {
         let child = self.arena.child(self.id, i);
         let slot = &mut self.arena.states[child as usize];
@@ -196,21 +209,25 @@ impl<'t, C> Cx<'t, C> {
     }
 
     /// The blackboards of the tree.
+    #[inline]
     pub fn blackboard(&self) -> &Blackboards {
         &self.arena.blackboards
     }
 
     /// The blackboards of the tree, mutably.
+    #[inline]
     pub fn blackboard_mut(&mut self) -> &mut Blackboards {
         &mut self.arena.blackboards
     }
 
     /// The scope this node's ports resolve in.
+    #[inline]
     pub fn scope(&self) -> ScopeId {
         self.arena.scope_of(self.id)
     }
 
     /// The value of an input port (`None` when its entry is empty or the port is missing).
+    #[inline]
     pub fn get<'p>(&'p self, port: &'p Port) -> Option<&'p Value> {
         match port {
             Port::Literal(v) => Some(v),
@@ -263,23 +280,35 @@ impl<'t, C> Cx<'t, C> {
     }
 }
 
-/// Why a tick stopped: this node's own error, or a descendant's passed up unchanged.
+/// Why a tick stopped: this node's own error, or a descendant's passed up unchanged. Boxed,
+/// so the `Result` every node returns stays two words on the tick path.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
+pub struct Fault(pub(crate) Box<FaultKind>);
+
+/// The two kinds of [`Fault`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultKind {
     /// This node failed at run time (a message in words).
     Here(String),
     /// A descendant failed; its error is passed up as it is.
     Below(TickError),
 }
 
+impl Fault {
+    /// What went wrong.
+    pub fn kind(&self) -> &FaultKind {
+        &self.0
+    }
+}
+
 impl From<String> for Fault {
     fn from(message: String) -> Self {
-        Fault::Here(message)
+        Fault(Box::new(FaultKind::Here(message)))
     }
 }
 
 impl From<&str> for Fault {
     fn from(message: &str) -> Self {
-        Fault::Here(message.to_owned())
+        Fault(Box::new(FaultKind::Here(message.to_owned())))
     }
 }

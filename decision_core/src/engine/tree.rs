@@ -8,7 +8,7 @@
 
 use super::Status;
 use super::blackboard::{Blackboards, ScopeId};
-use super::node::{Behavior, Cx, Fault, NodeState, TickError};
+use super::node::{Behavior, Cx, FaultKind, NodeState, TickError};
 use super::script::Script;
 use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
@@ -65,6 +65,7 @@ pub(crate) struct Arena<C> {
 }
 
 impl<C> Arena<C> {
+    #[inline]
     pub fn state(&self, id: u32) -> NodeState {
         self.states
             .get(id as usize)
@@ -72,6 +73,7 @@ impl<C> Arena<C> {
             .unwrap_or(NodeState::Idle)
     }
 
+    #[inline]
     pub fn child_count(&self, id: u32) -> usize {
         self.links
             .get(id as usize)
@@ -79,12 +81,14 @@ impl<C> Arena<C> {
     }
 
     /// Node id of child `i` of `id`; the caller keeps `i` below `child_count`.
+    #[inline]
     pub fn child(&self, id: u32, i: usize) -> u32 {
         let links = self.links[id as usize];
         debug_assert!(i < links.child_count as usize);
         self.child_ids[links.first_child as usize + i]
     }
 
+    #[inline]
     pub fn scope_of(&self, id: u32) -> ScopeId {
         self.links[id as usize].scope
     }
@@ -171,9 +175,14 @@ impl<C> Arena<C> {
     }
 
     /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace.
-    pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, TickError> {
+    pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
         self.visits += 1;
-        let (decided, halt_first) = self.pre_conditions(id)?;
+        let has_conditions = self.conditions[id as usize].is_some();
+        let (decided, halt_first) = if has_conditions {
+            self.pre_conditions(id).map_err(Box::new)?
+        } else {
+            (None, false)
+        };
         if halt_first {
             self.halt_node(id, ctx, now);
         }
@@ -181,7 +190,9 @@ impl<C> Arena<C> {
             Some(status) => status,
             None => {
                 let Some(mut behavior) = self.behaviors[id as usize].take() else {
-                    return Err(self.error(id, "node ticked while it is ticking".to_owned()));
+                    return Err(Box::new(
+                        self.error(id, "node ticked while it is ticking".to_owned()),
+                    ));
                 };
                 let result = behavior.tick(&mut Cx {
                     arena: self,
@@ -192,21 +203,27 @@ impl<C> Arena<C> {
                 self.behaviors[id as usize] = Some(behavior);
                 match result {
                     Ok(status) => status,
-                    Err(Fault::Here(message)) => return Err(self.error(id, message)),
-                    Err(Fault::Below(e)) => return Err(e),
+                    Err(fault) => {
+                        return Err(Box::new(match *fault.0 {
+                            FaultKind::Here(message) => self.error(id, message),
+                            FaultKind::Below(e) => e,
+                        }));
+                    }
                 }
             }
         };
-        match status {
-            Status::Success => {
-                self.run_script(id, |c| c.on_success.as_ref())?;
-                self.run_script(id, |c| c.post.as_ref())?;
+        if has_conditions {
+            match status {
+                Status::Success => {
+                    self.run_script(id, |c| c.on_success.as_ref()).map_err(Box::new)?;
+                    self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
+                }
+                Status::Failure => {
+                    self.run_script(id, |c| c.on_failure.as_ref()).map_err(Box::new)?;
+                    self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
+                }
+                Status::Running | Status::Skipped => {}
             }
-            Status::Failure => {
-                self.run_script(id, |c| c.on_failure.as_ref())?;
-                self.run_script(id, |c| c.post.as_ref())?;
-            }
-            Status::Running | Status::Skipped => {}
         }
         let slot = &mut self.states[id as usize];
         *slot = slot.after(status);
@@ -234,6 +251,7 @@ impl<C> Arena<C> {
     }
 
     /// BT.CPP's `haltChild`: halt if running, then reset to idle.
+    #[inline]
     pub fn halt_and_reset(&mut self, id: u32, ctx: &mut C, now: f64) {
         if self.states[id as usize] == NodeState::Running {
             self.halt_node(id, ctx, now);
@@ -258,7 +276,7 @@ impl<C> Tree<C> {
         if let Some(e) = self.arena.pending.take() {
             return Err(e);
         }
-        let status = result?;
+        let status = result.map_err(|e| *e)?;
         if matches!(status, Status::Success | Status::Failure) {
             self.arena.states[0] = NodeState::Idle;
         }
