@@ -13,10 +13,13 @@
 
 pub mod always;
 pub mod fallback;
+pub mod parallel;
 pub mod reactive_fallback;
 pub mod reactive_sequence;
 pub mod sequence;
 pub mod sequence_with_memory;
+#[cfg(test)]
+mod test_leaves;
 pub mod weighted_selection;
 
 use super::Registry;
@@ -25,6 +28,7 @@ use super::Registry;
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     fallback::register(registry);
+    parallel::register(registry);
     reactive_fallback::register(registry);
     reactive_sequence::register(registry);
     sequence::register(registry);
