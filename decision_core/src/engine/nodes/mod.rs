@@ -14,6 +14,7 @@
 pub mod always;
 pub mod fallback;
 pub mod parallel;
+pub mod parallel_all;
 pub mod reactive_fallback;
 pub mod reactive_sequence;
 pub mod sequence;
@@ -29,6 +30,7 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     fallback::register(registry);
     parallel::register(registry);
+    parallel_all::register(registry);
     reactive_fallback::register(registry);
     reactive_sequence::register(registry);
     sequence::register(registry);
