@@ -13,6 +13,7 @@
 
 pub mod always;
 pub mod fallback;
+pub mod if_then_else;
 pub mod parallel;
 pub mod parallel_all;
 pub mod reactive_fallback;
@@ -29,6 +30,7 @@ use super::Registry;
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     fallback::register(registry);
+    if_then_else::register(registry);
     parallel::register(registry);
     parallel_all::register(registry);
     reactive_fallback::register(registry);
