@@ -23,6 +23,7 @@ pub mod sequence_with_memory;
 #[cfg(test)]
 mod test_leaves;
 pub mod weighted_selection;
+pub mod while_do_else;
 
 use super::Registry;
 
@@ -38,4 +39,5 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     sequence::register(registry);
     sequence_with_memory::register(registry);
     weighted_selection::register(registry);
+    while_do_else::register(registry);
 }
