@@ -20,6 +20,7 @@ pub mod reactive_fallback;
 pub mod reactive_sequence;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod switch;
 #[cfg(test)]
 mod test_leaves;
 pub mod weighted_selection;
@@ -38,6 +39,7 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     reactive_sequence::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
+    switch::register(registry);
     weighted_selection::register(registry);
     while_do_else::register(registry);
 }
