@@ -13,11 +13,18 @@
 
 pub mod always;
 pub mod fallback;
+pub mod if_then_else;
+pub mod parallel;
+pub mod parallel_all;
 pub mod reactive_fallback;
 pub mod reactive_sequence;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod switch;
+#[cfg(test)]
+mod test_leaves;
 pub mod weighted_selection;
+pub mod while_do_else;
 
 use super::Registry;
 
@@ -25,9 +32,14 @@ use super::Registry;
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     fallback::register(registry);
+    if_then_else::register(registry);
+    parallel::register(registry);
+    parallel_all::register(registry);
     reactive_fallback::register(registry);
     reactive_sequence::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
+    switch::register(registry);
     weighted_selection::register(registry);
+    while_do_else::register(registry);
 }
