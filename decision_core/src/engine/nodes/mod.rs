@@ -13,10 +13,19 @@
 
 pub mod always;
 pub mod fallback;
+pub mod force_failure;
+pub mod force_success;
+pub mod inverter;
+pub mod keep_running_until_failure;
 pub mod reactive_fallback;
 pub mod reactive_sequence;
+pub mod script;
+pub mod script_condition;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod subtree;
+#[cfg(test)]
+mod test_support_dec;
 pub mod weighted_selection;
 
 use super::Registry;
@@ -25,9 +34,16 @@ use super::Registry;
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     fallback::register(registry);
+    force_failure::register(registry);
+    force_success::register(registry);
+    inverter::register(registry);
+    keep_running_until_failure::register(registry);
     reactive_fallback::register(registry);
     reactive_sequence::register(registry);
+    script::register(registry);
+    script_condition::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
+    subtree::register(registry);
     weighted_selection::register(registry);
 }
