@@ -12,6 +12,7 @@
 //!   runs exactly once) and leaves them idle.
 
 pub mod always;
+pub mod delay;
 pub mod fallback;
 pub mod force_failure;
 pub mod force_success;
@@ -27,9 +28,11 @@ pub mod script;
 pub mod script_condition;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod sleep;
 pub mod subtree;
 #[cfg(test)]
 mod test_support_dec;
+pub mod timeout;
 pub mod weighted_selection;
 
 use super::Registry;
@@ -37,6 +40,7 @@ use super::Registry;
 /// Registers every standard node kind (and `weighted_selection` / `weighted_rule`).
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
+    delay::register(registry);
     fallback::register(registry);
     force_failure::register(registry);
     force_success::register(registry);
@@ -52,6 +56,8 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     script_condition::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
+    sleep::register(registry);
     subtree::register(registry);
+    timeout::register(registry);
     weighted_selection::register(registry);
 }
