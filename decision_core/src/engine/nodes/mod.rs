@@ -28,11 +28,13 @@ pub mod script;
 pub mod script_condition;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod set_blackboard;
 pub mod sleep;
 pub mod subtree;
 #[cfg(test)]
 mod test_support_dec;
 pub mod timeout;
+pub mod unset_blackboard;
 pub mod weighted_selection;
 
 use super::Registry;
@@ -56,8 +58,10 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     script_condition::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
+    set_blackboard::register(registry);
     sleep::register(registry);
     subtree::register(registry);
     timeout::register(registry);
+    unset_blackboard::register(registry);
     weighted_selection::register(registry);
 }
