@@ -5,11 +5,12 @@
 //! | `Success` | `Success`; child reset |
 //! | `Failure` | `Success`; child reset |
 //! | `Running` | `Running` |
-//! | `Skipped` | `Skipped` |
+//! | `Skipped` | `Skipped`; the node stays running (BT.CPP sets it running before ticking the child) |
 //!
 //! Halting halts the running child and leaves it idle.
 
 use crate::engine::node::{Behavior, Cx, Fault};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, Registry, Status};
 
 /// Registers `ForceSuccess`.
@@ -27,6 +28,7 @@ pub struct ForceSuccess;
 
 impl<C> Behavior<C> for ForceSuccess {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        set_running(cx);
         let status = cx.tick_child(0)?;
         if status.is_completed() {
             cx.halt_child(0);
@@ -70,7 +72,9 @@ mod tests {
         let mut t = build(dec("ForceSuccess", json!({}), skipped()));
         assert_eq!(t.tick(&mut Ctx::default(), 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
-        assert!(all_idle(&t));
+        // BT.CPP set the decorator running before ticking the child; the skip keeps that.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
     }
 
     #[test]

@@ -5,11 +5,12 @@
 //! | `Success` | `Failure`; child reset |
 //! | `Failure` | `Success`; child reset |
 //! | `Running` | `Running` |
-//! | `Skipped` | `Skipped` |
+//! | `Skipped` | `Skipped`; the Inverter stays running (BT.CPP sets it running before ticking the child), so its own pre-conditions are not checked next tick |
 //!
 //! Halting halts the running child and leaves it idle.
 
 use crate::engine::node::{Behavior, Cx, Fault};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, Registry, Status};
 
 /// Registers `Inverter`.
@@ -27,6 +28,7 @@ pub struct Inverter;
 
 impl<C> Behavior<C> for Inverter {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        set_running(cx);
         let status = match cx.tick_child(0)? {
             Status::Success => Status::Failure,
             Status::Failure => Status::Success,
@@ -41,6 +43,7 @@ impl<C> Behavior<C> for Inverter {
 mod tests {
     use serde_json::json;
 
+    use crate::engine::blackboard::Value;
     use crate::engine::nodes::test_support_dec::*;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status};
@@ -81,7 +84,44 @@ mod tests {
         let mut t = build(dec("Inverter", json!({}), skipped()));
         assert_eq!(t.tick(&mut Ctx::default(), 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
-        assert!(all_idle(&t));
+        // BT.CPP set the decorator running before ticking the child; the skip keeps that.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
+    }
+
+    #[test]
+    fn after_a_skip_own_pre_conditions_are_not_checked() {
+        // Golden case 071: Inverter[_successIf a >= 1] over Precondition(a >= 2, else SKIPPED).
+        let mut t = build(json!({
+            "type": "Inverter", "name": "inv", "ports": { "_successIf": "a >= 1" },
+            "children": [{
+                "type": "Precondition", "name": "pre",
+                "ports": { "if": "a >= 2", "else": "SKIPPED" },
+                "children": [{ "type": "AlwaysSuccess", "name": "ok" }]
+            }]
+        }));
+        let root = t.root_scope();
+        t.blackboard_mut().set(root, "a", Value::Int(0)).unwrap();
+        let mut ctx = Ctx::default();
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
+        t.blackboard_mut().set(root, "a", Value::Int(1)).unwrap();
+        // Still running from the last tick: `_successIf` is not evaluated.
+        assert_eq!(t.tick(&mut ctx, 1.0), Status::Skipped);
+        assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        t.blackboard_mut().set(root, "a", Value::Int(3)).unwrap();
+        assert_eq!(t.tick(&mut ctx, 2.0), Status::Failure);
+        assert_eq!(
+            entries(&t),
+            [
+                (2, Status::Success),
+                (1, Status::Success),
+                (0, Status::Failure)
+            ]
+        );
+        // Completed and reset: now `_successIf` decides without ticking the child.
+        t.blackboard_mut().set(root, "a", Value::Int(1)).unwrap();
+        assert_eq!(t.tick(&mut ctx, 3.0), Status::Success);
+        assert_eq!(entries(&t), [(0, Status::Success)]);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod force_failure;
 pub mod force_success;
 pub mod inverter;
 pub mod keep_running_until_failure;
+mod own_status;
 pub mod precondition;
 pub mod reactive_fallback;
 pub mod reactive_sequence;

@@ -8,7 +8,7 @@
 //! | `Success`, last cycle | `Success`; child reset, count back to 0 |
 //! | `Failure` | `Failure`; child reset, count back to 0 |
 //! | `Running` | `Running` |
-//! | `Skipped` | `Skipped`; child reset, the count is kept |
+//! | `Skipped` | `Skipped`; child reset, the count is kept; the node stays running (BT.CPP sets it running before ticking the child) |
 //! | `num_cycles` is 0 (or below -1) | `Success` without ticking the child |
 //!
 //! `num_cycles` is read on every tick; a missing or unreadable value is an error on the tick
@@ -16,6 +16,7 @@
 
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState, Port};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 
 /// Registers `Repeat`.
@@ -55,6 +56,7 @@ impl<C> Behavior<C> for Repeat {
             .get_int(&self.cycles, "num_cycles")
             .map_err(|e| format!("missing parameter [num_cycles]: {e}"))?;
         let more = |count: i64| count < cycles || cycles == -1;
+        set_running(cx);
         while more(self.count) {
             let before = cx.child_state(0);
             match cx.tick_child(0)? {

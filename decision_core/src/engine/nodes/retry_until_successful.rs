@@ -8,7 +8,7 @@
 //! | `Failure`, attempts left, child was running before this tick | ticks the child again, from idle, in the same tick |
 //! | `Failure`, last attempt | `Failure`; child reset, attempts back to 0 |
 //! | `Running` | `Running` |
-//! | `Skipped` | `Skipped`; child reset, the attempt count is kept |
+//! | `Skipped` | `Skipped`; child reset, the attempt count is kept; the node stays running (BT.CPP sets it running before ticking the child) |
 //! | `num_attempts` is 0 (or below -1) | `Failure` without ticking the child |
 //!
 //! `num_attempts` is read on every tick and again after each failure; a missing value is an
@@ -17,6 +17,7 @@
 
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState, Port};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 
 /// Registers `RetryUntilSuccessful`.
@@ -55,6 +56,7 @@ impl<C> Behavior<C> for RetryUntilSuccessful {
         let mut max = cx
             .get_int(&self.attempts, "num_attempts")
             .map_err(|e| format!("missing parameter [num_attempts]: {e}"))?;
+        set_running(cx);
         while self.tried < max || max == -1 {
             let before = cx.child_state(0);
             match cx.tick_child(0)? {

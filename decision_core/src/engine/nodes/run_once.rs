@@ -3,7 +3,7 @@
 //! | state | child result | RunOnce |
 //! |---|---|---|
 //! | not completed yet | `Success` / `Failure` | the same; child reset, the result is remembered |
-//! | not completed yet | `Running` / `Skipped` | the same |
+//! | not completed yet | `Running` / `Skipped` | the same (after a skip the node stays running: BT.CPP sets it running before ticking the child) |
 //! | completed, `then_skip` true (default) | not ticked | `Skipped` |
 //! | completed, `then_skip` false | not ticked | the remembered result |
 //!
@@ -12,6 +12,7 @@
 
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault, Port};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 
 /// Registers `RunOnce`.
@@ -49,6 +50,7 @@ impl<C> Behavior<C> for RunOnce {
         if let Some(result) = self.done {
             return Ok(if skip { Status::Skipped } else { result });
         }
+        set_running(cx);
         let status = cx.tick_child(0)?;
         if status.is_completed() {
             self.done = Some(status);

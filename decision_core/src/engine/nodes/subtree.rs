@@ -6,11 +6,12 @@
 //! |---|---|
 //! | `Success` / `Failure` | the same; child reset |
 //! | `Running` | `Running` |
-//! | `Skipped` | `Skipped` |
+//! | `Skipped` | `Skipped`; a SubTree ticked from idle stays running (BT.CPP sets it running when idle) |
 //!
 //! Halting halts the running child and leaves it idle.
 
-use crate::engine::node::{Behavior, Cx, Fault};
+use crate::engine::node::{Behavior, Cx, Fault, NodeState};
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, Registry, Status};
 
 /// Registers `SubTree`.
@@ -26,6 +27,9 @@ pub struct SubTree;
 
 impl<C> Behavior<C> for SubTree {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        if cx.state() == NodeState::Idle {
+            set_running(cx);
+        }
         let status = cx.tick_child(0)?;
         if status.is_completed() {
             cx.halt_child(0);

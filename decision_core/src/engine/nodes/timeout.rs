@@ -4,7 +4,7 @@
 //! | state | child result | Timeout |
 //! |---|---|---|
 //! | time left (or `msec` = 0: no timer) | `Success` / `Failure` | the same; child reset, timer cancelled |
-//! | time left | `Running` / `Skipped` | the same; the timer keeps going |
+//! | time left | `Running` / `Skipped` | the same; the timer keeps going (after a skip the node stays running: BT.CPP sets it running when it starts the timer) |
 //! | time up (`now >= start + msec`), child running | not ticked | `Failure`; the child is halted |
 //! | time up, child not running (it skipped) | ticked | its result; the timer is spent and never fires again this round |
 //!
@@ -15,6 +15,7 @@
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState, Port};
 use crate::engine::nodes::delay::read_seconds;
+use crate::engine::nodes::own_status::set_running;
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 
 /// Registers `Timeout`.
@@ -56,6 +57,7 @@ impl<C> Behavior<C> for Timeout {
         let limit = read_seconds(cx, &self.msec, "msec")?;
         if !self.started {
             self.started = true;
+            set_running(cx);
             self.deadline = (limit > 0.0).then(|| cx.now() + limit);
         }
         if let Some(deadline) = self.deadline
