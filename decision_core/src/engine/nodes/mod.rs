@@ -16,6 +16,8 @@ pub mod delay;
 pub mod fallback;
 pub mod force_failure;
 pub mod force_success;
+#[cfg(test)]
+mod golden_dec;
 pub mod inverter;
 pub mod keep_running_until_failure;
 mod own_status;
