@@ -191,6 +191,8 @@ mod tests {
         t.blackboard_mut().set(root, "s", Value::Int(1)).unwrap();
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
         t.blackboard_mut().set(root, "s", Value::Int(0)).unwrap();
         // The kept count: one more cycle completes the Repeat.
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Success);

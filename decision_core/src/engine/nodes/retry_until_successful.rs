@@ -178,6 +178,7 @@ mod tests {
         t.blackboard_mut().set(root, "s", Value::Int(1)).unwrap();
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
         t.blackboard_mut().set(root, "s", Value::Int(0)).unwrap();
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Failure);
         assert_eq!(ctx.ticks("a"), 2);

@@ -116,6 +116,7 @@ mod tests {
         let mut t = build(dec("RunOnce", json!({ "then_skip": false }), skipped()));
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
     }

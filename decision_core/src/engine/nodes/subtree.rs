@@ -69,6 +69,8 @@ mod tests {
         let mut t = build(dec("SubTree", json!({}), skipped()));
         assert_eq!(t.tick(&mut Ctx::default(), 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
     }
 
     #[test]

@@ -112,6 +112,7 @@ mod tests {
         let mut t = build(timeout(100, skipped()));
         assert_eq!(t.tick(&mut Ctx::default(), 0.0), Status::Skipped);
         assert_eq!(entries(&t), [(1, Status::Skipped), (0, Status::Skipped)]);
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
     }
 
     #[test]
