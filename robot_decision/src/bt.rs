@@ -156,8 +156,22 @@ fn strip_position(message: &str) -> String {
         .to_owned()
 }
 
+/// Writes input values as BT.CPP's `Blackboard::set` does: a value of another type than the
+/// entry's is refused (a string is parsed into the entry's type instead).
 fn write_all(bbs: &mut Blackboards, scope: ScopeId, writes: Writes) -> Result<(), String> {
     for (key, value) in writes {
+        if let Some(slot) = bbs.reserve(scope, &key)
+            && let Some(ty) = bbs.slot_type(slot)
+            && !matches!(ty, EntryType::Any | EntryType::Str)
+            && !matches!(value, Value::Str(_))
+            && value.entry_type() != ty
+        {
+            return Err(format!(
+                "cannot write `{key}`: the entry has type {ty}, and the type of an entry cannot \
+                 change (got {})",
+                value.type_name()
+            ));
+        }
         bbs.set(scope, &key, value)
             .map_err(|e| format!("cannot write `{key}`: {e}"))?;
     }

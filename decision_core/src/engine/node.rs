@@ -136,6 +136,14 @@ impl<'t, C> Cx<'t, C> {
         self.arena.state(self.id)
     }
 
+    /// BT.CPP's `setStatus(RUNNING)` inside a node's own tick: many kinds mark themselves
+    /// running before ticking children, so a SKIPPED result (which leaves the state as it
+    /// was) leaves them running: their pre-conditions are then not checked next tick.
+    #[inline]
+    pub fn set_running(&mut self) {
+        self.arena.states[self.id as usize] = NodeState::Running;
+    }
+
     /// Number of children.
     #[inline]
     pub fn child_count(&self) -> usize {

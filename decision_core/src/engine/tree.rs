@@ -215,11 +215,13 @@ impl<C> Arena<C> {
         if has_conditions {
             match status {
                 Status::Success => {
-                    self.run_script(id, |c| c.on_success.as_ref()).map_err(Box::new)?;
+                    self.run_script(id, |c| c.on_success.as_ref())
+                        .map_err(Box::new)?;
                     self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
                 }
                 Status::Failure => {
-                    self.run_script(id, |c| c.on_failure.as_ref()).map_err(Box::new)?;
+                    self.run_script(id, |c| c.on_failure.as_ref())
+                        .map_err(Box::new)?;
                     self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
                 }
                 Status::Running | Status::Skipped => {}

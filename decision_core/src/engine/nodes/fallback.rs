@@ -35,6 +35,7 @@ impl<C> Behavior<C> for Fallback {
         if cx.state() == NodeState::Idle {
             self.skipped = 0;
         }
+        cx.set_running();
         while self.current < n {
             match cx.tick_child(self.current)? {
                 Status::Running => return Ok(Status::Running),

@@ -45,6 +45,7 @@ pub struct IfThenElse {
 
 impl<C> Behavior<C> for IfThenElse {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        cx.set_running();
         let branch = match self.branch {
             Some(branch) => branch,
             None => match cx.tick_child(0)? {
@@ -172,7 +173,10 @@ mod tests {
         ctx.ret("c", S).ret("t", K);
         assert_eq!(t.tick(&mut ctx, 0.0), K);
         assert_eq!(entries(&t), [(1, S), (2, K), (0, K)]);
-        assert!(all_idle(&t));
+        // As in BT.CPP: the node marked itself running before ticking, and a SKIPPED
+        // result leaves that state; every child is idle.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert!((1..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle));
     }
 
     #[test]

@@ -12,17 +12,37 @@
 //!   runs exactly once) and leaves them idle.
 
 pub mod always;
+pub mod delay;
 pub mod fallback;
+pub mod force_failure;
+pub mod force_success;
+#[cfg(test)]
+mod golden_dec;
 pub mod if_then_else;
+pub mod inverter;
+pub mod keep_running_until_failure;
 pub mod parallel;
 pub mod parallel_all;
+pub mod precondition;
 pub mod reactive_fallback;
 pub mod reactive_sequence;
+pub mod repeat;
+pub mod retry_until_successful;
+pub mod run_once;
+pub mod script;
+pub mod script_condition;
 pub mod sequence;
 pub mod sequence_with_memory;
+pub mod set_blackboard;
+pub mod sleep;
+pub mod subtree;
 pub mod switch;
 #[cfg(test)]
 mod test_leaves;
+#[cfg(test)]
+mod test_support_dec;
+pub mod timeout;
+pub mod unset_blackboard;
 pub mod weighted_selection;
 pub mod while_do_else;
 
@@ -31,15 +51,31 @@ use super::Registry;
 /// Registers every standard node kind (and `weighted_selection` / `weighted_rule`).
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
+    delay::register(registry);
     fallback::register(registry);
     if_then_else::register(registry);
     parallel::register(registry);
     parallel_all::register(registry);
+    force_failure::register(registry);
+    force_success::register(registry);
+    inverter::register(registry);
+    keep_running_until_failure::register(registry);
+    precondition::register(registry);
     reactive_fallback::register(registry);
     reactive_sequence::register(registry);
+    repeat::register(registry);
+    retry_until_successful::register(registry);
+    run_once::register(registry);
+    script::register(registry);
+    script_condition::register(registry);
     sequence::register(registry);
     sequence_with_memory::register(registry);
     switch::register(registry);
+    set_blackboard::register(registry);
+    sleep::register(registry);
+    subtree::register(registry);
+    timeout::register(registry);
+    unset_blackboard::register(registry);
     weighted_selection::register(registry);
     while_do_else::register(registry);
 }

@@ -148,6 +148,7 @@ impl<C> Behavior<C> for Parallel {
         if self.completed.len() != n {
             self.completed = vec![false; n];
         }
+        cx.set_running();
         let mut skipped = 0;
         for i in 0..n {
             if !self.completed[i] {
@@ -315,7 +316,10 @@ mod tests {
         ctx.ret("a", K).ret("b", K).ret("c", K);
         assert_eq!(t.tick(&mut ctx, 0.0), K);
         assert_eq!(entries(&t), [(1, K), (2, K), (3, K), (0, K)]);
-        assert!(all_idle(&t));
+        // As in BT.CPP: the node marked itself running before ticking, and a SKIPPED
+        // result leaves that state; every child is idle.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert!((1..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle));
         // Skipped children are ticked again; they never count as successes here.
         ctx.ret("b", S).ret("c", R);
         assert_eq!(t.tick(&mut ctx, 1.0), R);

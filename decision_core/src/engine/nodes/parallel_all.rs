@@ -88,6 +88,7 @@ impl<C> Behavior<C> for ParallelAll {
         if self.completed.len() != n {
             self.completed = vec![false; n];
         }
+        cx.set_running();
         let mut skipped = 0;
         for i in 0..n {
             if self.completed[i] {
@@ -215,7 +216,10 @@ mod tests {
         ctx.ret("a", K).ret("b", K).ret("c", K);
         assert_eq!(t.tick(&mut ctx, 0.0), K);
         assert_eq!(entries(&t), [(1, K), (2, K), (3, K), (0, K)]);
-        assert!(all_idle(&t));
+        // As in BT.CPP: the node marked itself running before ticking, and a SKIPPED
+        // result leaves that state; every child is idle.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert!((1..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle));
         ctx.ret("b", R).ret("c", S);
         assert_eq!(t.tick(&mut ctx, 1.0), R);
         assert_eq!(entries(&t), [(1, K), (2, R), (3, S), (0, R)]);

@@ -29,6 +29,7 @@ impl<C> Behavior<C> for ReactiveFallback {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         let mut all_skipped = true;
+        cx.set_running();
         for i in 0..n {
             let status = cx.tick_child(i)?;
             all_skipped &= status == Status::Skipped;

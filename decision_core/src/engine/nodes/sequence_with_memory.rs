@@ -37,6 +37,7 @@ impl<C> Behavior<C> for SequenceWithMemory {
         if cx.state() == NodeState::Idle {
             self.skipped = 0;
         }
+        cx.set_running();
         while self.current < n {
             let before = cx.child_state(self.current);
             match cx.tick_child(self.current)? {

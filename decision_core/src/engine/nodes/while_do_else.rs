@@ -42,6 +42,7 @@ pub struct WhileDoElse;
 
 impl<C> Behavior<C> for WhileDoElse {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        cx.set_running();
         let with_else = cx.child_count() == 3;
         let status = match cx.tick_child(0)? {
             Status::Running => return Ok(Status::Running),
@@ -170,7 +171,10 @@ mod tests {
         ctx.ret("c", F).ret("e", K);
         assert_eq!(t.tick(&mut ctx, 0.0), K);
         assert_eq!(entries(&t), [(1, F), (3, K), (0, K)]);
-        assert!(all_idle(&t));
+        // As in BT.CPP: the node marked itself running before ticking, and a SKIPPED
+        // result leaves that state; every child is idle.
+        assert_eq!(t.state(NodeId(0)), NodeState::Running);
+        assert!((1..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle));
     }
 
     #[test]
