@@ -26,10 +26,11 @@ pub fn to_tree_spec(node: &XmlNode) -> TreeSpec {
             .insert(a.name.clone(), serde_json::Value::String(a.value.clone()));
         spec.port_spans.insert(a.name.clone(), span(&a.position));
     }
-    if spec.name.is_empty() && node.tag == "SubTree" {
-        if let Some(id) = node.attribute("ID") {
-            spec.name = id.to_owned();
-        }
+    if spec.name.is_empty()
+        && node.tag == "SubTree"
+        && let Some(id) = node.attribute("ID")
+    {
+        spec.name = id.to_owned();
     }
     spec.children = node.children.iter().map(to_tree_spec).collect();
     spec

@@ -170,7 +170,7 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
         ("game_state", GAME_STATES[((i >> 6) % 8) as usize]),
         ("role", ((i >> 9) & 1) as i64),
         ("ball_visible", i64::from(((i >> 4) & 3) != 0)),
-        ("ball_close", i64::from((i >> 3) % 3 == 0)),
+        ("ball_close", i64::from((i >> 3).is_multiple_of(3))),
         ("sel", 999),
     ]
 }
