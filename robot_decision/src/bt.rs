@@ -2,7 +2,7 @@
 //! on JSON Lines input and prints each tick's trace, or times the benchmark schedule. The
 //! contract (input, output, errors) is `soccer_contract.md` section A.
 
-use decision_core::engine::blackboard::{Blackboards, EntryType, ScopeId, Value};
+use decision_core::engine::blackboard::{Blackboards, EntrySlot, EntryType, ScopeId, Value};
 use decision_core::engine::{
     CompileError, Registry, Tree, TreeSpec, bench_leaves, compile_with, nodes,
 };
@@ -308,17 +308,30 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
     }
 }
 
+/// The root slots of the schedule's entries, resolved once (resolving allocates).
+pub fn schedule_slots(tree: &mut Tree<()>) -> Vec<Option<EntrySlot>> {
+    let scope = tree.root_scope();
+    bench_leaves::schedule(0)
+        .iter()
+        .map(|(key, _)| tree.blackboard_mut().reserve(scope, key))
+        .collect()
+}
+
 /// Writes the schedule's changed entries before tick `i`; an entry that a string port
 /// created (e.g. a `Switch` variable) gets the number's text, as BT.CPP needs.
-pub fn write_schedule(tree: &mut Tree<()>, i: u64, last: &mut [Option<i64>; 7]) {
-    let scope = tree.root_scope();
+pub fn write_schedule(
+    tree: &mut Tree<()>,
+    i: u64,
+    slots: &[Option<EntrySlot>],
+    last: &mut [Option<i64>; 7],
+) {
     let bbs = tree.blackboard_mut();
-    for (k, (key, value)) in bench_leaves::schedule(i).into_iter().enumerate() {
+    for (k, ((_, value), slot)) in bench_leaves::schedule(i).into_iter().zip(slots).enumerate() {
         if last[k] == Some(value) {
             continue;
         }
         last[k] = Some(value);
-        let Some(slot) = bbs.reserve(scope, key) else {
+        let Some(slot) = *slot else {
             continue;
         };
         let written = if bbs.slot_type(slot) == Some(EntryType::Str) {
@@ -332,11 +345,12 @@ pub fn write_schedule(tree: &mut Tree<()>, i: u64, last: &mut [Option<i64>; 7]) 
 
 /// Times `ticks` ticks of the schedule with tracing off: (ns per tick, visits per tick).
 pub fn time_schedule(tree: &mut Tree<()>, start: u64, ticks: u64) -> (f64, f64) {
+    let slots = schedule_slots(tree);
     let mut last = [None; 7];
     let visits = tree.visits();
     let begin = Instant::now();
     for i in start..start + ticks {
-        write_schedule(tree, i, &mut last);
+        write_schedule(tree, i, &slots, &mut last);
         let _ = tree.try_tick(&mut (), i as f64);
     }
     let elapsed = begin.elapsed().as_nanos() as f64;

@@ -60,10 +60,9 @@ pub fn case_matches(variable: &str, case: &str) -> bool {
     if variable == case {
         return true;
     }
-    if let (Some(a), Some(b)) = (whole_int(variable), whole_int(case))
-        && a == b
-    {
-        return true;
+    if let (Some(a), Some(b)) = (whole_int(variable), whole_int(case)) {
+        // Two ints are within f32::EPSILON as reals only when equal.
+        return a == b;
     }
     match (whole_real(variable), whole_real(case)) {
         (Some(a), Some(b)) => (a - b).abs() <= f64::from(f32::EPSILON),
@@ -86,9 +85,12 @@ fn whole_real(s: &str) -> Option<f64> {
         return None;
     }
     let x: f64 = s.parse().ok()?;
-    let lower = s.to_ascii_lowercase();
-    let mantissa = lower.split('e').next().unwrap_or("");
-    if x.is_infinite() && !lower.contains("inf") {
+    let mantissa = s.split(['e', 'E']).next().unwrap_or("");
+    let spells_infinity = s
+        .as_bytes()
+        .windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"inf"));
+    if x.is_infinite() && !spells_infinity {
         return None;
     }
     if x == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {

@@ -1,0 +1,101 @@
+//! Steady-state ticks of the benchmark trees do not allocate, with tracing on or off: a
+//! counting global allocator around the schedule's writes and ticks after a warm-up period.
+
+use decision_core::engine::blackboard::{EntrySlot, EntryType, Value};
+use decision_core::engine::{Registry, Tree, bench_leaves, compile, nodes};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarding the caller's layout to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarding to the system allocator that made `ptr`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn tree(name: &str) -> Tree<()> {
+    let mut r = Registry::new();
+    nodes::register_standard(&mut r);
+    bench_leaves::register(&mut r);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/trees")
+        .join(name);
+    let spec = bt_xml::load_tree(&path, None).unwrap_or_else(|e| panic!("{e:?}"));
+    compile(&spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// The schedule's writes before tick `i` into preallocated slots (numbers as text for string
+/// entries, written into the entry's own buffer).
+fn write(tree: &mut Tree<()>, i: u64, slots: &[EntrySlot], text: &mut String) {
+    for ((_, value), slot) in bench_leaves::schedule(i).into_iter().zip(slots) {
+        let slot = *slot;
+        let bbs = tree.blackboard_mut();
+        if bbs.slot_type(slot) == Some(EntryType::Str) {
+            use std::fmt::Write as _;
+            text.clear();
+            let _ = write!(text, "{value}");
+            let _ = bbs.set_slot_str(slot, text);
+        } else {
+            let _ = bbs.set_slot(slot, Value::Int(value));
+        }
+    }
+}
+
+#[test]
+fn benchmark_trees_tick_without_allocating() {
+    let mut report = Vec::new();
+    for name in [
+        "game_like.xml",
+        "game_like_while.xml",
+        "wide_fallback.xml",
+        "deep.xml",
+    ] {
+        for tracing in [true, false] {
+            let mut t = tree(name);
+            t.set_tracing(tracing);
+            let mut text = String::with_capacity(32);
+            let scope = t.root_scope();
+            let slots: Vec<EntrySlot> = bench_leaves::schedule(0)
+                .iter()
+                .filter_map(|(key, _)| t.blackboard_mut().reserve(scope, key))
+                .collect();
+            let warm = 4096;
+            for i in 0..warm {
+                write(&mut t, i, &slots, &mut text);
+                t.try_tick(&mut (), i as f64).expect("tick");
+            }
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            for i in warm..warm + 8192 {
+                write(&mut t, i, &slots, &mut text);
+                t.try_tick(&mut (), i as f64).expect("tick");
+            }
+            let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            if allocated > 0 {
+                report.push(format!(
+                    "{name} (tracing {tracing}): {allocated} allocations"
+                ));
+            }
+        }
+    }
+    assert!(report.is_empty(), "{report:#?}");
+}
