@@ -93,6 +93,8 @@ impl<C> Arena<C> {
         self.links[id as usize].scope
     }
 
+    #[cold]
+    #[inline(never)]
     fn error(&self, id: u32, message: String) -> TickError {
         TickError {
             node: NodeId(id),
@@ -123,6 +125,7 @@ impl<C> Arena<C> {
     }
 
     /// The status decided by a pre-condition, and whether `_while` turned false while running.
+    #[inline(never)]
     fn pre_conditions(&mut self, id: u32) -> Result<(Option<Status>, bool), TickError> {
         let state = self.states[id as usize];
         let Some(conditions) = self.conditions[id as usize].as_deref() else {
@@ -174,6 +177,35 @@ impl<C> Arena<C> {
         }
     }
 
+    /// A node's fault as the tick's error.
+    #[cold]
+    #[inline(never)]
+    fn fault_error(&self, id: u32, fault: super::node::Fault) -> Box<TickError> {
+        Box::new(match *fault.0 {
+            FaultKind::Here(message) => self.error(id, message),
+            FaultKind::Below(e) => e,
+        })
+    }
+
+    /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
+    #[inline(never)]
+    fn post_conditions(&mut self, id: u32, status: Status) -> Result<(), Box<TickError>> {
+        match status {
+            Status::Success => {
+                self.run_script(id, |c| c.on_success.as_ref())
+                    .map_err(Box::new)?;
+                self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
+            }
+            Status::Failure => {
+                self.run_script(id, |c| c.on_failure.as_ref())
+                    .map_err(Box::new)?;
+                self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
+            }
+            Status::Running | Status::Skipped => {}
+        }
+        Ok(())
+    }
+
     /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace.
     pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
         self.visits += 1;
@@ -203,29 +235,12 @@ impl<C> Arena<C> {
                 self.behaviors[id as usize] = Some(behavior);
                 match result {
                     Ok(status) => status,
-                    Err(fault) => {
-                        return Err(Box::new(match *fault.0 {
-                            FaultKind::Here(message) => self.error(id, message),
-                            FaultKind::Below(e) => e,
-                        }));
-                    }
+                    Err(fault) => return Err(self.fault_error(id, fault)),
                 }
             }
         };
         if has_conditions {
-            match status {
-                Status::Success => {
-                    self.run_script(id, |c| c.on_success.as_ref())
-                        .map_err(Box::new)?;
-                    self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
-                }
-                Status::Failure => {
-                    self.run_script(id, |c| c.on_failure.as_ref())
-                        .map_err(Box::new)?;
-                    self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
-                }
-                Status::Running | Status::Skipped => {}
-            }
+            self.post_conditions(id, status)?;
         }
         let slot = &mut self.states[id as usize];
         *slot = slot.after(status);
