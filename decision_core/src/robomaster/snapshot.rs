@@ -95,61 +95,6 @@ pub struct SnapshotError {
     pub message: String,
 }
 
-/// The fast path's view of a snapshot: fixed-size arrays, so a well-formed line parses
-/// without a heap allocation; any line it refuses is parsed again by [`Snapshot`], which
-/// names the offending field.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct FixedSnapshot {
-    obj_hp: Option<FixedHp>,
-    car_pos: Option<FixedPositions>,
-    game_info: Option<GameInfoIn>,
-    serial_msg: Option<SerialIn>,
-    nav_status: u8,
-    pose: Option<Pose>,
-    autoaim: Option<AutoaimIn>,
-}
-
-#[derive(Deserialize)]
-struct FixedHp {
-    hp: [u16; HP_SLOTS],
-}
-
-#[derive(Deserialize)]
-struct FixedPositions {
-    pos: [PointIn; POSITION_SLOTS],
-}
-
-impl FixedSnapshot {
-    /// The tick inputs, or `None` when a value needs the slow path's checks.
-    fn to_input(&self) -> Option<TickInput> {
-        let mut input = TickInput::default();
-        if let Some(obj_hp) = &self.obj_hp {
-            input.hp = obj_hp.hp;
-        }
-        if let Some(car_pos) = &self.car_pos {
-            for (slot, p) in input.positions.iter_mut().zip(&car_pos.pos) {
-                *slot = Point2 {
-                    x: p.x.unwrap_or(f32::NAN),
-                    y: p.y.unwrap_or(f32::NAN),
-                };
-            }
-        }
-        if let Some(info) = &self.game_info {
-            if !info.timestamp.is_finite() {
-                return None;
-            }
-            input.remaining_time = info.timestamp;
-            input.game_stage = info.game_stage;
-        }
-        input.mode = self.serial_msg.as_ref().map_or(0, |s| s.mode);
-        input.nav_status = self.nav_status;
-        input.pose = self.pose;
-        input.autoaim_target_lost = self.autoaim.as_ref().map(|a| a.is_target_lost);
-        Some(input)
-    }
-}
-
 /// Parses one line into tick inputs.
 pub fn parse_line(line: &str) -> Result<TickInput, SnapshotError> {
     parse_line_bytes(line.as_bytes())
@@ -157,14 +102,9 @@ pub fn parse_line(line: &str) -> Result<TickInput, SnapshotError> {
 
 /// Parses one line (UTF-8 bytes) into tick inputs; allocation-free for a well-formed line.
 pub fn parse_line_bytes(line: &[u8]) -> Result<TickInput, SnapshotError> {
-    // Fast paths; only a line that fails is parsed again to name the offending field.
+    // Fast path for the common shape; anything else is parsed by serde, which names the
+    // offending field.
     if let Some(input) = super::snapshot_fast::parse(line) {
-        return Ok(input);
-    }
-    if let Some(input) = serde_json::from_slice::<FixedSnapshot>(line)
-        .ok()
-        .and_then(|s| s.to_input())
-    {
         return Ok(input);
     }
     let mut de = serde_json::Deserializer::from_slice(line);

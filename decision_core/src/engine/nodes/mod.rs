@@ -16,8 +16,6 @@ pub mod delay;
 pub mod fallback;
 pub mod force_failure;
 pub mod force_success;
-#[cfg(test)]
-mod golden_dec;
 pub mod if_then_else;
 pub mod inverter;
 pub mod keep_running_until_failure;
