@@ -23,12 +23,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "Delay",
         NodeModel::new(
             Children::Exactly(1),
-            // The empty default never parses as an int: a missing port resolves to
-            // `Port::Missing` and is reported on the tick, as BT.CPP does.
-            vec![PortDecl::input_or(
+            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // reports it on the first tick).
+            vec![PortDecl::input(
                 "delay_msec",
                 EntryType::Int,
-                "",
                 "milliseconds to wait before ticking the child",
             )],
         ),
@@ -176,10 +175,15 @@ mod tests {
     }
 
     #[test]
-    fn missing_or_negative_delay_is_a_tick_error() {
-        for ports in [json!({}), json!({ "delay_msec": -1 })] {
-            let mut t = compile(&spec(dec("Delay", ports, act("a"))), &registry()).unwrap();
-            assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
-        }
+    fn missing_delay_is_a_compile_error_and_a_negative_one_a_tick_error() {
+        let missing = compile(&spec(dec("Delay", json!({}), act("a"))), &registry());
+        assert!(
+            missing
+                .err()
+                .is_some_and(|e| e[0].message.contains("missing required port `delay_msec`"))
+        );
+        let s = spec(dec("Delay", json!({ "delay_msec": -1 }), act("a")));
+        let mut t = compile(&s, &registry()).unwrap();
+        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
     }
 }

@@ -24,12 +24,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "Repeat",
         NodeModel::new(
             Children::Exactly(1),
-            // The empty default never parses as an int: a missing port resolves to
-            // `Port::Missing` and is reported on the first tick, as BT.CPP does.
-            vec![PortDecl::input_or(
+            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // reports it on the first tick).
+            vec![PortDecl::input(
                 "num_cycles",
                 EntryType::Int,
-                "",
                 "repeat a successful child this many times (-1: forever)",
             )],
         ),
@@ -217,10 +216,13 @@ mod tests {
     }
 
     #[test]
-    fn missing_num_cycles_is_a_tick_error_and_bad_literal_a_compile_error() {
+    fn missing_num_cycles_and_a_bad_literal_are_compile_errors() {
         let s = spec(dec("Repeat", json!({}), act("a")));
-        let mut t = compile(&s, &registry()).expect("missing port compiles");
-        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
+        let e = compile(&s, &registry()).err().expect("missing port");
+        assert!(
+            e[0].message.contains("missing required port `num_cycles`"),
+            "{e:?}"
+        );
         let s = spec(dec("Repeat", json!({ "num_cycles": "x" }), act("a")));
         assert!(compile(&s, &registry()).is_err());
     }

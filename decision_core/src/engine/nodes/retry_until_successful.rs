@@ -25,12 +25,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "RetryUntilSuccessful",
         NodeModel::new(
             Children::Exactly(1),
-            // The empty default never parses as an int: a missing port resolves to
-            // `Port::Missing` and is reported on the first tick, as BT.CPP does.
-            vec![PortDecl::input_or(
+            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // reports it on the first tick).
+            vec![PortDecl::input(
                 "num_attempts",
                 EntryType::Int,
-                "",
                 "attempts before failing (-1: forever)",
             )],
         ),
@@ -218,9 +217,13 @@ mod tests {
     }
 
     #[test]
-    fn missing_num_attempts_is_a_tick_error() {
+    fn missing_num_attempts_is_a_compile_error() {
         let s = spec(dec("RetryUntilSuccessful", json!({}), act("a")));
-        let mut t = compile(&s, &registry()).expect("missing port compiles");
-        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
+        let e = compile(&s, &registry()).err().expect("missing port");
+        assert!(
+            e[0].message
+                .contains("missing required port `num_attempts`"),
+            "{e:?}"
+        );
     }
 }

@@ -26,20 +26,17 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "SetBlackboard",
         NodeModel::new(
             Children::None,
-            // Declared as inputs with empty defaults: `output_key` is read as a key name
-            // (an output port would refuse a literal name) and a missing port is only
-            // reported on the tick, as BT.CPP does.
+            // Required inputs (a missing one is a load error, as the `bt` contract asks);
+            // `output_key` is read as a key name, which an output port would refuse.
             vec![
-                PortDecl::input_or(
+                PortDecl::input(
                     "value",
                     EntryType::Any,
-                    "",
                     "value to write (a literal or `{src}`)",
                 ),
-                PortDecl::input_or(
+                PortDecl::input(
                     "output_key",
                     EntryType::Any,
-                    "",
                     "name of the entry to write (a name, or `{k}` holding the name)",
                 ),
             ],
@@ -212,9 +209,13 @@ mod tests {
 
     #[test]
     fn errors_on_the_tick() {
+        for ports in [json!({ "value": "1" }), json!({ "output_key": "x" })] {
+            let e = compile(&spec(set(ports)), &registry())
+                .err()
+                .expect("missing port");
+            assert!(e[0].message.contains("missing required port"), "{e:?}");
+        }
         for ports in [
-            json!({ "value": "1" }),
-            json!({ "output_key": "x" }),
             json!({ "value": "1", "output_key": "{k}" }),
             json!({ "value": "abc", "output_key": "n" }),
         ] {

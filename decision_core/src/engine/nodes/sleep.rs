@@ -21,12 +21,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "Sleep",
         NodeModel::new(
             Children::None,
-            // The empty default never parses as an int: a missing port resolves to
-            // `Port::Missing` and is reported on the tick, as BT.CPP does.
-            vec![PortDecl::input_or(
+            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // reports it on the first tick).
+            vec![PortDecl::input(
                 "msec",
                 EntryType::Int,
-                "",
                 "milliseconds to sleep",
             )],
         ),
@@ -113,10 +112,15 @@ mod tests {
     }
 
     #[test]
-    fn missing_or_negative_msec_is_a_tick_error() {
-        for ports in [json!({}), json!({ "msec": -5 })] {
-            let mut t = compile(&spec(leaf("Sleep", "zz", ports)), &registry()).unwrap();
-            assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
-        }
+    fn missing_msec_is_a_compile_error_and_a_negative_one_a_tick_error() {
+        let missing = compile(&spec(leaf("Sleep", "zz", json!({}))), &registry());
+        assert!(
+            missing
+                .err()
+                .is_some_and(|e| e[0].message.contains("missing required port `msec`"))
+        );
+        let s = spec(leaf("Sleep", "zz", json!({ "msec": -5 })));
+        let mut t = compile(&s, &registry()).unwrap();
+        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
     }
 }

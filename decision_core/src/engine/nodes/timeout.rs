@@ -23,12 +23,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "Timeout",
         NodeModel::new(
             Children::Exactly(1),
-            // The empty default never parses as an int: a missing port resolves to
-            // `Port::Missing` and is reported on the tick, as BT.CPP does.
-            vec![PortDecl::input_or(
+            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // reports it on the first tick).
+            vec![PortDecl::input(
                 "msec",
                 EntryType::Int,
-                "",
                 "halt the child and fail after this many milliseconds",
             )],
         ),
@@ -190,8 +189,11 @@ mod tests {
     }
 
     #[test]
-    fn missing_msec_is_a_tick_error() {
-        let mut t = compile(&spec(dec("Timeout", json!({}), act("a"))), &registry()).unwrap();
-        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
+    fn missing_msec_is_a_compile_error() {
+        let e = compile(&spec(dec("Timeout", json!({}), act("a"))), &registry());
+        assert!(
+            e.err()
+                .is_some_and(|e| e[0].message.contains("missing required port `msec`"))
+        );
     }
 }

@@ -19,11 +19,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "UnsetBlackboard",
         NodeModel::new(
             Children::None,
-            // The empty default keeps a missing port a tick error (checked by presence).
-            vec![PortDecl::input_or(
+            // Required inputs (a missing one is a load error, as the `bt` contract asks);
+            // `output_key` is read as a key name, which an output port would refuse.
+            vec![PortDecl::input(
                 "key",
                 EntryType::Str,
-                "",
                 "key of the entry to remove",
             )],
         ),
@@ -106,9 +106,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_key_is_a_tick_error() {
+    fn missing_key_is_a_compile_error() {
         let s = spec(leaf("UnsetBlackboard", "u", json!({})));
-        let mut t = compile(&s, &registry()).expect("compiles");
-        assert!(t.try_tick(&mut Ctx::default(), 0.0).is_err());
+        let e = compile(&s, &registry()).err().expect("missing port");
+        assert!(
+            e[0].message.contains("missing required port `key`"),
+            "{e:?}"
+        );
     }
 }
