@@ -36,14 +36,12 @@ pub fn registry(leaves: Leaves) -> Registry<()> {
     registry
 }
 
-/// Prints load and compile errors as `file:line:col: error: message`.
+/// Prints load and compile errors as `file:line:col: error: message` (the position names
+/// the node or port; a node without a position is named by its path from the root).
 pub fn print_compile_errors(errors: &[CompileError], file: &Path) {
     for e in errors {
         match &e.span {
-            Some(s) => eprintln!(
-                "{}:{}:{}: error: {}: {}",
-                s.file, s.line, s.column, e.node_path, e.message
-            ),
+            Some(s) => eprintln!("{}:{}:{}: error: {}", s.file, s.line, s.column, e.message),
             None => eprintln!(
                 "{}:1:1: error: {}: {}",
                 file.display(),

@@ -122,13 +122,13 @@ fn check_reports_every_error_of_a_broken_tree() {
     let err = text(&o.stderr);
     assert!(
         err.contains(&format!(
-            "{p}:4:7: error: Sequence/Nop[0]: unknown node type `Nop` (did you mean `Noop`?)"
+            "{p}:4:7: error: unknown node type `Nop` (did you mean `Noop`?)"
         )),
         "{err}"
     );
     assert!(
         err.contains(&format!(
-            "{p}:5:13: error: Sequence/Work[1]: `Work` has no port `tick` (did you mean `ticks`?)"
+            "{p}:5:13: error: `Work` has no port `tick` (did you mean `ticks`?)"
         )),
         "{err}"
     );
