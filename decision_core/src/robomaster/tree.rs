@@ -22,8 +22,9 @@ pub struct DecisionNodes {
 }
 
 /// The tree for `tables` and the node ids of every decision, in file order: one
-/// `weighted_selection` whose rules are the decisions, each with a `Sequence` of its guard
-/// conditions (or `AlwaysSuccess` when it has none) as guard and `navigate` as body.
+/// `weighted_selection` whose rules are the decisions, each with its guard (a `Sequence` of
+/// its conditions, the condition itself when there is one, `AlwaysSuccess` when there is
+/// none) and `navigate` as body.
 pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
     let decisions_file = tables.files.decisions.display().to_string();
     let mut next_id = 1u32; // the root is node 0 (preorder numbering)
@@ -45,11 +46,17 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
             .map(|(name, field, ports)| leaf(name, ports, span(field)))
             .collect();
         let guard_root = NodeId(next_id + 1);
+        let mut guard_specs = guard_specs;
         let (guard, guards) = if guard_specs.is_empty() {
             (
                 TreeSpec::new("AlwaysSuccess").named("no guards"),
                 Vec::new(),
             )
+        } else if guard_specs.len() == 1
+            && let Some(single) = guard_specs.pop()
+        {
+            // A single condition is the guard itself (one node less to tick).
+            (single, vec![guard_root])
         } else {
             let ids = (0..guard_specs.len() as u32)
                 .map(|i| NodeId(guard_root.0 + 1 + i))
