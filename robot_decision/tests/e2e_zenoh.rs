@@ -203,25 +203,42 @@ fn node_and_fake_publisher_over_zenoh() {
         "the node did not resume"
     );
 
-    // 3. garbage on every input topic is counted and ignored
-    for topic in topics::NODE_INPUTS {
-        test_bus.publish_raw(topic, b"{not json").unwrap();
-        test_bus.publish_raw(topic, br#"{"header": 5}"#).unwrap();
+    // 3. garbage on every input topic is counted and ignored. A test publisher's first
+    // messages on a key can be lost while its route forms, so garbage is re-sent on the
+    // topics not yet counted until every topic is, or a deadline passes.
+    let malformed =
+        |stats: &Value, topic: &str| stats["stats"]["malformed"][topic].as_u64().unwrap_or(0);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut stats = Value::Null;
+    let mut decisions_after = 0;
+    loop {
+        for topic in topics::NODE_INPUTS {
+            if malformed(&stats, topic) < 2 {
+                test_bus.publish_raw(topic, b"{not json").unwrap();
+                test_bus.publish_raw(topic, br#"{"header": 5}"#).unwrap();
+            }
+        }
+        let after = collect(&sub, Duration::from_secs(2));
+        decisions_after += after.iter().filter(|r| r.topic == topics::DECISION).count();
+        if let Some(latest) = after
+            .iter()
+            .rev()
+            .filter(|r| r.topic == topics::EVENTS)
+            .filter_map(|r| serde_json::from_slice::<Value>(&r.payload).ok())
+            .find(|e| e["kind"] == "stats")
+        {
+            stats = latest;
+        }
+        if topics::NODE_INPUTS
+            .iter()
+            .all(|topic| malformed(&stats, topic) >= 2)
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "garbage not counted on every input topic: {stats}"
+        );
     }
-    let after = collect(&sub, Duration::from_secs(3));
-    assert!(
-        after.iter().filter(|r| r.topic == topics::DECISION).count() > 5,
-        "the node stopped after garbage"
-    );
-    let stats = after
-        .iter()
-        .rev()
-        .filter(|r| r.topic == topics::EVENTS)
-        .filter_map(|r| serde_json::from_slice::<Value>(&r.payload).ok())
-        .find(|e| e["kind"] == "stats")
-        .expect("a stats event");
-    for topic in topics::NODE_INPUTS {
-        let count = stats["stats"]["malformed"][topic].as_u64().unwrap_or(0);
-        assert!(count >= 2, "{topic}: {count} malformed counted: {stats}");
-    }
+    assert!(decisions_after > 5, "the node stopped after garbage");
 }
