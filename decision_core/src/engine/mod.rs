@@ -65,7 +65,7 @@ pub use registry::{
     Registry,
 };
 pub use spec::{SourceSpan, TreeSpec};
-pub use trace::{NodeId, TickTrace, TraceEntry, WeightedOutcome};
+pub use trace::{NodeId, TickTrace, TraceEntry};
 pub use tree::Tree;
 
 /// Outcome of ticking one node (BT.CPP's SUCCESS, FAILURE, RUNNING, SKIPPED).

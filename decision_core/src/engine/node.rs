@@ -8,8 +8,9 @@
 
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
-use super::trace::{NodeId, WeightedOutcome};
+use super::trace::NodeId;
 use super::tree::Arena;
+use std::any::Any;
 
 /// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
 /// its parent resets it to `Idle`; pre-conditions (`_skipIf`, ...) are only checked when idle.
@@ -75,6 +76,12 @@ pub trait Behavior<C>: Send {
 
     /// The position of the child this node keeps running, if it tracks one.
     fn running_child(&self) -> Option<usize> {
+        None
+    }
+
+    /// The node as `Any`, for kinds whose state a profile reads back (e.g. what a
+    /// `weighted_selection` chose); `None` by default.
+    fn as_any(&self) -> Option<&dyn Any> {
         None
     }
 
@@ -162,7 +169,7 @@ impl<'t, C> Cx<'t, C> {
         let child = self.arena.child(self.id, i);
         self.arena
             .tick_node(child, self.ctx, self.now)
-            .map_err(|e| Fault(Box::new(FaultKind::Below(*e))))
+            .map_err(|e| Fault(Box::new(FaultKind::Below(e))))
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
@@ -194,7 +201,7 @@ impl<'t, C> Cx<'t, C> {
         let grandchild = self.arena.child(child, k);
         self.arena
             .tick_node(grandchild, self.ctx, self.now)
-            .map_err(|e| Fault(Box::new(FaultKind::Below(*e))))
+            .map_err(|e| Fault(Box::new(FaultKind::Below(e))))
     }
 
     /// Halts (if running) and resets child `k` of child `i`.
@@ -244,28 +251,31 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
-    /// An input port as an int (errors name the entry).
+    /// The value of an input port, or an error naming the port when it has none.
+    fn input<'p>(&'p self, port: &'p Port, name: &str) -> Result<&'p Value, String> {
+        self.get(port)
+            .ok_or_else(|| format!("input port `{name}` has no value"))
+    }
+
+    /// An input port as an int (errors name the port).
     pub fn get_int(&self, port: &Port, name: &str) -> Result<i64, String> {
-        let value = self
-            .get(port)
-            .ok_or_else(|| format!("input port `{name}` has no value"))?;
-        value.as_int().map_err(|e| format!("port `{name}`: {e}"))
+        self.input(port, name)?
+            .as_int()
+            .map_err(|e| format!("port `{name}`: {e}"))
     }
 
     /// An input port as a bool.
     pub fn get_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
-        let value = self
-            .get(port)
-            .ok_or_else(|| format!("input port `{name}` has no value"))?;
-        value.as_bool().map_err(|e| format!("port `{name}`: {e}"))
+        self.input(port, name)?
+            .as_bool()
+            .map_err(|e| format!("port `{name}`: {e}"))
     }
 
     /// An input port as a double.
     pub fn get_double(&self, port: &Port, name: &str) -> Result<f64, String> {
-        let value = self
-            .get(port)
-            .ok_or_else(|| format!("input port `{name}` has no value"))?;
-        value.as_double().map_err(|e| format!("port `{name}`: {e}"))
+        self.input(port, name)?
+            .as_double()
+            .map_err(|e| format!("port `{name}`: {e}"))
     }
 
     /// Writes an output port (a literal port cannot be written).
@@ -277,13 +287,6 @@ impl<'t, C> Cx<'t, C> {
                 .set_slot(*slot, value)
                 .map_err(|e| e.to_string()),
             _ => Err("output port is not a blackboard entry".to_owned()),
-        }
-    }
-
-    /// Records what a `weighted_selection` decided this tick (for viewers and explanations).
-    pub fn record_weighted(&mut self, outcome: WeightedOutcome) {
-        if self.arena.tracing {
-            self.arena.trace.record_weighted(outcome);
         }
     }
 }
@@ -299,7 +302,7 @@ pub enum FaultKind {
     /// This node failed at run time (a message in words).
     Here(String),
     /// A descendant failed; its error is passed up as it is.
-    Below(TickError),
+    Below(Box<TickError>),
 }
 
 impl Fault {

@@ -38,33 +38,14 @@ pub struct TraceEntry {
     pub status: Status,
 }
 
-/// What a `weighted_selection` node decided in one tick; see
-/// [`nodes::weighted_selection`](super::nodes::weighted_selection) for the rules. Indices are
-/// child positions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct WeightedOutcome {
-    /// The `weighted_selection` node.
-    pub node: NodeId,
-    /// The heaviest child (weight > 0, first in declaration order on ties) whose guard held.
-    pub best: Option<usize>,
-    /// The child whose body decided the result, if any.
-    pub chosen: Option<usize>,
-    /// The running child halted because `best` was strictly heavier.
-    pub preempted: Option<usize>,
-    /// The running child kept running this tick (commitment: its guard was not required).
-    pub kept_running: bool,
-}
-
 /// The trace of the last tick: every node ticked, with its status, in the order the ticks
-/// *finished* (children before their parent, the root last), plus one [`WeightedOutcome`] per
-/// `weighted_selection` node ticked.
+/// *finished* (children before their parent, the root last).
 ///
 /// The buffers are reused from tick to tick, so recording costs no allocation in steady state.
 /// [`status_of`](Self::status_of) is O(1): a per-node slot stamped with the tick's generation.
 #[derive(Debug, Clone)]
 pub struct TickTrace {
     entries: Vec<TraceEntry>,
-    weighted: Vec<WeightedOutcome>,
     /// Per node: (generation of the tick that last recorded it, that status). Kept small
     /// (8 bytes) since every tick writes one slot per node ticked.
     slots: Vec<(u32, Status)>,
@@ -79,7 +60,6 @@ impl TickTrace {
     pub(crate) fn new(node_count: usize) -> Self {
         Self {
             entries: Vec::with_capacity(node_count),
-            weighted: Vec::new(),
             slots: vec![(0, Status::Failure); node_count],
             generation: 0,
             tick_number: 0,
@@ -91,7 +71,6 @@ impl TickTrace {
     /// `Vec`s of `Copy` items, which keeps their capacity).
     pub(crate) fn begin(&mut self, now: f64) {
         self.entries.clear();
-        self.weighted.clear();
         self.tick_number += 1;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -112,14 +91,10 @@ impl TickTrace {
         }
     }
 
-    pub(crate) fn record_weighted(&mut self, outcome: WeightedOutcome) {
-        self.weighted.push(outcome);
-    }
-
     /// Every node ticked in the last tick, in the order the ticks finished.
     ///
-    /// A node appears once per time it was ticked; the only node kinds that tick a child twice
-    /// in one tick are `weighted_selection` (see its module doc) and nodes above it.
+    /// A node appears once per time it was ticked (a kind may tick a child twice in one tick,
+    /// e.g. a completed running child that is chosen again).
     pub fn entries(&self) -> &[TraceEntry] {
         &self.entries
     }
@@ -133,16 +108,6 @@ impl TickTrace {
             }
             _ => None,
         }
-    }
-
-    /// One outcome per `weighted_selection` node ticked, in the order their ticks finished.
-    pub fn weighted(&self) -> &[WeightedOutcome] {
-        &self.weighted
-    }
-
-    /// The last outcome recorded for `weighted_selection` node `n`, if it was ticked.
-    pub fn weighted_of(&self, n: NodeId) -> Option<&WeightedOutcome> {
-        self.weighted.iter().rev().find(|w| w.node == n)
     }
 
     /// The injected time of the last tick (`NaN` before the first tick).

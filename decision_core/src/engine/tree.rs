@@ -93,14 +93,8 @@ impl<C> Arena<C> {
         self.links[id as usize].scope
     }
 
-    #[cold]
-    #[inline(never)]
     fn error(&self, id: u32, message: String) -> TickError {
-        TickError {
-            node: NodeId(id),
-            node_name: self.names.get(id as usize).cloned().unwrap_or_default(),
-            message,
-        }
+        error_at(&self.names, id, message)
     }
 
     fn run_script(
@@ -116,11 +110,10 @@ impl<C> Arena<C> {
         };
         match script.eval(&mut self.blackboards) {
             Ok(_) => Ok(()),
-            Err(e) => Err(TickError {
-                node: NodeId(id),
-                node_name: self.names.get(id as usize).cloned().unwrap_or_default(),
-                message: format!("script `{}`: {}", script.source(), e.message),
-            }),
+            Err(e) => {
+                let message = format!("script `{}`: {}", script.source(), e.message);
+                Err(self.error(id, message))
+            }
         }
     }
 
@@ -132,19 +125,16 @@ impl<C> Arena<C> {
             return Ok((None, false));
         };
         let check = |script: &Script, bbs: &mut Blackboards| {
-            script
-                .eval_bool(bbs)
-                .map_err(|e| format!("script `{}`: {}", script.source(), e.message))
+            script.eval_bool(bbs).map_err(|e| {
+                let message = format!("script `{}`: {}", script.source(), e.message);
+                error_at(&self.names, id, message)
+            })
         };
         match state {
             NodeState::Idle => {
                 for (k, script) in conditions.pre.iter().enumerate() {
                     let Some(script) = script else { continue };
-                    let holds = check(script, &mut self.blackboards).map_err(|m| TickError {
-                        node: NodeId(id),
-                        node_name: self.names[id as usize].clone(),
-                        message: m,
-                    })?;
+                    let holds = check(script, &mut self.blackboards)?;
                     let decided = match k {
                         FAILURE_IF if holds => Some(Status::Failure),
                         SUCCESS_IF if holds => Some(Status::Success),
@@ -160,11 +150,7 @@ impl<C> Arena<C> {
             }
             NodeState::Running => match &conditions.pre[WHILE] {
                 Some(script) => {
-                    let holds = check(script, &mut self.blackboards).map_err(|m| TickError {
-                        node: NodeId(id),
-                        node_name: self.names[id as usize].clone(),
-                        message: m,
-                    })?;
+                    let holds = check(script, &mut self.blackboards)?;
                     Ok(if holds {
                         (None, false)
                     } else {
@@ -181,10 +167,10 @@ impl<C> Arena<C> {
     #[cold]
     #[inline(never)]
     fn fault_error(&self, id: u32, fault: super::node::Fault) -> Box<TickError> {
-        Box::new(match *fault.0 {
-            FaultKind::Here(message) => self.error(id, message),
+        match *fault.0 {
+            FaultKind::Here(message) => Box::new(self.error(id, message)),
             FaultKind::Below(e) => e,
-        })
+        }
     }
 
     /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
@@ -274,6 +260,17 @@ impl<C> Arena<C> {
             self.halt_node(id, ctx, now);
         }
         self.states[id as usize] = NodeState::Idle;
+    }
+}
+
+/// A runtime error of node `id`, named by its label.
+#[cold]
+#[inline(never)]
+fn error_at(names: &[String], id: u32, message: String) -> TickError {
+    TickError {
+        node: NodeId(id),
+        node_name: names.get(id as usize).cloned().unwrap_or_default(),
+        message,
     }
 }
 
@@ -427,6 +424,18 @@ impl<C> Tree<C> {
             self.arena.states[node as usize] = NodeState::Running;
         }
         true
+    }
+
+    /// The behaviour of node `n` as its kind's type `T`, for kinds that expose themselves with
+    /// [`Behavior::as_any`] (a profile reads what one of its controls decided, e.g.
+    /// `weighted_selection`'s best rule); `None` for another kind.
+    pub fn behavior<T: 'static>(&self, n: NodeId) -> Option<&T> {
+        self.arena
+            .behaviors
+            .get(n.index())?
+            .as_deref()?
+            .as_any()?
+            .downcast_ref::<T>()
     }
 
     /// The spec this tree was compiled from: the layout the viewer draws.

@@ -9,6 +9,7 @@ use super::load::Tables;
 use super::navigate;
 use super::tree::{DecisionNodes, decision_tree};
 use super::world::{InputSkip, MODE_AUTOAIM, TickInput};
+use crate::engine::nodes::weighted_selection::WeightedSelection;
 use crate::engine::{CompileError, NodeId, Registry, Status, Tree, compile};
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -158,7 +159,11 @@ impl Decider {
         let now = self.ctx.world.elapsed;
         let status = self.tree.tick(&mut self.ctx, now);
         self.tree_ticked = true;
-        self.best = self.tree.trace().weighted().first().and_then(|w| w.best);
+        self.best = self
+            .tree
+            .behavior::<WeightedSelection>(NodeId(0))
+            .and_then(WeightedSelection::outcome)
+            .and_then(|o| o.best);
         let out = &self.ctx.out;
         let in_effect = match status {
             Status::Failure | Status::Skipped => None,

@@ -32,16 +32,17 @@
 //! | `r` running, not preempted, `r`'s body `Running`        | `Running`                   |
 //! | `r` running, not preempted, `r`'s body completes        | as step 5 (`r` may be best) |
 //!
-//! Each tick records one [`WeightedOutcome`] in the trace (`best`, `chosen`, `preempted`,
-//! `kept_running`; indices are rule positions). A rule can have two trace entries in one
+//! Each tick keeps one [`WeightedOutcome`] (`best`, `chosen`, `preempted`, `kept_running`;
+//! indices are rule positions), read with [`WeightedSelection::outcome`]. A rule can have two trace entries in one
 //! tick: the committed `r` whose guard failed (its `Failure` from step 1, then its body's
 //! status), or an `r` that completed in step 4 and is `best` again in step 5;
 //! [`TickTrace::status_of`](crate::engine::TickTrace::status_of) reports the last. Halting
 //! the node halts the running rule's body.
 
 use crate::engine::node::{Behavior, Cx, Fault};
-use crate::engine::trace::WeightedOutcome;
+use crate::engine::trace::NodeId;
 use crate::engine::{Children, NodeModel, Registry, Status};
+use serde::{Deserialize, Serialize};
 
 /// Registers `weighted_selection` and `weighted_rule`.
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
@@ -68,6 +69,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
             Ok(Box::new(WeightedSelection {
                 weights,
                 running: None,
+                last: None,
             }))
         },
     );
@@ -76,14 +78,38 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     });
 }
 
+/// What a `weighted_selection` decided in its last tick (indices are rule positions); read it
+/// with [`Tree::behavior`](crate::engine::Tree::behavior) and [`WeightedSelection::outcome`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WeightedOutcome {
+    /// The `weighted_selection` node.
+    pub node: NodeId,
+    /// The heaviest rule (weight > 0, first in declaration order on ties) whose guard held.
+    pub best: Option<usize>,
+    /// The rule whose body decided the result, if any.
+    pub chosen: Option<usize>,
+    /// The running rule halted because `best` was strictly heavier.
+    pub preempted: Option<usize>,
+    /// The running rule kept running this tick (commitment: its guard was not required).
+    pub kept_running: bool,
+}
+
 /// Type id of a rule under `weighted_selection`.
 pub const RULE: &str = "weighted_rule";
 
-/// The rules' weights and the running rule.
+/// The rules' weights, the running rule and the last tick's outcome.
 #[derive(Debug)]
 pub struct WeightedSelection {
     weights: Vec<f64>,
     running: Option<usize>,
+    last: Option<WeightedOutcome>,
+}
+
+impl WeightedSelection {
+    /// What the last tick decided (`None` before the first tick).
+    pub fn outcome(&self) -> Option<WeightedOutcome> {
+        self.last
+    }
 }
 
 const GUARD: usize = 0;
@@ -125,7 +151,7 @@ impl<C> Behavior<C> for WeightedSelection {
         };
         // (3): no candidate: the running rule is suspended.
         let Some((b, best_weight)) = best else {
-            cx.record_weighted(outcome);
+            self.last = Some(outcome);
             return Ok(Status::Failure);
         };
         // (4): the running rule: preempted, kept, or completed.
@@ -140,7 +166,7 @@ impl<C> Behavior<C> for WeightedSelection {
                 if status == Status::Running {
                     outcome.chosen = Some(r);
                     outcome.kept_running = true;
-                    cx.record_weighted(outcome);
+                    self.last = Some(outcome);
                     return Ok(Status::Running);
                 }
             }
@@ -151,7 +177,7 @@ impl<C> Behavior<C> for WeightedSelection {
         cx.settle_child(b, status);
         self.running = (status == Status::Running).then_some(b);
         outcome.chosen = Some(b);
-        cx.record_weighted(outcome);
+        self.last = Some(outcome);
         Ok(status)
     }
 
@@ -170,6 +196,10 @@ impl<C> Behavior<C> for WeightedSelection {
 
     fn running_child(&self) -> Option<usize> {
         self.running
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 }
 
@@ -197,8 +227,9 @@ impl<C> Behavior<C> for WeightedRule {
 
 #[cfg(test)]
 mod tests {
+    use super::{WeightedOutcome, WeightedSelection};
     use crate::engine::test_support::*;
-    use crate::engine::{NodeId, Status, Tree, WeightedOutcome};
+    use crate::engine::{NodeId, Status, Tree};
 
     /// A rule `{flag guard, act id}` of weight `w` (3 nodes: rule, guard, body).
     fn rule(guard: &str, id: &str, w: f64) -> serde_json::Value {
@@ -206,9 +237,12 @@ mod tests {
     }
 
     fn outcome(t: &Tree<Ctx>) -> WeightedOutcome {
-        match t.trace().weighted() {
-            [o] => *o,
-            other => panic!("expected one weighted outcome, got {other:?}"),
+        match t
+            .behavior::<WeightedSelection>(NodeId(0))
+            .and_then(|w| w.outcome())
+        {
+            Some(o) => o,
+            None => panic!("no weighted outcome"),
         }
     }
 
