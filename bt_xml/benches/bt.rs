@@ -4,7 +4,6 @@
 
 use bt_xml::load_tree;
 use criterion::{Criterion, criterion_group, criterion_main};
-use decision_core::engine::blackboard::{EntrySlot, EntryType, Value};
 use decision_core::engine::{Registry, Tree, bench_leaves, compile, nodes};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -25,35 +24,6 @@ fn build(name: &str, registry: &Registry<()>) -> Tree<()> {
     compile(&spec, registry).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-/// Writes the schedule's changed entries before tick `i` into pre-resolved slots (the number's
-/// text for string-typed entries).
-fn write_schedule(
-    tree: &mut Tree<()>,
-    i: u64,
-    slots: &[Option<EntrySlot>],
-    last: &mut [Option<i64>; 7],
-) {
-    let bbs = tree.blackboard_mut();
-    let mut text = [0u8; 24];
-    for (k, ((_, value), slot)) in bench_leaves::schedule(i).into_iter().zip(slots).enumerate() {
-        if last[k] == Some(value) {
-            continue;
-        }
-        last[k] = Some(value);
-        if let Some(slot) = *slot {
-            let _ = if bbs.slot_type(slot) == Some(EntryType::Str) {
-                use std::io::Write as _;
-                let mut cursor = std::io::Cursor::new(&mut text[..]);
-                let _ = write!(cursor, "{value}");
-                let n = cursor.position() as usize;
-                bbs.set_slot_str(slot, std::str::from_utf8(&text[..n]).unwrap_or("0"))
-            } else {
-                bbs.set_slot(slot, Value::Int(value))
-            };
-        }
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let registry = registry();
     for name in [
@@ -65,12 +35,7 @@ fn bench(c: &mut Criterion) {
         for tracing in [false, true] {
             let mut tree = build(name, &registry);
             tree.set_tracing(tracing);
-            let mut last = [None; 7];
-            let scope = tree.root_scope();
-            let slots: Vec<Option<EntrySlot>> = bench_leaves::schedule(0)
-                .iter()
-                .map(|(key, _)| tree.blackboard_mut().reserve(scope, key))
-                .collect();
+            let mut writer = bench_leaves::ScheduleWriter::new(&mut tree);
             let mut i = 0u64;
             let label = format!(
                 "bt/{}/{}",
@@ -79,7 +44,7 @@ fn bench(c: &mut Criterion) {
             );
             c.bench_function(&label, |b| {
                 b.iter(|| {
-                    write_schedule(&mut tree, i, &slots, &mut last);
+                    let _ = writer.write(&mut tree, i);
                     i = (i + 1) % bench_leaves::SCHEDULE_PERIOD;
                     black_box(tree.try_tick(&mut (), i as f64).ok())
                 })

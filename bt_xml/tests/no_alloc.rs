@@ -1,7 +1,6 @@
 //! Steady-state ticks of the benchmark trees do not allocate, with tracing on or off: a
 //! counting global allocator around the schedule's writes and ticks after a warm-up period.
 
-use decision_core::engine::blackboard::{EntrySlot, EntryType, Value};
 use decision_core::engine::{Registry, Tree, bench_leaves, compile, nodes};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
@@ -44,23 +43,6 @@ fn tree(name: &str) -> Tree<()> {
     compile(&spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-/// The schedule's writes before tick `i` into preallocated slots (numbers as text for string
-/// entries, written into the entry's own buffer).
-fn write(tree: &mut Tree<()>, i: u64, slots: &[EntrySlot], text: &mut String) {
-    for ((_, value), slot) in bench_leaves::schedule(i).into_iter().zip(slots) {
-        let slot = *slot;
-        let bbs = tree.blackboard_mut();
-        if bbs.slot_type(slot) == Some(EntryType::Str) {
-            use std::fmt::Write as _;
-            text.clear();
-            let _ = write!(text, "{value}");
-            let _ = bbs.set_slot_str(slot, text);
-        } else {
-            let _ = bbs.set_slot(slot, Value::Int(value));
-        }
-    }
-}
-
 #[test]
 fn benchmark_trees_tick_without_allocating() {
     let mut report = Vec::new();
@@ -73,20 +55,15 @@ fn benchmark_trees_tick_without_allocating() {
         for tracing in [true, false] {
             let mut t = tree(name);
             t.set_tracing(tracing);
-            let mut text = String::with_capacity(32);
-            let scope = t.root_scope();
-            let slots: Vec<EntrySlot> = bench_leaves::schedule(0)
-                .iter()
-                .filter_map(|(key, _)| t.blackboard_mut().reserve(scope, key))
-                .collect();
+            let mut writer = bench_leaves::ScheduleWriter::new(&mut t);
             let warm = 4096;
             for i in 0..warm {
-                write(&mut t, i, &slots, &mut text);
+                writer.write(&mut t, i).expect("schedule write");
                 t.try_tick(&mut (), i as f64).expect("tick");
             }
             let before = ALLOCATIONS.load(Ordering::Relaxed);
             for i in warm..warm + 8192 {
-                write(&mut t, i, &slots, &mut text);
+                writer.write(&mut t, i).expect("schedule write");
                 t.try_tick(&mut (), i as f64).expect("tick");
             }
             let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;

@@ -2,11 +2,11 @@
 //! on JSON Lines input and prints each tick's trace, or times the benchmark schedule. The
 //! contract (input, output, errors) is `soccer_contract.md` section A.
 
-use decision_core::engine::blackboard::{Blackboards, EntrySlot, EntryType, ScopeId, Value};
+use decision_core::engine::blackboard::{Blackboards, EntryType, ScopeId, Value};
 use decision_core::engine::{
-    CompileError, Registry, Tree, TreeSpec, bench_leaves, compile_with, nodes,
+    CompileError, Registry, Tree, TreeSpec, bench_leaves, compile, compile_with, nodes,
 };
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -117,20 +117,15 @@ fn parse_line(line: &str) -> Result<Writes, (usize, String, String)> {
     Ok(writes)
 }
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    serde_json::Value::String(text.to_owned()).to_string()
-}
-
 /// One output line in the contract's exact form:
 /// `{"tick": I, "status": S, "trace": [["name", "S"], ...]}` and a newline.
 pub fn trace_line<C>(
     tree: &Tree<C>,
     tick: u64,
     status: decision_core::engine::Status,
-    out: &mut String,
+    out: &mut Vec<u8>,
 ) {
-    use std::fmt::Write as _;
+    // Writing into a Vec cannot fail.
     let _ = write!(
         out,
         "{{\"tick\": {tick}, \"status\": \"{}\", \"trace\": [",
@@ -138,12 +133,13 @@ pub fn trace_line<C>(
     );
     for (i, e) in tree.trace().entries().iter().enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.extend_from_slice(b", ");
         }
-        let name = tree.name(e.node).unwrap_or("");
-        let _ = write!(out, "[{}, \"{}\"]", json_string(name), e.status.as_upper());
+        out.push(b'[');
+        let _ = serde_json::to_writer(&mut *out, tree.name(e.node).unwrap_or(""));
+        let _ = write!(out, ", \"{}\"]", e.status.as_upper());
     }
-    out.push_str("]}\n");
+    out.extend_from_slice(b"]}\n");
 }
 
 fn strip_position(message: &str) -> String {
@@ -177,62 +173,68 @@ fn write_all(bbs: &mut Blackboards, scope: ScopeId, writes: Writes) -> Result<()
 }
 
 fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: &Path) -> ExitCode {
-    let reader: Box<dyn Read> = if input == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        match std::fs::File::open(input) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("{}: cannot read: {e}", input.display());
-                return ExitCode::from(1);
-            }
+    let reader = match crate::open_input(input) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(1);
         }
     };
-    let mut lines = BufReader::new(reader).lines().enumerate();
+    // Non-empty lines, parsed; a read error ends the run.
+    let mut lines =
+        BufReader::new(reader)
+            .lines()
+            .enumerate()
+            .filter_map(|(index, line)| match line {
+                Err(e) => Some(Err(format!(
+                    "{}:{}: cannot read: {e}",
+                    input.display(),
+                    index + 1
+                ))),
+                Ok(line) if line.trim().is_empty() => None,
+                Ok(line) => Some(Ok((index, parse_line(&line)))),
+            });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut malformed = 0usize;
-    let report = |index: usize, (column, field, message): (usize, String, String)| {
-        eprintln!(
-            "{}:{}:{}: `{}`: {}",
-            input.display(),
-            index + 1,
-            column,
-            field,
-            message
-        );
-    };
+    let mut answer_malformed =
+        |(index, (column, field, message)): (usize, (usize, String, String))| {
+            eprintln!(
+                "{}:{}:{column}: `{field}`: {message}",
+                input.display(),
+                index + 1
+            );
+            malformed += 1;
+        };
 
-    // The first good line's keys exist before the tree is built (they keep their types).
+    // The first good line's keys exist before the tree is built (they keep their types); the
+    // malformed lines before it are answered once the tree is known to load.
     let mut blackboards = Blackboards::new();
     let root = blackboards.new_root();
-    let mut pending: Option<Writes> = None;
-    let mut early_output: Vec<String> = Vec::new();
-    for (index, line) in lines.by_ref() {
-        let Ok(line) = line else {
-            eprintln!("{}:{}: cannot read", input.display(), index + 1);
-            return ExitCode::from(1);
+    let mut malformed_before = 0usize;
+    let mut first_written = false;
+    for item in lines.by_ref() {
+        let (index, parsed) = match item {
+            Ok(line) => line,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(1);
+            }
         };
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse_line(&line) {
+        match parsed {
             Ok(writes) => {
-                pending = Some(writes);
+                if let Err(message) = write_all(&mut blackboards, root, writes) {
+                    eprintln!("{}:{}: {message}", input.display(), index + 1);
+                    return ExitCode::from(1);
+                }
+                first_written = true;
                 break;
             }
             Err(e) => {
-                report(index, e);
-                malformed += 1;
-                early_output.push(r#"{"skipped": "malformed_input"}"#.to_owned());
+                answer_malformed((index, e));
+                malformed_before += 1;
             }
         }
-    }
-    if let Some(writes) = &pending
-        && let Err(message) = write_all(&mut blackboards, root, writes.clone())
-    {
-        eprintln!("{}: {message}", input.display());
-        return ExitCode::from(1);
     }
     let mut tree: Tree<()> = match compile_with(spec, registry, blackboards, root) {
         Ok(t) => t,
@@ -241,36 +243,29 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
             return ExitCode::from(1);
         }
     };
-    for text in &early_output {
-        let _ = writeln!(out, "{text}");
+    for _ in 0..malformed_before {
+        let _ = writeln!(out, "{MALFORMED_ANSWER}");
     }
     let mut tick = 0u64;
-    let mut line_buf = String::new();
-    let mut first = pending.map(|_| Vec::new());
+    let mut line_buf = Vec::new();
+    // The first good line's writes are already in; its tick comes first.
+    let mut pending = first_written.then(Writes::new);
     loop {
-        let writes = match first.take() {
-            Some(w) => w, // already written before the tree was built
-            None => {
-                let Some((index, line)) = lines.next() else {
-                    break;
-                };
-                let Ok(line) = line else {
-                    eprintln!("{}:{}: cannot read", input.display(), index + 1);
+        let writes = match pending.take() {
+            Some(writes) => writes,
+            None => match lines.next() {
+                None => break,
+                Some(Err(message)) => {
+                    eprintln!("{message}");
                     return ExitCode::from(1);
-                };
-                if line.trim().is_empty() {
+                }
+                Some(Ok((index, Err(e)))) => {
+                    answer_malformed((index, e));
+                    let _ = writeln!(out, "{MALFORMED_ANSWER}");
                     continue;
                 }
-                match parse_line(&line) {
-                    Ok(w) => w,
-                    Err(e) => {
-                        report(index, e);
-                        malformed += 1;
-                        let _ = writeln!(out, r#"{{"skipped": "malformed_input"}}"#);
-                        continue;
-                    }
-                }
-            }
+                Some(Ok((_, Ok(writes)))) => writes,
+            },
         };
         let scope = tree.root_scope();
         let result = write_all(tree.blackboard_mut(), scope, writes).and_then(|()| {
@@ -281,16 +276,14 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
             Ok(status) => {
                 line_buf.clear();
                 trace_line(&tree, tick, status, &mut line_buf);
-                if out.write_all(line_buf.as_bytes()).is_err() {
+                if out.write_all(&line_buf).is_err() {
                     return ExitCode::SUCCESS;
                 }
             }
             Err(message) => {
-                let _ = writeln!(
-                    out,
-                    "{{\"tick\": {tick}, \"error\": {}}}",
-                    json_string(&message)
-                );
+                let _ = write!(out, "{{\"tick\": {tick}, \"error\": ");
+                let _ = serde_json::to_writer(&mut out, &message);
+                let _ = writeln!(out, "}}");
                 let _ = out.flush();
                 return ExitCode::from(1);
             }
@@ -306,49 +299,17 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
     }
 }
 
-/// The root slots of the schedule's entries, resolved once (resolving allocates).
-pub fn schedule_slots(tree: &mut Tree<()>) -> Vec<Option<EntrySlot>> {
-    let scope = tree.root_scope();
-    bench_leaves::schedule(0)
-        .iter()
-        .map(|(key, _)| tree.blackboard_mut().reserve(scope, key))
-        .collect()
-}
-
-/// Writes the schedule's changed entries before tick `i`; an entry that a string port
-/// created (e.g. a `Switch` variable) gets the number's text, as BT.CPP needs.
-pub fn write_schedule(
-    tree: &mut Tree<()>,
-    i: u64,
-    slots: &[Option<EntrySlot>],
-    last: &mut [Option<i64>; 7],
-) {
-    let bbs = tree.blackboard_mut();
-    for (k, ((_, value), slot)) in bench_leaves::schedule(i).into_iter().zip(slots).enumerate() {
-        if last[k] == Some(value) {
-            continue;
-        }
-        last[k] = Some(value);
-        let Some(slot) = *slot else {
-            continue;
-        };
-        let written = if bbs.slot_type(slot) == Some(EntryType::Str) {
-            bbs.set_slot_str(slot, itoa::Buffer::new().format(value))
-        } else {
-            bbs.set_slot(slot, Value::Int(value))
-        };
-        debug_assert!(written.is_ok(), "schedule write refused: {written:?}");
-    }
-}
+/// The answer to a malformed input line.
+const MALFORMED_ANSWER: &str = r#"{"skipped": "malformed_input"}"#;
 
 /// Times `ticks` ticks of the schedule with tracing off: (ns per tick, visits per tick).
 pub fn time_schedule(tree: &mut Tree<()>, start: u64, ticks: u64) -> (f64, f64) {
-    let slots = schedule_slots(tree);
-    let mut last = [None; 7];
+    let mut writer = bench_leaves::ScheduleWriter::new(tree);
     let visits = tree.visits();
     let begin = Instant::now();
     for i in start..start + ticks {
-        write_schedule(tree, i, &slots, &mut last);
+        let written = writer.write(tree, i);
+        debug_assert!(written.is_ok(), "schedule write refused: {written:?}");
         let _ = tree.try_tick(&mut (), i as f64);
     }
     let elapsed = begin.elapsed().as_nanos() as f64;
@@ -362,9 +323,7 @@ fn run_bench(
     tree_path: &Path,
     ticks: Option<u64>,
 ) -> ExitCode {
-    let mut blackboards = Blackboards::new();
-    let root = blackboards.new_root();
-    let mut tree = match compile_with(spec, registry, blackboards, root) {
+    let mut tree = match compile(spec, registry) {
         Ok(t) => t,
         Err(errors) => {
             print_compile_errors(&errors, tree_path);

@@ -2,7 +2,7 @@
 
 use decision_core::robomaster::snapshot::parse_line_bytes;
 use decision_core::robomaster::{Decider, TickResult};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -19,15 +19,11 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let reader: Box<dyn Read> = if input == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        match std::fs::File::open(input) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("{}: cannot read: {e}", input.display());
-                return ExitCode::from(2);
-            }
+    let reader = match crate::open_input(input) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
         }
     };
     let stdout = std::io::stdout();

@@ -232,6 +232,16 @@ fn init_logging() {
 }
 
 /// Loads a config, printing the diagnostics to stderr when it has errors.
+/// Opens an input file, or standard input for `-`; the error names the file.
+pub(crate) fn open_input(input: &Path) -> Result<Box<dyn std::io::Read>, String> {
+    if input == Path::new("-") {
+        return Ok(Box::new(std::io::stdin()));
+    }
+    std::fs::File::open(input)
+        .map(|f| Box::new(f) as Box<dyn std::io::Read>)
+        .map_err(|e| format!("{}: cannot read: {e}", input.display()))
+}
+
 pub(crate) fn load_or_report(config: &Path) -> Option<decision_core::robomaster::Tables> {
     let outcome = load::load(config);
     if outcome.tables.is_none() {

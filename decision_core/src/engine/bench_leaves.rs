@@ -9,9 +9,9 @@
 //!   it) it repeats that result.
 //! * `Noop`: `Success`.
 
-use super::blackboard::{EntrySlot, EntryType};
+use super::blackboard::{EntrySlot, EntryType, Value, ValueError};
 use super::node::{Behavior, Cx, Fault, NodeState, Port};
-use super::{Children, NodeModel, PortDecl, Registry, Status};
+use super::{Children, NodeModel, PortDecl, Registry, Status, Tree};
 
 /// Registers `CheckKey`, `Work` and `Noop`.
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
@@ -173,6 +173,49 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
         ("ball_close", i64::from((i >> 3).is_multiple_of(3))),
         ("sel", 999),
     ]
+}
+
+/// Writes the schedule into a tree's root blackboard before each tick: the entries' slots are
+/// resolved once (resolving allocates), only changed values are written, and an entry that a
+/// string port created (a `Switch` variable) gets the number's text, as BT.CPP needs.
+pub struct ScheduleWriter {
+    slots: Vec<Option<EntrySlot>>,
+    last: [Option<i64>; 7],
+}
+
+impl ScheduleWriter {
+    /// Resolves the schedule's entries in `tree`'s root scope.
+    pub fn new<C>(tree: &mut Tree<C>) -> Self {
+        let scope = tree.root_scope();
+        let slots = schedule(0)
+            .iter()
+            .map(|(key, _)| tree.blackboard_mut().reserve(scope, key))
+            .collect();
+        Self {
+            slots,
+            last: [None; 7],
+        }
+    }
+
+    /// Writes the entries that change before tick `i`.
+    pub fn write<C>(&mut self, tree: &mut Tree<C>, i: u64) -> Result<(), ValueError> {
+        let bbs = tree.blackboard_mut();
+        for (k, ((_, value), slot)) in schedule(i).into_iter().zip(&self.slots).enumerate() {
+            if self.last[k] == Some(value) {
+                continue;
+            }
+            self.last[k] = Some(value);
+            let Some(slot) = *slot else {
+                continue;
+            };
+            if bbs.slot_type(slot) == Some(EntryType::Str) {
+                bbs.set_slot_str(slot, itoa::Buffer::new().format(value))?;
+            } else {
+                bbs.set_slot(slot, Value::Int(value))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
