@@ -91,30 +91,9 @@ impl BoundKind {
         }
     }
 
-    fn what_and_unit(self) -> (&'static str, &'static str) {
-        match self {
-            BoundKind::HpAbove | BoundKind::HpAtMost => ("HP", ""),
-            BoundKind::TimeAfter | BoundKind::TimeUntil => ("game time", " s"),
-            BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => ("outpost HP", ""),
-            BoundKind::BaseAtLeast => ("base HP", ""),
-            BoundKind::ModeIs => ("mode", ""),
-        }
-    }
-
-    /// An observed value for which the bound holds and one for which it fails.
-    fn sample_values(self, bound: f64) -> (f64, f64) {
-        let (above, below) = (bound + 1.0, bound - 1.0);
-        match self {
-            BoundKind::HpAbove | BoundKind::TimeAfter => (above, bound),
-            BoundKind::HpAtMost | BoundKind::TimeUntil | BoundKind::OutpostAtMost => (bound, above),
-            BoundKind::OutpostAtLeast | BoundKind::BaseAtLeast => (bound, below),
-            BoundKind::ModeIs => (bound, above),
-        }
-    }
-
-    fn words(self, observed: f64, bound: f64, out: &mut String) {
-        let holds = self.holds(observed, bound);
-        let (what, unit) = self.what_and_unit();
+    /// The part after the observed value: `" > minHP 300"` (unit, relation, field, bound).
+    fn words_tail(self, holds: bool, bound: f64, out: &mut String) {
+        let (_, unit) = self.what_and_unit();
         let relation = match (self, holds) {
             (BoundKind::HpAbove | BoundKind::TimeAfter, true) => ">",
             (BoundKind::HpAbove | BoundKind::TimeAfter, false) => "<=",
@@ -125,16 +104,21 @@ impl BoundKind {
             (BoundKind::ModeIs, true) => "==",
             (BoundKind::ModeIs, false) => "!=",
         };
-        let field = self.field();
-        for part in [field, ": ", what, " "] {
-            out.push_str(part);
-        }
-        push_number(out, observed);
-        for part in [unit, " ", relation, " ", field, " "] {
+        for part in [unit, " ", relation, " ", self.field(), " "] {
             out.push_str(part);
         }
         push_number(out, bound);
         out.push_str(unit);
+    }
+
+    fn what_and_unit(self) -> (&'static str, &'static str) {
+        match self {
+            BoundKind::HpAbove | BoundKind::HpAtMost => ("HP", ""),
+            BoundKind::TimeAfter | BoundKind::TimeUntil => ("game time", " s"),
+            BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => ("outpost HP", ""),
+            BoundKind::BaseAtLeast => ("base HP", ""),
+            BoundKind::ModeIs => ("mode", ""),
+        }
     }
 }
 
@@ -157,33 +141,15 @@ struct BoundText {
 
 impl Bound {
     fn new(kind: BoundKind, value: f64) -> Self {
-        let render = |observed: f64| {
-            let mut full = String::new();
-            kind.words(observed, value, &mut full);
-            full
+        let mut text = BoundText {
+            head: String::new(),
+            holds: String::new(),
+            fails: String::new(),
         };
-        // Render with an observed value that holds and one that fails, then cut at the
-        // observed number: the head is the same, the tails differ by the relation.
-        let mut head = String::new();
-        kind.words_head(&mut head);
-        let tail = |observed: f64| {
-            let full = render(observed);
-            let mut number = String::new();
-            push_number(&mut number, observed);
-            full.get(head.len() + number.len()..)
-                .unwrap_or_default()
-                .to_string()
-        };
-        let (pass, fail) = kind.sample_values(value);
-        Self {
-            kind,
-            value,
-            text: BoundText {
-                holds: tail(pass),
-                fails: tail(fail),
-                head,
-            },
-        }
+        kind.words_head(&mut text.head);
+        kind.words_tail(true, value, &mut text.holds);
+        kind.words_tail(false, value, &mut text.fails);
+        Self { kind, value, text }
     }
 }
 
@@ -431,6 +397,35 @@ mod text_tests {
         assert_eq!(s, "[0, -1, 13]");
     }
 
+    /// The explanation written in one `format!`, as a reference for the prerendered pieces.
+    fn reference_words(kind: super::BoundKind, observed: f64, bound: f64) -> String {
+        use super::BoundKind as K;
+        let (what, unit) = kind.what_and_unit();
+        // The comparison between the observed value and the bound that is true.
+        let relation = if observed > bound {
+            ">"
+        } else if observed == bound {
+            match kind {
+                K::HpAbove | K::TimeAfter | K::HpAtMost | K::TimeUntil | K::OutpostAtMost => "<=",
+                K::OutpostAtLeast | K::BaseAtLeast => ">=",
+                K::ModeIs => "==",
+            }
+        } else {
+            match kind {
+                K::HpAbove | K::TimeAfter | K::HpAtMost | K::TimeUntil | K::OutpostAtMost => "<=",
+                K::OutpostAtLeast | K::BaseAtLeast => "<",
+                K::ModeIs => "!=",
+            }
+        };
+        let relation = match (kind, observed > bound) {
+            (K::OutpostAtLeast | K::BaseAtLeast, true) => ">=",
+            (K::ModeIs, true) => "!=",
+            _ => relation,
+        };
+        let field = kind.field();
+        format!("{field}: {what} {observed}{unit} {relation} {field} {bound}{unit}")
+    }
+
     #[test]
     fn prerendered_bound_texts_equal_the_full_rendering() {
         use super::{Bound, BoundKind};
@@ -438,8 +433,7 @@ mod text_tests {
             for bound in [0.0, 150.0, 420.0, -3.0] {
                 let b = Bound::new(kind, bound);
                 for observed in [bound - 1.0, bound, bound + 1.0, bound + 0.5, 0.0] {
-                    let mut full = String::new();
-                    kind.words(observed, bound, &mut full);
+                    let full = reference_words(kind, observed, bound);
                     let mut fast = b.text.head.clone();
                     push_number(&mut fast, observed);
                     fast.push_str(if kind.holds(observed, bound) {
