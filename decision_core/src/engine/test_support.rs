@@ -8,7 +8,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Action, Condition, LeafParams, ParamError, Registry, Status, Tree, TreeSpec, compile};
+use super::blackboard::{Blackboards, EntryType, Value as BbValue};
+use super::{
+    Action, Condition, LeafParams, NodeId, NodeState, ParamError, Registry, Status, Tree, TreeSpec,
+    compile, compile_with,
+};
 
 /// Test context: flags read by `flag`, scripted results for `act`, and counters.
 #[derive(Debug, Default)]
@@ -127,4 +131,60 @@ pub fn entries<C>(t: &Tree<C>) -> Vec<(u32, Status)> {
         .iter()
         .map(|e| (e.node.0, e.status))
         .collect()
+}
+
+/// A decorator `kind` with `ports` over `child`.
+pub fn dec(kind: &str, ports: Value, child: Value) -> Value {
+    json!({ "type": kind, "ports": ports, "children": [child] })
+}
+
+/// A leaf `kind` with `ports`, named `name`.
+pub fn leaf(kind: &str, name: &str, ports: Value) -> Value {
+    json!({ "type": kind, "name": name, "ports": ports })
+}
+
+/// An `AlwaysSuccess` that always skips (`_skipIf="true"`).
+pub fn skipped() -> Value {
+    json!({ "type": "AlwaysSuccess", "name": "skip", "ports": { "_skipIf": "true" } })
+}
+
+/// `ReactiveSequence[flag guard, body]`: clearing the flag halts `body`.
+pub fn guarded(guard: &str, body: Value) -> Value {
+    json!({ "type": "ReactiveSequence", "children": [crate::engine::test_support::cond(guard), body] })
+}
+
+/// Whether every node of the tree is idle.
+pub fn all_idle(t: &Tree<Ctx>) -> bool {
+    (0..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle)
+}
+
+/// Compiles `v` with the root entries `keys` declared untyped (`Any`) beforehand.
+pub fn build_untyped(v: Value, keys: &[&str]) -> Tree<Ctx> {
+    let mut bbs = Blackboards::new();
+    let root = bbs.new_root();
+    for key in keys {
+        if let Err(e) = bbs.create(root, key, EntryType::Any) {
+            panic!("cannot declare `{key}`: {e}");
+        }
+    }
+    match compile_with(&spec(v), &registry(), bbs, root) {
+        Ok(t) => t,
+        Err(errors) => panic!("compile failed: {errors:#?}"),
+    }
+}
+
+/// Writes `value` into root entry `key` of `t`.
+pub fn put(t: &mut Tree<Ctx>, key: &str, value: BbValue) {
+    let root = t.root_scope();
+    if let Err(e) = t.blackboard_mut().set(root, key, value) {
+        panic!("cannot write `{key}`: {e}");
+    }
+}
+
+/// The compile errors of `v` against the test registry, as text.
+pub fn compile_errors(v: Value) -> Vec<String> {
+    match crate::engine::compile(&spec(v), &registry()) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
+    }
 }

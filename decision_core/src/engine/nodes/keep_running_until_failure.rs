@@ -45,7 +45,6 @@ impl<C> Behavior<C> for KeepRunningUntilFailure {
 mod tests {
     use serde_json::json;
 
-    use crate::engine::nodes::test_support_dec::*;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status};
 

@@ -14,8 +14,7 @@
 pub mod always;
 pub mod delay;
 pub mod fallback;
-pub mod force_failure;
-pub mod force_success;
+pub mod force;
 pub mod if_then_else;
 pub mod inverter;
 pub mod keep_running_until_failure;
@@ -35,10 +34,6 @@ pub mod set_blackboard;
 pub mod sleep;
 pub mod subtree;
 pub mod switch;
-#[cfg(test)]
-mod test_leaves;
-#[cfg(test)]
-mod test_support_dec;
 pub mod timeout;
 pub mod unset_blackboard;
 pub mod weighted_selection;
@@ -54,8 +49,7 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     if_then_else::register(registry);
     parallel::register(registry);
     parallel_all::register(registry);
-    force_failure::register(registry);
-    force_success::register(registry);
+    force::register(registry);
     inverter::register(registry);
     keep_running_until_failure::register(registry);
     precondition::register(registry);

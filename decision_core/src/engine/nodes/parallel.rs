@@ -191,9 +191,9 @@ impl<C> Behavior<C> for Parallel {
 mod tests {
     use serde_json::json;
 
-    use super::super::test_leaves::{compile_errors, put};
     use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
+    use crate::engine::test_support::{compile_errors, put};
     use crate::engine::{NodeId, NodeState, Status, Tree};
 
     /// `Parallel` (node 0) with `ports` over actions a, b, c (nodes 1, 2, 3).
@@ -202,10 +202,6 @@ mod tests {
             "type": "Parallel", "ports": ports,
             "children": [act("a"), act("b"), act("c")]
         }))
-    }
-
-    fn all_idle(t: &Tree<Ctx>) -> bool {
-        (0..4).all(|i| t.state(NodeId(i)) == NodeState::Idle)
     }
 
     use Status::{Failure as F, Running as R, Skipped as K, Success as S};

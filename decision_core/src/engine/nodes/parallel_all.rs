@@ -134,9 +134,9 @@ impl<C> Behavior<C> for ParallelAll {
 mod tests {
     use serde_json::json;
 
-    use super::super::test_leaves::{compile_errors, put};
     use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
+    use crate::engine::test_support::{compile_errors, put};
     use crate::engine::{NodeId, NodeState, Status, Tree};
 
     use Status::{Failure as F, Running as R, Skipped as K, Success as S};
@@ -147,10 +147,6 @@ mod tests {
             "type": "ParallelAll", "ports": ports,
             "children": [act("a"), act("b"), act("c")]
         }))
-    }
-
-    fn all_idle(t: &Tree<Ctx>) -> bool {
-        (0..4).all(|i| t.state(NodeId(i)) == NodeState::Idle)
     }
 
     #[test]

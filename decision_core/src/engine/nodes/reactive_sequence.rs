@@ -8,6 +8,8 @@
 //! | `Success` | goes on with the next child |
 //! | `Skipped` | that child is reset, goes on with the next child |
 //! | all children done | `Success`, or `Skipped` when every child skipped; children reset |
+//!
+//! [`Reactive`] is also `ReactiveFallback`'s behaviour, with `Success` and `Failure` swapped.
 
 use crate::engine::node::{Behavior, Cx, Fault};
 use crate::engine::{Children, NodeModel, Registry, Status};
@@ -17,15 +19,26 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "ReactiveSequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(ReactiveSequence)),
+        |_| Ok(Box::new(Reactive::until(Status::Failure))),
     );
 }
 
-/// No memory of its own: every tick starts at child 0.
-#[derive(Debug, Default)]
-pub struct ReactiveSequence;
+/// Every tick from child 0 until one returns `stop` (`Failure` for `ReactiveSequence`,
+/// `Success` for `ReactiveFallback`); no memory of its own.
+#[derive(Debug)]
+pub struct Reactive {
+    stop: Status,
+}
 
-impl<C> Behavior<C> for ReactiveSequence {
+impl Reactive {
+    /// Stops at the first child that returns `stop`; when none does, the result is the
+    /// other completed status.
+    pub fn until(stop: Status) -> Self {
+        Self { stop }
+    }
+}
+
+impl<C> Behavior<C> for Reactive {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         let mut all_skipped = true;
@@ -40,19 +53,19 @@ impl<C> Behavior<C> for ReactiveSequence {
                     }
                     return Ok(Status::Running);
                 }
-                Status::Failure => {
-                    cx.halt_children();
-                    return Ok(Status::Failure);
-                }
-                Status::Success => {}
                 Status::Skipped => cx.halt_child(i),
+                status if status == self.stop => {
+                    cx.halt_children();
+                    return Ok(status);
+                }
+                _ => {}
             }
         }
         cx.halt_children();
-        Ok(if all_skipped {
-            Status::Skipped
-        } else {
-            Status::Success
+        Ok(match (all_skipped, self.stop) {
+            (true, _) => Status::Skipped,
+            (false, Status::Failure) => Status::Success,
+            (false, _) => Status::Failure,
         })
     }
 }

@@ -92,7 +92,6 @@ mod tests {
     use serde_json::json;
 
     use crate::engine::blackboard::Value;
-    use crate::engine::nodes::test_support_dec::*;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status, compile};
 

@@ -7,7 +7,8 @@
 //! | `Success` / `Skipped` | goes on with the next child |
 //! | all children done | `Success`, or `Skipped` when every child skipped; children reset |
 //!
-//! Halting resets the index and halts the running child.
+//! Halting resets the index and halts the running child. [`Ordered`] is also `Fallback`'s
+//! behaviour, with the roles of `Success` and `Failure` swapped.
 
 use crate::engine::node::{Behavior, Cx, Fault, NodeState};
 use crate::engine::{Children, NodeModel, Registry, Status};
@@ -17,18 +18,40 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "Sequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Sequence::default())),
+        |_| Ok(Box::new(Ordered::until(Status::Failure))),
     );
 }
 
-/// The running position and the skipped count of this round.
-#[derive(Debug, Default)]
-pub struct Sequence {
+/// Children in order until one returns `stop` (`Failure` for `Sequence`, `Success` for
+/// `Fallback`): the running position and the skipped count of this round.
+#[derive(Debug)]
+pub struct Ordered {
+    stop: Status,
     current: usize,
     skipped: usize,
 }
 
-impl<C> Behavior<C> for Sequence {
+impl Ordered {
+    /// Stops at the first child that returns `stop`; when none does, the result is the
+    /// other completed status.
+    pub fn until(stop: Status) -> Self {
+        Self {
+            stop,
+            current: 0,
+            skipped: 0,
+        }
+    }
+
+    fn done(&self) -> Status {
+        if self.stop == Status::Failure {
+            Status::Success
+        } else {
+            Status::Failure
+        }
+    }
+}
+
+impl<C> Behavior<C> for Ordered {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         if cx.state() == NodeState::Idle {
@@ -38,16 +61,16 @@ impl<C> Behavior<C> for Sequence {
         while self.current < n {
             match cx.tick_child(self.current)? {
                 Status::Running => return Ok(Status::Running),
-                Status::Failure => {
-                    cx.halt_children();
-                    self.current = 0;
-                    return Ok(Status::Failure);
-                }
-                Status::Success => self.current += 1,
                 Status::Skipped => {
                     self.current += 1;
                     self.skipped += 1;
                 }
+                status if status == self.stop => {
+                    cx.halt_children();
+                    self.current = 0;
+                    return Ok(status);
+                }
+                _ => self.current += 1,
             }
         }
         let all_skipped = self.skipped == n;
@@ -57,7 +80,7 @@ impl<C> Behavior<C> for Sequence {
         Ok(if all_skipped {
             Status::Skipped
         } else {
-            Status::Success
+            self.done()
         })
     }
 

@@ -135,7 +135,6 @@ mod tests {
     use serde_json::json;
 
     use crate::engine::blackboard::{EntryType, Value};
-    use crate::engine::nodes::test_support_dec::*;
     use crate::engine::test_support::*;
     use crate::engine::{Status, compile};
 

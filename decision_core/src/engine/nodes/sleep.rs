@@ -67,7 +67,6 @@ impl<C> Behavior<C> for Sleep {
 mod tests {
     use serde_json::json;
 
-    use crate::engine::nodes::test_support_dec::*;
     use crate::engine::test_support::*;
     use crate::engine::{Status, compile};
 

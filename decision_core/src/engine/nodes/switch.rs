@@ -185,11 +185,11 @@ impl<C> Behavior<C> for Switch {
 mod tests {
     use serde_json::json;
 
-    use super::super::test_leaves::{build_untyped, compile_errors, put};
     use super::case_matches;
     use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
-    use crate::engine::{NodeId, NodeState, Status, Tree};
+    use crate::engine::test_support::{build_untyped, compile_errors, put};
+    use crate::engine::{NodeId, NodeState, Status};
 
     use Status::{Failure as F, Running as R, Skipped as K, Success as S};
 
@@ -200,10 +200,6 @@ mod tests {
             "ports": { "variable": "{sw}", "case_1": c1, "case_2": c2 },
             "children": [act("a"), act("b"), act("d")]
         })
-    }
-
-    fn all_idle(t: &Tree<Ctx>) -> bool {
-        (0..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle)
     }
 
     /// The child (1-based node id) a `Switch2` on untyped `sw` = `value` ticks.

@@ -75,7 +75,7 @@ impl<C> Behavior<C> for WhileDoElse {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_leaves::compile_errors;
+    use crate::engine::test_support::compile_errors;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status, Tree};
 
@@ -88,10 +88,6 @@ mod tests {
             children.push(act("e"));
         }
         build(node("WhileDoElse", children))
-    }
-
-    fn all_idle(t: &Tree<Ctx>) -> bool {
-        (0..t.node_count()).all(|i| t.state(NodeId(i as u32)) == NodeState::Idle)
     }
 
     #[test]
