@@ -18,7 +18,7 @@ use super::node::{NodeState, Port};
 use super::registry::{LeafParams, NodeModel, PortDirection, Registry};
 use super::script::Script;
 use super::trace::TickTrace;
-use super::tree::{Arena, Conditions, Links, Tree};
+use super::tree::{Arena, Conditions, FAILURE_IF, Links, SKIP_IF, SUCCESS_IF, Tree, WHILE};
 use super::{SourceSpan, TreeSpec};
 
 /// One problem in a tree spec.
@@ -170,7 +170,7 @@ pub fn compile_with<C: 'static>(
         parents: Vec::new(),
         errors: Vec::new(),
     };
-    b.visit(spec, None, spec.label().to_owned(), None, root);
+    b.visit(spec, None, None, root);
     if !b.errors.is_empty() {
         return Err(b.errors);
     }
@@ -179,7 +179,6 @@ pub fn compile_with<C: 'static>(
     Ok(Tree {
         arena,
         spec: spec.clone(),
-        parents: b.parents,
         root_scope: root,
     })
 }
@@ -187,7 +186,8 @@ pub fn compile_with<C: 'static>(
 struct Builder<'r, C> {
     registry: &'r Registry<C>,
     arena: Arena<C>,
-    parents: Vec<Option<u32>>,
+    /// Per node: its parent and its position among the parent's children (paths in errors).
+    parents: Vec<Option<(u32, usize)>>,
     errors: Vec<CompileError>,
 }
 
@@ -196,8 +196,7 @@ impl<C: 'static> Builder<'_, C> {
     fn visit(
         &mut self,
         spec: &TreeSpec,
-        parent: Option<u32>,
-        path: String,
+        parent: Option<(u32, usize)>,
         inherited_span: Option<&SourceSpan>,
         scope: ScopeId,
     ) -> u32 {
@@ -231,10 +230,10 @@ impl<C: 'static> Builder<'_, C> {
             }
             let text = value_text(value);
             let slot = match key.as_str() {
-                "_failureIf" => Some(&mut conditions.pre[0]),
-                "_successIf" => Some(&mut conditions.pre[1]),
-                "_skipIf" => Some(&mut conditions.pre[2]),
-                "_while" => Some(&mut conditions.pre[3]),
+                "_failureIf" => Some(&mut conditions.pre[FAILURE_IF]),
+                "_successIf" => Some(&mut conditions.pre[SUCCESS_IF]),
+                "_skipIf" => Some(&mut conditions.pre[SKIP_IF]),
+                "_while" => Some(&mut conditions.pre[WHILE]),
                 "_onSuccess" => Some(&mut conditions.on_success),
                 "_onFailure" => Some(&mut conditions.on_failure),
                 "_post" => Some(&mut conditions.post),
@@ -301,19 +300,20 @@ impl<C: 'static> Builder<'_, C> {
             }
         }
 
-        for (at, message) in errors {
-            self.errors.push(CompileError {
-                span: at.cloned(),
-                node_path: path.clone(),
-                message,
-            });
+        if id == u32::MAX {
+            errors.push((span, "too many nodes".to_owned()));
+        }
+        if !errors.is_empty() {
+            let path = self.path_of(id);
+            for (at, message) in errors {
+                self.errors.push(CompileError {
+                    span: at.cloned(),
+                    node_path: path.clone(),
+                    message,
+                });
+            }
         }
         if id == u32::MAX {
-            self.errors.push(CompileError {
-                span: span.cloned(),
-                node_path: path,
-                message: "too many nodes".to_owned(),
-            });
             return id;
         }
 
@@ -324,11 +324,35 @@ impl<C: 'static> Builder<'_, C> {
             .child_ids
             .extend(std::iter::repeat_n(0, child_count));
         for (i, child) in spec.children.iter().enumerate() {
-            let child_path = format!("{path}/{}[{i}]", child.label());
-            let child_id = self.visit(child, Some(id), child_path, span, child_scope);
+            let child_id = self.visit(child, Some((id, i)), span, child_scope);
             self.arena.child_ids[first_child + i] = child_id;
         }
         id
+    }
+
+    /// The node's path from the root: the root's label, then `/label[i]` per level.
+    fn path_of(&self, id: u32) -> String {
+        let mut segments = Vec::new();
+        let mut at = Some(id);
+        while let Some(node) = at {
+            let label = self
+                .arena
+                .names
+                .get(node as usize)
+                .map_or("", String::as_str);
+            match self.parents.get(node as usize).copied().flatten() {
+                Some((parent, position)) => {
+                    segments.push(format!("{label}[{position}]"));
+                    at = Some(parent);
+                }
+                None => {
+                    segments.push(label.to_owned());
+                    at = None;
+                }
+            }
+        }
+        segments.reverse();
+        segments.join("/")
     }
 
     /// Checks and resolves the declared ports of a node.
@@ -529,4 +553,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use crate::engine::test_support::*;
+    use serde_json::json;
+
+    #[test]
+    fn errors_name_the_node_path_from_the_root() {
+        let v = json!({ "type": "Sequence", "name": "root", "children": [
+            act("a"),
+            { "type": "Fallback", "children": [cond("b"), { "type": "Nop" }] }
+        ]});
+        let errors = match crate::engine::compile(&spec(v), &registry()) {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e,
+        };
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].node_path, "root/Fallback[1]/Nop[1]");
+        assert!(
+            errors[0].message.contains("unknown node type `Nop`"),
+            "{errors:?}"
+        );
+    }
+}

@@ -24,10 +24,10 @@ pub(crate) struct Conditions {
     pub on_halted: Option<Script>,
 }
 
-const FAILURE_IF: usize = 0;
-const SUCCESS_IF: usize = 1;
-const SKIP_IF: usize = 2;
-const WHILE: usize = 3;
+pub(crate) const FAILURE_IF: usize = 0;
+pub(crate) const SUCCESS_IF: usize = 1;
+pub(crate) const SKIP_IF: usize = 2;
+pub(crate) const WHILE: usize = 3;
 
 impl Conditions {
     /// Whether any script is present.
@@ -278,7 +278,6 @@ fn error_at(names: &[String], id: u32, message: String) -> TickError {
 pub struct Tree<C> {
     pub(crate) arena: Arena<C>,
     pub(crate) spec: TreeSpec,
-    pub(crate) parents: Vec<Option<u32>>,
     pub(crate) root_scope: ScopeId,
 }
 
@@ -346,11 +345,6 @@ impl<C> Tree<C> {
             .get(n.index())?
             .as_ref()?
             .running_child()
-    }
-
-    /// The parent of node `n`.
-    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
-        self.parents.get(n.index()).copied().flatten().map(NodeId)
     }
 
     /// The label of node `n`.
