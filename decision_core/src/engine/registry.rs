@@ -40,9 +40,6 @@ pub trait Action<C>: Send {
     fn tick(&mut self, ctx: &mut C, now: f64) -> Status;
     /// Called once when a running action is abandoned by its parent.
     fn halt(&mut self, _ctx: &mut C) {}
-    /// Called when a reload marks this action running in a new tree
-    /// ([`Tree::resume_running`](super::Tree::resume_running)): the next tick continues it.
-    fn resume(&mut self) {}
 }
 
 /// The params of one leaf in the spec, with typed accessors whose errors name the param.
@@ -516,10 +513,6 @@ impl<C> Behavior<C> for ActionNode<C> {
 
     fn can_resume(&self) -> bool {
         true
-    }
-
-    fn resume(&mut self, _child: Option<usize>) {
-        self.0.resume();
     }
 }
 

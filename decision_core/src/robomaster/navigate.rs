@@ -9,19 +9,18 @@ use super::context::{GoalPose, NavAction, RmContext, SentGoal};
 use super::decisions::SKIP;
 use super::load::Tables;
 use super::world::nav_status;
-use crate::engine::{Action, ParamError, Registry, Status};
+use crate::engine::{Behavior, Children, Cx, Fault, NodeModel, NodeState, Registry, Status};
 use std::f32::consts::PI;
 use std::sync::Arc;
 
 /// Leaf name of the navigation action.
 pub const NAVIGATE: &str = "navigate";
 
-/// Navigation toward one decision's target.
+/// Navigation toward one decision's target; whether it is committed (running) is the
+/// engine's state of the node.
 struct Navigate {
     tables: Arc<Tables>,
     decision: usize,
-    /// Whether the engine holds this action running (its decision committed).
-    running: bool,
 }
 
 impl Navigate {
@@ -190,9 +189,11 @@ impl Navigate {
     }
 }
 
-impl Action<RmContext> for Navigate {
-    fn tick(&mut self, ctx: &mut RmContext, _now: f64) -> Status {
-        let status = if self.running {
+impl Behavior<RmContext> for Navigate {
+    fn tick(&mut self, cx: &mut Cx<'_, RmContext>) -> Result<Status, Fault> {
+        let committed = cx.state() == NodeState::Running;
+        let ctx = cx.ctx_mut();
+        Ok(if committed {
             // Committed: continue while Nav2 runs the goal; once it ended, the parent
             // chooses afresh (rule 6), possibly this decision again.
             if nav_status::is_active(ctx.world.nav_status) {
@@ -204,13 +205,11 @@ impl Action<RmContext> for Navigate {
             }
         } else {
             self.start(ctx)
-        };
-        self.running = status == Status::Running;
-        status
+        })
     }
 
-    fn halt(&mut self, ctx: &mut RmContext) {
-        self.running = false;
+    fn halt(&mut self, cx: &mut Cx<'_, RmContext>) {
+        let ctx = cx.ctx_mut();
         // Preempted by a strictly heavier decision: its goal is cancelled while Nav2 runs it.
         if ctx.memory.running_decision == Some(self.decision)
             && nav_status::is_active(ctx.world.nav_status)
@@ -219,28 +218,23 @@ impl Action<RmContext> for Navigate {
         }
     }
 
-    fn resume(&mut self) {
-        self.running = true;
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
 /// Registers the navigation action for `tables`.
-pub fn register(registry: &mut crate::engine::Registry<RmContext>, tables: &Arc<Tables>) {
+pub fn register(registry: &mut Registry<RmContext>, tables: &Arc<Tables>) {
     let tables = Arc::clone(tables);
-    let registry: &mut Registry<RmContext> = registry;
-    registry.action(NAVIGATE, move |p| {
-        let index = p.i64("decision")?;
+    registry.register(NAVIGATE, NodeModel::free(Children::None), move |b| {
+        let index = b.params().i64("decision").map_err(|e| e.to_string())?;
         let decision = usize::try_from(index)
             .ok()
             .filter(|i| *i < tables.decisions.len())
-            .ok_or(ParamError {
-                param: "decision".into(),
-                message: format!("no decision #{index}"),
-            })?;
+            .ok_or_else(|| format!("param `decision`: no decision #{index}"))?;
         Ok(Box::new(Navigate {
             tables: Arc::clone(&tables),
             decision,
-            running: false,
         }))
     });
 }
