@@ -154,8 +154,10 @@ fn strip_position(message: &str) -> String {
 /// entry's is refused (a string is parsed into the entry's type instead).
 fn write_all(bbs: &mut Blackboards, scope: ScopeId, writes: Writes) -> Result<(), String> {
     for (key, value) in writes {
-        if let Some(slot) = bbs.reserve(scope, &key)
-            && let Some(ty) = bbs.slot_type(slot)
+        let slot = bbs
+            .reserve(scope, &key)
+            .ok_or_else(|| format!("cannot write `{key}`: not a valid blackboard key"))?;
+        if let Some(ty) = bbs.slot_type(slot)
             && !matches!(ty, EntryType::Any | EntryType::Str)
             && !matches!(value, Value::Str(_))
             && value.entry_type() != ty
@@ -166,7 +168,7 @@ fn write_all(bbs: &mut Blackboards, scope: ScopeId, writes: Writes) -> Result<()
                 value.type_name()
             ));
         }
-        bbs.set(scope, &key, value)
+        bbs.set_slot(slot, value)
             .map_err(|e| format!("cannot write `{key}`: {e}"))?;
     }
     Ok(())
