@@ -206,8 +206,14 @@ pub struct NavGoal {
 pub struct NavCancel {
     /// Stamp.
     pub header: Header,
-    /// The goal to cancel; 0 cancels whatever goal Nav2 runs (a goal that is not ours).
+    /// The goal to cancel; [`NavCancel::ANY_GOAL`] cancels whatever goal Nav2 runs (a goal
+    /// that is not ours).
     pub goal_id: u64,
+}
+
+impl NavCancel {
+    /// The `goal_id` that cancels whatever goal runs.
+    pub const ANY_GOAL: u64 = 0;
 }
 
 /// One `action_msgs/GoalStatus`.

@@ -1221,14 +1221,14 @@ impl Simulation {
         });
     }
 
-    /// A cancel request: the goal in flight with that id (any goal for id 0, "cancel all") is
-    /// cancelled (status 5) and our robot stops.
+    /// A cancel request: the goal in flight with that id (any goal for
+    /// [`NavCancel::ANY_GOAL`]) is cancelled (status 5) and our robot stops.
     pub fn on_cancel(&mut self, cancel: &NavCancel) {
         if self
             .nav
             .goal
             .as_ref()
-            .is_some_and(|g| cancel.goal_id == 0 || g.id == cancel.goal_id)
+            .is_some_and(|g| cancel.goal_id == NavCancel::ANY_GOAL || g.id == cancel.goal_id)
         {
             self.nav.end(status::CANCELED);
         }

@@ -83,6 +83,19 @@ fn cancel_stops_the_robot() {
 }
 
 #[test]
+fn a_cancel_of_any_goal_cancels_the_running_one() {
+    let mut sim = wall_sim(START, 0);
+    sim.on_goal(&goal(9, &[(3.0, 7.0, 0.0)]));
+    run_until(&mut sim, 1.0, 0.1);
+    assert_eq!(sim.nav_status(), 2);
+    sim.on_cancel(&NavCancel {
+        goal_id: NavCancel::ANY_GOAL,
+        ..NavCancel::default()
+    });
+    assert_eq!(last_status(&sim), vec![(5, Some(9))]);
+}
+
+#[test]
 fn a_new_goal_preempts_the_running_one() {
     let mut sim = wall_sim(START, 0);
     sim.on_goal(&goal(1, &[(3.0, 7.0, 0.0)]));

@@ -3,7 +3,7 @@
 
 use bus::topics;
 use decision_core::robomaster::context::NavAction;
-use decision_core::robomaster::{Decider, load};
+use decision_core::robomaster::{Decider, Skip, load};
 use robot_decision::node::{Ingested, NodeCore, NodeOutput};
 use robot_decision::runtime::reload::{Reload, ReloadWatcher};
 use serde_json::{Value, json};
@@ -221,6 +221,26 @@ fn preemption_sends_a_cancel_then_the_new_goal() {
         (out.trace.result.chosen, out.trace.result.action),
         (Some(13), NavAction::Continue)
     );
+}
+
+#[test]
+fn an_executing_goal_that_is_not_ours_is_cancelled_and_nothing_published() {
+    let mut node = sample_node();
+    let start = &snapshots()[1];
+    // Nav2 already runs a goal (untagged status) before the node sent any (rule 5, no
+    // running decision).
+    node.ingest(
+        topics::NAV_STATUS,
+        br#"{"status_list": [{"status": 2}]}"#,
+        0.9,
+    );
+    let out = feed(&mut node, &messages_of(start, 1.0), 1.0).unwrap();
+    assert_eq!(
+        out.cancel.as_ref().map(|c| c.goal_id),
+        Some(bus::messages::NavCancel::ANY_GOAL)
+    );
+    assert!(out.goal.is_none() && out.decision.is_none());
+    assert_eq!(out.trace.result.skipped, Some(Skip::ForeignGoalActive));
 }
 
 /// A copy of the sample in a temp dir, a node on it and a watcher.

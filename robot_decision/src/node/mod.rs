@@ -307,7 +307,7 @@ impl NodeCore {
         } else if summary.cancel_active_goal {
             cancel = Some(NavCancel {
                 header: header.clone(),
-                goal_id: 0,
+                goal_id: NavCancel::ANY_GOAL,
             });
         }
         if matches!(summary.action, NavAction::Send | NavAction::Preempt) {
