@@ -1,0 +1,101 @@
+//! `field.json5`: the field's dimensions (metres).
+
+use super::Problem;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Field dimensions, with the contract's defaults (a 9 m x 6 m humanoid field).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct FieldDimensions {
+    /// Between the goal lines.
+    pub length: f64,
+    /// Between the touchlines.
+    pub width: f64,
+    /// Between the goal posts' inner sides.
+    pub goal_inner_width: f64,
+    /// From the goal line to the penalty mark.
+    pub penalty_marker_distance: f64,
+    /// Depth of the goal box.
+    pub goal_box_area_length: f64,
+    /// Width of the goal box.
+    pub goal_box_area_width: f64,
+    /// Depth of the penalty area.
+    pub penalty_area_length: f64,
+    /// Width of the penalty area.
+    pub penalty_area_width: f64,
+    /// Free strip around the field lines.
+    pub border_strip_width: f64,
+    /// Diameter of the centre circle.
+    pub center_circle_diameter: f64,
+}
+
+impl Default for FieldDimensions {
+    fn default() -> Self {
+        Self {
+            length: 9.0,
+            width: 6.0,
+            goal_inner_width: 2.6,
+            penalty_marker_distance: 1.5,
+            goal_box_area_length: 1.0,
+            goal_box_area_width: 3.0,
+            penalty_area_length: 2.0,
+            penalty_area_width: 5.0,
+            border_strip_width: 1.0,
+            center_circle_diameter: 1.5,
+        }
+    }
+}
+
+impl FieldDimensions {
+    /// Half the length: the x of the opponent goal line.
+    pub fn half_length(&self) -> f64 {
+        self.length / 2.0
+    }
+
+    /// Half the width: the y of the left touchline.
+    pub fn half_width(&self) -> f64 {
+        self.width / 2.0
+    }
+
+    /// Whether `(x, y)` lies on the field (lines included).
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x.abs() <= self.half_length() && y.abs() <= self.half_width()
+    }
+
+    /// Checks every dimension is positive and the areas fit inside the field.
+    pub fn validate(&self, out: &mut Vec<Problem>) {
+        let all = [
+            ("length", self.length),
+            ("width", self.width),
+            ("goal_inner_width", self.goal_inner_width),
+            ("penalty_marker_distance", self.penalty_marker_distance),
+            ("goal_box_area_length", self.goal_box_area_length),
+            ("goal_box_area_width", self.goal_box_area_width),
+            ("penalty_area_length", self.penalty_area_length),
+            ("penalty_area_width", self.penalty_area_width),
+            ("center_circle_diameter", self.center_circle_diameter),
+        ];
+        for (key, v) in all {
+            if !(v.is_finite() && v > 0.0) {
+                out.push(Problem::new(key, "must be finite and > 0"));
+            }
+        }
+        if !(self.border_strip_width.is_finite() && self.border_strip_width >= 0.0) {
+            out.push(Problem::new("border_strip_width", "must be finite and >= 0"));
+        }
+        let inside = [
+            ("goal_inner_width", self.goal_inner_width, self.width),
+            ("goal_box_area_width", self.goal_box_area_width, self.width),
+            ("penalty_area_width", self.penalty_area_width, self.width),
+            ("penalty_area_length", self.penalty_area_length, self.length / 2.0),
+            ("goal_box_area_length", self.goal_box_area_length, self.length / 2.0),
+            ("penalty_marker_distance", self.penalty_marker_distance, self.length / 2.0),
+        ];
+        for (key, v, limit) in inside {
+            if v.is_finite() && limit.is_finite() && v > limit {
+                out.push(Problem::new(key, &format!("must fit in the field (at most {limit} m)")));
+            }
+        }
+    }
+}
