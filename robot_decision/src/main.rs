@@ -4,6 +4,7 @@ mod bt;
 mod check;
 mod decide;
 mod schema;
+mod soccer;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use decision_core::robomaster::load;
@@ -133,6 +134,11 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// The soccer profile (RoboCup behaviour of seed 000).
+    Soccer {
+        #[command(subcommand)]
+        command: SoccerCommand,
+    },
     /// Show what a recording holds: topics, counts, time span, decisions, attachments.
     RecordInfo {
         /// The recording.
@@ -140,6 +146,31 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+}
+
+/// `robot-decision soccer ...`.
+#[derive(Debug, Subcommand)]
+enum SoccerCommand {
+    /// Decide offline: one JSON frame per input line, one JSON decision per output line.
+    Decide {
+        /// The parameters folder (base/, location/NAME/, robot/NAME/).
+        params_dir: PathBuf,
+        /// Location override folder name.
+        #[arg(long)]
+        location: Option<String>,
+        /// Robot override folder name.
+        #[arg(long)]
+        robot: Option<String>,
+        /// A tree replacing the default (.json5 or BT.CPP .xml).
+        #[arg(long)]
+        tree: Option<PathBuf>,
+        /// The frames (JSON Lines); `-` reads standard input.
+        #[arg(long)]
+        input: PathBuf,
+        /// Add `explain`: why each branch before the chosen one failed.
+        #[arg(long)]
+        explain: bool,
     },
 }
 
@@ -172,6 +203,23 @@ fn main() -> ExitCode {
         }
         Command::Decide { config, input } => decide::run(&config, &input),
         Command::Schema { which } => schema::run(which),
+        Command::Soccer { command } => match command {
+            SoccerCommand::Decide {
+                params_dir,
+                location,
+                robot,
+                tree,
+                input,
+                explain,
+            } => soccer::decide(&soccer::DecideArgs {
+                params_dir,
+                location,
+                robot,
+                tree,
+                input,
+                explain,
+            }),
+        },
         Command::Run {
             config,
             no_reload,

@@ -2,4 +2,15 @@
 //!
 //! * [`params`]: the parameter files (`behavior_node`, `search_suggestor`, `field`), merged
 //!   base / location / robot and validated with file, line and column.
+pub mod context;
+pub mod decider;
+pub mod formation;
+pub mod frame;
+pub mod leaves;
+pub mod messages;
+pub mod motion;
 pub mod params;
+pub mod path_planning;
+pub mod tree;
+pub mod voronoi;
+pub mod world;

@@ -1,0 +1,150 @@
+//! `robot-decision soccer ...`: the soccer profile's offline commands.
+
+use soccer_profile::decider::SoccerDecider;
+use soccer_profile::frame::Frame;
+use soccer_profile::params;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `soccer decide`.
+#[derive(Debug, Clone)]
+pub struct DecideArgs {
+    /// The parameters folder.
+    pub params_dir: PathBuf,
+    /// Location override.
+    pub location: Option<String>,
+    /// Robot override.
+    pub robot: Option<String>,
+    /// A tree replacing the default.
+    pub tree: Option<PathBuf>,
+    /// The frames (`-` = stdin).
+    pub input: PathBuf,
+    /// Add the why-not of each failed branch.
+    pub explain: bool,
+}
+
+/// Loads parameters and tree, printing diagnostics on failure.
+pub fn load_decider(
+    params_dir: &Path,
+    location: Option<&str>,
+    robot: Option<&str>,
+    tree: Option<&Path>,
+) -> Option<SoccerDecider> {
+    let parameters = match params::load(params_dir, location, robot) {
+        Ok(p) => p,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            eprintln!(
+                "{}: parameters not loaded ({} error(s))",
+                params_dir.display(),
+                errors.len()
+            );
+            return None;
+        }
+    };
+    let spec = match tree {
+        Some(path) => soccer_profile::tree::load_spec(path),
+        None => soccer_profile::tree::default_spec(),
+    };
+    let spec = match spec {
+        Ok(s) => s,
+        Err(diagnostics) => {
+            for d in &diagnostics {
+                eprintln!("{d}");
+            }
+            return None;
+        }
+    };
+    match SoccerDecider::new(&spec, Arc::new(parameters)) {
+        Ok(d) => Some(d),
+        Err(errors) => {
+            crate::report_compile_errors(&errors);
+            None
+        }
+    }
+}
+
+/// Runs the frames of `args.input` through the soccer behaviour.
+pub fn decide(args: &DecideArgs) -> ExitCode {
+    let Some(mut decider) = load_decider(
+        &args.params_dir,
+        args.location.as_deref(),
+        args.robot.as_deref(),
+        args.tree.as_deref(),
+    ) else {
+        return ExitCode::from(1);
+    };
+    decider.set_explain(args.explain);
+    let reader = match crate::open_input(&args.input) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let mut bad_lines = 0usize;
+    let mut last_t = f64::NEG_INFINITY;
+    for (index, line) in BufReader::new(reader).lines().enumerate() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{}:{}: cannot read: {e}", args.input.display(), index + 1);
+                return ExitCode::from(1);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = Frame::parse(&line).and_then(|f| {
+            if f.t < last_t {
+                Err(soccer_profile::frame::FrameError {
+                    column: 0,
+                    field: "t".into(),
+                    message: format!("time goes back ({} after {last_t})", f.t),
+                })
+            } else {
+                Ok(f)
+            }
+        });
+        let written = match parsed {
+            Ok(frame) => {
+                last_t = frame.t;
+                let decision = decider.decide(&frame);
+                serde_json::to_writer(&mut stdout, &decision).map_err(std::io::Error::other)
+            }
+            Err(e) => {
+                bad_lines += 1;
+                eprintln!(
+                    "{}:{}:{}: error: `{}`: {}",
+                    args.input.display(),
+                    index + 1,
+                    e.column.max(1),
+                    e.field,
+                    e.message
+                );
+                stdout.write_all(br#"{"skipped":"malformed_input"}"#)
+            }
+        };
+        if written.and_then(|()| stdout.write_all(b"\n")).is_err() {
+            return ExitCode::SUCCESS; // the reader went away (`| head`)
+        }
+    }
+    if stdout.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    if bad_lines > 0 {
+        eprintln!(
+            "{}: {bad_lines} malformed line(s) skipped",
+            args.input.display()
+        );
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

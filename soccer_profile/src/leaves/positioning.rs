@@ -1,0 +1,352 @@
+//! Positioning: leaves that compute where to walk (the kick position behind the ball, a
+//! blocking position in the opponent's set play, the goalkeeper's positions, the supporter's
+//! Voronoi position, the search target) into the tick's target for `walk_to_target`.
+
+use super::deed;
+use super::kicking::goal_target;
+use crate::context::SoccerContext;
+use crate::frame::SubState;
+use decision_core::engine::{Registry, Status};
+use geometry::{Field, Point2, Pose2, Vector2};
+
+/// Registers the positioning leaves.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    deed(registry, "kick_position", |c| target(c, kick_pose(c)));
+    deed(registry, "block_position", |c| target(c, block_pose(c)));
+    deed(registry, "goal_line_position", |c| {
+        let x = -c.params.field.half_length();
+        let pose = Pose2::new(x, 0.0, 0.0);
+        target(c, Some(facing_ball(c, pose)))
+    });
+    deed(registry, "goalkeeper_default_position", |c| {
+        let x = -c.params.field.half_length() + c.params.behavior_node.goalkeeper.x_offset;
+        let pose = Pose2::new(x, 0.0, 0.0);
+        target(c, Some(facing_ball(c, pose)))
+    });
+    deed(registry, "active_defense_position", |c| {
+        target(c, active_defense_pose(c))
+    });
+    deed(registry, "goalkeeper_interception_position", |c| {
+        target(c, goalkeeper_interception_pose(c))
+    });
+    deed(registry, "support_position", |c| {
+        let pose = support_pose(c);
+        target(c, pose)
+    });
+    deed(registry, "search_position", |c| target(c, search_pose(c)));
+}
+
+fn target(c: &mut SoccerContext, pose: Option<Pose2<Field>>) -> Status {
+    c.out.target = pose;
+    if pose.is_some() {
+        Status::Success
+    } else {
+        Status::Failure
+    }
+}
+
+/// `pose` turned to face the ball (unchanged without a ball).
+fn facing_ball(c: &SoccerContext, pose: Pose2<Field>) -> Pose2<Field> {
+    match c.world.ball {
+        Some(b) if b.position.distance(pose.position) > 1e-6 => Pose2 {
+            position: pose.position,
+            yaw: (b.position - pose.position).angle(),
+        },
+        _ => pose,
+    }
+}
+
+/// Behind the ball on the line from the goal target, `kicking.kick_position_ball_distance`
+/// away, facing the target.
+pub fn kick_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
+    let ball = c.world.ball?.position;
+    let goal = goal_target(c);
+    let direction = (goal - ball).normalized().unwrap_or(Vector2::new(1.0, 0.0));
+    let position = ball - direction * c.params.behavior_node.kicking.kick_position_ball_distance;
+    Some(Pose2 {
+        position,
+        yaw: direction.angle(),
+    })
+}
+
+/// Keep-out distance of a blocking position from the ball: the centre circle's radius plus
+/// `substates.blocking_distance_offset`.
+fn blocking_distance(c: &SoccerContext) -> f64 {
+    c.params.field.center_circle_diameter / 2.0
+        + c.params.behavior_node.substates.blocking_distance_offset
+}
+
+/// The opponent's set play: between the ball and the own goal centre, outside the keep-out
+/// circle; a corner kick turns the direction towards the field's centre line by
+/// `substates.corner_kick_blocking_angle`; a penalty kick stands on the own penalty-area line
+/// beside the mark, on the robot's side. Faces the ball.
+pub fn block_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
+    let ball = c.world.ball?.position;
+    let field = &c.params.field;
+    let own_goal = Point2::<Field>::new(-field.half_length(), 0.0);
+    let r = blocking_distance(c);
+    let sub_state = c.world.game.as_ref().and_then(|g| g.sub_state);
+    let position = if sub_state == Some(SubState::PenaltyKick) {
+        let x = -field.half_length() + field.penalty_area_length;
+        let mark = Point2::<Field>::new(-field.half_length() + field.penalty_marker_distance, 0.0);
+        let dx = x - mark.x;
+        let dy = (r * r - dx * dx).max(0.0).sqrt();
+        let side = match c.world.pose {
+            Some(p) if p.position.y < 0.0 => -1.0,
+            _ => 1.0,
+        };
+        Point2::new(x, side * dy)
+    } else {
+        let mut direction = (own_goal - ball)
+            .normalized()
+            .unwrap_or(Vector2::new(-1.0, 0.0));
+        if sub_state == Some(SubState::CornerKick) {
+            let angle = c.params.behavior_node.substates.corner_kick_blocking_angle;
+            // Turn towards the field's centre line (y = 0).
+            let sign = if ball.y > 0.0 { 1.0 } else { -1.0 };
+            direction = direction.rotated(sign * angle);
+        }
+        ball + direction * r
+    };
+    let clamped = Point2::new(
+        position.x.clamp(-field.half_length(), field.half_length()),
+        position.y.clamp(-field.half_width(), field.half_width()),
+    );
+    Some(facing_ball(
+        c,
+        Pose2 {
+            position: clamped,
+            yaw: 0.0,
+        },
+    ))
+}
+
+/// On the circle of radius `goal_inner_width / 2` around the own goal centre, towards the
+/// ball; `None` when farther than `goalkeeper.active_defense_maximum_robot_distance` from the
+/// robot.
+pub fn active_defense_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
+    let ball = c.world.ball?.position;
+    let pose = c.world.pose?;
+    let field = &c.params.field;
+    let own_goal = Point2::<Field>::new(-field.half_length(), 0.0);
+    let direction = (ball - own_goal).normalized()?;
+    let mut position = own_goal + direction * (field.goal_inner_width / 2.0);
+    position.x = position.x.max(
+        own_goal.x
+            + c.params
+                .behavior_node
+                .goalkeeper
+                .x_offset
+                .min(field.goal_inner_width / 2.0),
+    );
+    if position.distance(pose.position)
+        > c.params
+            .behavior_node
+            .goalkeeper
+            .active_defense_maximum_robot_distance
+    {
+        return None;
+    }
+    Some(facing_ball(c, Pose2 { position, yaw: 0.0 }))
+}
+
+/// Where a ball moving towards the own half crosses the goalkeeper's line
+/// (`goalkeeper.x_offset` in front of the goal line) between the posts; `None` otherwise.
+pub fn goalkeeper_interception_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
+    let ball = c.world.ball?;
+    let field = &c.params.field;
+    let min_speed = c
+        .params
+        .behavior_node
+        .ball
+        .interception
+        .minimum_ball_velocity_towards_own_half;
+    if ball.position.x >= 0.0 || -ball.velocity.x <= min_speed {
+        return None;
+    }
+    let x = -field.half_length() + c.params.behavior_node.goalkeeper.x_offset;
+    let t = (x - ball.position.x) / ball.velocity.x;
+    if t <= 0.0 {
+        return None;
+    }
+    let y = ball.position.y + ball.velocity.y * t;
+    (y.abs() <= field.goal_inner_width / 2.0).then(|| facing_ball(c, Pose2::new(x, y, 0.0)))
+}
+
+/// The supporter's position: among this robot's cells of the partition inside the field, the
+/// best of `forward_weight * side * x / (L/2 + padding)` + `ball_weight * gauss(distance to
+/// ball - ball_support_distance, ball_support_sigma)` - `centroid_anchor_weight * distance to
+/// the region's centroid / centroid_anchor_sigma` (side from the ball's x). Without a ball,
+/// the centroid. Faces the ball.
+pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
+    c.world.pose?;
+    c.ensure_voronoi();
+    let field = &c.params.field;
+    let v = &c.params.behavior_node.voronoi;
+    let player = c.world.player_number;
+    let grid = &c.memory.voronoi;
+    let inside = |p: &Point2<Field>| field.contains(p.x, p.y);
+    let (mut sum_x, mut sum_y, mut n) = (0.0, 0.0, 0usize);
+    for p in grid.cells_of(player).filter(inside) {
+        sum_x += p.x;
+        sum_y += p.y;
+        n += 1;
+    }
+    if n == 0 {
+        return None;
+    }
+    let centroid = Point2::<Field>::new(sum_x / n as f64, sum_y / n as f64);
+    let Some(ball) = c.world.ball.map(|b| b.position) else {
+        return Some(facing_ball(
+            c,
+            Pose2 {
+                position: centroid,
+                yaw: 0.0,
+            },
+        ));
+    };
+    let reach = field.half_length() + v.padding;
+    let side = (ball.x / reach).clamp(-1.0, 1.0);
+    let score = |p: Point2<Field>| {
+        let forward = v.forward_weight * side * p.x / reach;
+        let off = p.distance(ball) - v.ball_support_distance;
+        let near_ball = v.ball_weight
+            * (-(off * off) / (2.0 * v.ball_support_sigma * v.ball_support_sigma)).exp();
+        let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
+        forward + near_ball - anchor
+    };
+    let best = grid
+        .cells_of(player)
+        .filter(inside)
+        .max_by(|a, b| score(*a).total_cmp(&score(*b)))?;
+    Some(facing_ball(
+        c,
+        Pose2 {
+            position: best,
+            yaw: 0.0,
+        },
+    ))
+}
+
+/// The search suggestor's target, facing it; `None` without a target or pose, or once the
+/// robot is within the arrival distance (`max(search.position_reached_cell_fraction *
+/// min(search_cell_size), search.minimum_position_reached_distance)`).
+pub fn search_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
+    let (pose, target) = (c.world.pose?, c.world.search_target?);
+    let s = &c.params.behavior_node.search;
+    let cell = c.world.search_cell_size.map_or(0.0, |[l, w]| l.min(w));
+    let arrival =
+        (s.position_reached_cell_fraction * cell).max(s.minimum_position_reached_distance);
+    if pose.position.distance(target) <= arrival {
+        return None;
+    }
+    Some(Pose2 {
+        position: target,
+        yaw: (target - pose.position).angle(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::leaves::test_support::{context, frame, tick_leaf};
+    use serde_json::json;
+
+    #[test]
+    fn the_kick_position_is_behind_the_ball_facing_the_goal() {
+        let ctx = context(&frame(
+            r#"{"pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": 2, "y": 0}}"#,
+        ));
+        let p = kick_pose(&ctx).expect("pose");
+        assert!(
+            (p.position.x - 1.7).abs() < 1e-9 && p.position.y.abs() < 1e-9,
+            "{p:?}"
+        );
+        assert_eq!(p.yaw, 0.0);
+    }
+
+    #[test]
+    fn blocking_positions_keep_out_of_the_circle_between_ball_and_goal() {
+        let ctx = context(&frame(
+            r#"{"pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": 1, "y": 0},
+                "game": {"sub_state": "free_kick", "kicking_team": "opponent"}}"#,
+        ));
+        let p = block_pose(&ctx).expect("pose");
+        assert!(
+            (p.position.x - 0.05).abs() < 1e-9,
+            "0.75 + 0.2 m towards the own goal: {p:?}"
+        );
+        assert!((p.yaw - 0.0).abs() < 1e-9, "faces the ball");
+        let penalty = context(&frame(
+            r#"{"pose": {"x": -2, "y": -1, "yaw": 0}, "ball": {"x": -3, "y": 0},
+                "game": {"sub_state": "penalty_kick", "kicking_team": "opponent"}}"#,
+        ));
+        let p = block_pose(&penalty).expect("pose");
+        let mark = Point2::<Field>::new(-3.0, 0.0);
+        assert!(
+            (p.position.x + 2.5).abs() < 1e-9 && p.position.y < 0.0,
+            "{p:?}"
+        );
+        assert!(p.position.distance(mark) >= 0.95 - 1e-9);
+    }
+
+    #[test]
+    fn goalkeeper_positions_stay_near_the_own_goal() {
+        let mut ctx = context(&frame(
+            r#"{"pose": {"x": -4, "y": 0, "yaw": 0}, "ball": {"x": -2, "y": 2}}"#,
+        ));
+        assert_eq!(
+            tick_leaf("goalkeeper_default_position", json!({}), &mut ctx),
+            Status::Success
+        );
+        let t = ctx.out.target.expect("target");
+        assert!((t.position.x + 4.2).abs() < 1e-9);
+        let a = active_defense_pose(&ctx).expect("in reach");
+        assert!((a.position.distance(Point2::new(-4.5, 0.0)) - 1.3).abs() < 1e-9);
+        let far = context(&frame(
+            r#"{"pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": -2, "y": 2}}"#,
+        ));
+        assert!(
+            active_defense_pose(&far).is_none(),
+            "more than 2 m from the robot"
+        );
+        let shot = context(&frame(
+            r#"{"pose": {"x": -4, "y": 0, "yaw": 0}, "ball": {"x": -2, "y": 0.5, "vx": -2, "vy": -0.2}}"#,
+        ));
+        let i = goalkeeper_interception_pose(&shot).expect("crossing between the posts");
+        assert!(
+            (i.position.x + 4.2).abs() < 1e-9 && (i.position.y - 0.28).abs() < 1e-9,
+            "{i:?}"
+        );
+    }
+
+    #[test]
+    fn the_supporter_stays_in_its_own_region_near_the_preferred_distance() {
+        let mut ctx = context(&frame(
+            r#"{"player_number": 3, "pose": {"x": -1, "y": -2, "yaw": 0}, "ball": {"x": 1, "y": 1},
+                "teammate_messages": [{"player": 2, "pose": {"x": 0.8, "y": 1.0, "yaw": 0}}]}"#,
+        ));
+        let p = support_pose(&mut ctx).expect("support position");
+        assert!(ctx.memory.voronoi.owner_at(p.position) == Some(3), "{p:?}");
+        let d = p.position.distance(Point2::new(1.0, 1.0));
+        assert!(d > 0.5 && d < 3.0, "near the preferred 1.5 m: {d}");
+    }
+
+    #[test]
+    fn search_arrival_uses_the_cell_size_with_a_lower_bound() {
+        let at = |target: f64, cell: &str| {
+            let ctx = context(&frame(&format!(
+                r#"{{"pose": {{"x": 0, "y": 0, "yaw": 0}}, "search_target": [{target}, 0], "search_cell_size": {cell}}}"#
+            )));
+            search_pose(&ctx).is_some()
+        };
+        // max(0.5 * 0.5, 0.2) = 0.25 m
+        assert!(at(0.26, "[0.5, 0.6]"));
+        assert!(!at(0.25, "[0.5, 0.6]"));
+        // No cell size: the 0.2 m lower bound.
+        assert!(at(0.21, "null"));
+        assert!(!at(0.2, "null"));
+        // Small cells: the lower bound wins.
+        assert!(!at(0.19, "[0.2, 0.2]"));
+    }
+}

@@ -1,0 +1,251 @@
+//! Body and head motions, chosen independently by the tree's actions and assembled into one
+//! motion command after each tick (defaults: stand, look forward).
+
+use crate::frame::Foot;
+use geometry::{Field, Point2, Pose2};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+/// Which way to turn in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnDirection {
+    /// Counter-clockwise.
+    Left,
+    /// Clockwise.
+    Right,
+}
+
+/// What the body does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// Joints soft.
+    Damping,
+    /// Prepare motion (before standing).
+    Prepare,
+    /// Stand still.
+    Stand,
+    /// Get up after a fall.
+    StandUp,
+    /// Walk to a field pose at a speed (m/s).
+    WalkTo {
+        /// The target pose.
+        target: Pose2<Field>,
+        /// Walking speed (m/s).
+        speed: f64,
+    },
+    /// Walk with a velocity in the robot frame.
+    WalkVelocity {
+        /// Forward (m/s).
+        vx: f64,
+        /// Left (m/s).
+        vy: f64,
+        /// Turn rate (rad/s).
+        vyaw: f64,
+    },
+    /// Turn in place.
+    Turn(TurnDirection),
+    /// Kick the ball towards a field target.
+    Kick {
+        /// The kicking foot.
+        foot: Foot,
+        /// Where the ball should go.
+        target: Point2<Field>,
+    },
+    /// A configured body command, sent verbatim.
+    Injected(serde_json::Value),
+}
+
+impl Body {
+    /// The motion type's name (`walk_to`, `kick`, ...), as in the output.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Damping => "damping",
+            Body::Prepare => "prepare",
+            Body::Stand => "stand",
+            Body::StandUp => "stand_up",
+            Body::WalkTo { .. } => "walk_to",
+            Body::WalkVelocity { .. } => "walk_velocity",
+            Body::Turn(_) => "turn",
+            Body::Kick { .. } => "kick",
+            Body::Injected(_) => "injected",
+        }
+    }
+}
+
+/// What the head does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Head {
+    /// Straight ahead.
+    LookForward,
+    /// Scan from side to side.
+    LookAround,
+    /// Keep a field point in view.
+    LookAt(Point2<Field>),
+    /// Search for the ball.
+    Search,
+}
+
+/// One assembled motion command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotionCommand {
+    /// The body motion.
+    pub body: Body,
+    /// The head motion.
+    pub head: Head,
+}
+
+impl MotionCommand {
+    /// The safe command: stand, look forward.
+    pub const STAND: MotionCommand = MotionCommand {
+        body: Body::Stand,
+        head: Head::LookForward,
+    };
+
+    /// Assembles the actions' choices: what was not chosen takes the default.
+    pub fn assemble(body: Option<Body>, head: Option<Head>) -> MotionCommand {
+        MotionCommand {
+            body: body.unwrap_or(Body::Stand),
+            head: head.unwrap_or(Head::LookForward),
+        }
+    }
+
+    /// The head yaw relative to the body this command asks for: 0 looking forward, the
+    /// target's bearing (clamped to `maximum_yaw`) looking at a point, else `current`.
+    pub fn commanded_head_yaw(
+        &self,
+        pose: Option<&Pose2<Field>>,
+        current: f64,
+        maximum_yaw: f64,
+    ) -> f64 {
+        match (self.head, pose) {
+            (Head::LookForward, _) => 0.0,
+            (Head::LookAt(target), Some(pose)) => {
+                pose.bearing_to(target).clamp(-maximum_yaw, maximum_yaw)
+            }
+            _ => current,
+        }
+    }
+}
+
+impl Serialize for Body {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Body::Injected(value) = self {
+            return value.serialize(s);
+        }
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("kind", self.kind())?;
+        match self {
+            Body::WalkTo { target, speed } => {
+                map.serialize_entry("x", &target.position.x)?;
+                map.serialize_entry("y", &target.position.y)?;
+                map.serialize_entry("yaw", &target.yaw)?;
+                map.serialize_entry("speed", speed)?;
+            }
+            Body::WalkVelocity { vx, vy, vyaw } => {
+                map.serialize_entry("vx", vx)?;
+                map.serialize_entry("vy", vy)?;
+                map.serialize_entry("vyaw", vyaw)?;
+            }
+            Body::Turn(direction) => map.serialize_entry("direction", direction)?,
+            Body::Kick { foot, target } => {
+                map.serialize_entry("foot", foot)?;
+                map.serialize_entry("target", &target.to_array())?;
+            }
+            _ => {}
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Head {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        match self {
+            Head::LookForward => map.serialize_entry("kind", "look_forward")?,
+            Head::LookAround => map.serialize_entry("kind", "look_around")?,
+            Head::Search => map.serialize_entry("kind", "search")?,
+            Head::LookAt(p) => {
+                map.serialize_entry("kind", "look_at")?;
+                map.serialize_entry("x", &p.x)?;
+                map.serialize_entry("y", &p.y)?;
+            }
+        }
+        map.end()
+    }
+}
+
+impl Serialize for MotionCommand {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("body", &self.body)?;
+        map.serialize_entry("head", &self.head)?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_stand_and_look_forward() {
+        assert_eq!(MotionCommand::assemble(None, None), MotionCommand::STAND);
+        let m = MotionCommand::assemble(None, Some(Head::Search));
+        assert_eq!(m.body, Body::Stand);
+        assert_eq!(m.head, Head::Search);
+    }
+
+    #[test]
+    fn bodies_serialise_as_the_contract_says() {
+        let walk = Body::WalkTo {
+            target: Pose2::new(1.0, -2.0, 0.5),
+            speed: 0.4,
+        };
+        assert_eq!(
+            serde_json::to_string(&walk).ok().as_deref(),
+            Some(r#"{"kind":"walk_to","x":1.0,"y":-2.0,"yaw":0.5,"speed":0.4}"#)
+        );
+        let kick = Body::Kick {
+            foot: Foot::Left,
+            target: Point2::new(4.5, 0.0),
+        };
+        assert_eq!(
+            serde_json::to_string(&kick).ok().as_deref(),
+            Some(r#"{"kind":"kick","foot":"left","target":[4.5,0.0]}"#)
+        );
+        assert_eq!(
+            serde_json::to_string(&Body::Turn(TurnDirection::Right))
+                .ok()
+                .as_deref(),
+            Some(r#"{"kind":"turn","direction":"right"}"#)
+        );
+        let injected = Body::Injected(serde_json::json!({"kind": "stand", "note": 1}));
+        assert_eq!(
+            serde_json::to_string(&injected).ok().as_deref(),
+            Some(r#"{"kind":"stand","note":1}"#)
+        );
+        assert_eq!(
+            serde_json::to_string(&Head::LookAt(Point2::new(1.0, 2.0)))
+                .ok()
+                .as_deref(),
+            Some(r#"{"kind":"look_at","x":1.0,"y":2.0}"#)
+        );
+    }
+
+    #[test]
+    fn commanded_head_yaw_follows_the_head_motion() {
+        let pose = Pose2::<Field>::new(0.0, 0.0, 0.0);
+        let forward = MotionCommand::assemble(None, None);
+        assert_eq!(forward.commanded_head_yaw(Some(&pose), 0.7, 2.0), 0.0);
+        let left = MotionCommand::assemble(None, Some(Head::LookAt(Point2::new(0.0, 1.0))));
+        assert!(
+            (left.commanded_head_yaw(Some(&pose), 0.0, 2.0) - std::f64::consts::FRAC_PI_2).abs()
+                < 1e-12
+        );
+        let behind = MotionCommand::assemble(None, Some(Head::LookAt(Point2::new(-1.0, 0.01))));
+        assert_eq!(behind.commanded_head_yaw(Some(&pose), 0.0, 2.0), 2.0);
+        let around = MotionCommand::assemble(None, Some(Head::LookAround));
+        assert_eq!(around.commanded_head_yaw(Some(&pose), 0.7, 2.0), 0.7);
+    }
+}

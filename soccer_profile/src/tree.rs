@@ -1,0 +1,86 @@
+//! The soccer tree: the registry (BehaviorTree.CPP's standard nodes plus the soccer leaves)
+//! and the default tree, a data file (`sample/soccer/behavior_tree.json5`) embedded at build
+//! time; `--tree` replaces it with any `.json5` or BT.CPP `.xml` file.
+
+use crate::context::SoccerContext;
+use decision_core::engine::{Registry, TreeSpec, nodes};
+use std::path::Path;
+
+/// The default tree's source text.
+pub const DEFAULT_TREE: &str = include_str!("../../sample/soccer/behavior_tree.json5");
+
+/// The file name the default tree's diagnostics name.
+pub const DEFAULT_TREE_NAME: &str = "sample/soccer/behavior_tree.json5";
+
+/// The registry soccer trees compile against.
+pub fn registry() -> Registry<SoccerContext> {
+    let mut registry = Registry::new();
+    nodes::register_standard(&mut registry);
+    crate::leaves::register(&mut registry);
+    registry
+}
+
+/// The default tree as a spec.
+pub fn default_spec() -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
+    bt_xml::parse_json5(DEFAULT_TREE, Path::new(DEFAULT_TREE_NAME))
+}
+
+/// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec.
+pub fn load_spec(path: &Path) -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
+    bt_xml::load_any(path, None)
+}
+
+/// Whether `spec` uses a soccer leaf (so `check` compiles it against this registry).
+pub fn uses_soccer_leaves(spec: &TreeSpec) -> bool {
+    let soccer = {
+        let mut r: Registry<SoccerContext> = Registry::new();
+        crate::leaves::register(&mut r);
+        r
+    };
+    fn walk(spec: &TreeSpec, soccer: &Registry<SoccerContext>) -> bool {
+        soccer.has(&spec.kind) || spec.children.iter().any(|c| walk(c, soccer))
+    }
+    walk(spec, &soccer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_tree_loads_and_compiles() {
+        let spec = match default_spec() {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        assert!(uses_soccer_leaves(&spec));
+        let labels: Vec<&str> = spec.children.iter().map(|c| c.label()).collect();
+        assert_eq!(
+            labels,
+            [
+                "damping",
+                "prepare",
+                "stop",
+                "remote_control",
+                "injected",
+                "finished",
+                "penalized",
+                "initial",
+                "stand_up",
+                "set",
+                "ready",
+                "playing"
+            ]
+        );
+        if let Err(errors) = decision_core::engine::compile(&spec, &registry()) {
+            panic!(
+                "{}",
+                errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+}

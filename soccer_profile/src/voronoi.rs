@@ -1,0 +1,320 @@
+//! The field players' Voronoi partition of the field: a grid over the field and its border
+//! strip, each free cell owned by the robot that reaches it cheapest (multi-source Dijkstra
+//! over the 8-neighbourhood; a step costs its length in cells plus
+//! `orientation_bias * (1 - cos angle) / 2` for the angle between the robot's heading and the
+//! step). Cells inside obstacles are blocked. Buffers are kept, so a recomputation does not
+//! allocate.
+
+use crate::world::Obstacle;
+use geometry::{Field, Point2, Pose2, Vector2};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// No owner (blocked or unreachable).
+const NOBODY: u8 = u8::MAX;
+
+/// One robot taking part in the partition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Site {
+    /// The robot's number.
+    pub player: u8,
+    /// Its pose.
+    pub pose: Pose2<Field>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry {
+    cost: f32,
+    cell: u32,
+    owner: u8,
+}
+
+impl Eq for Entry {}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Min-heap on cost; ties by cell then owner, so the result is deterministic.
+        other
+            .cost
+            .total_cmp(&self.cost)
+            .then_with(|| other.cell.cmp(&self.cell))
+            .then_with(|| other.owner.cmp(&self.owner))
+    }
+}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+const STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The partition grid.
+#[derive(Debug, Clone, Default)]
+pub struct VoronoiGrid {
+    resolution: f64,
+    min_x: f64,
+    min_y: f64,
+    nx: usize,
+    ny: usize,
+    cost: Vec<f32>,
+    owner: Vec<u8>,
+    blocked: Vec<bool>,
+    done: Vec<bool>,
+    heap: BinaryHeap<Entry>,
+    sites: Vec<Site>,
+    step_costs: Vec<[f32; 8]>,
+}
+
+impl VoronoiGrid {
+    /// Sizes the grid for a field of `length x width` plus `border` on each side.
+    pub fn resize(&mut self, length: f64, width: f64, border: f64, resolution: f64) {
+        let nx = ((length + 2.0 * border) / resolution).ceil().max(1.0) as usize;
+        let ny = ((width + 2.0 * border) / resolution).ceil().max(1.0) as usize;
+        self.resolution = resolution;
+        self.min_x = -(nx as f64) * resolution / 2.0;
+        self.min_y = -(ny as f64) * resolution / 2.0;
+        if (nx, ny) != (self.nx, self.ny) {
+            self.nx = nx;
+            self.ny = ny;
+            let n = nx * ny;
+            self.cost = vec![f32::INFINITY; n];
+            self.owner = vec![NOBODY; n];
+            self.blocked = vec![false; n];
+            self.done = vec![false; n];
+        }
+    }
+
+    /// The cell containing `p`, if on the grid.
+    pub fn cell_of(&self, p: Point2<Field>) -> Option<usize> {
+        let ix = ((p.x - self.min_x) / self.resolution).floor();
+        let iy = ((p.y - self.min_y) / self.resolution).floor();
+        if ix < 0.0 || iy < 0.0 || ix >= self.nx as f64 || iy >= self.ny as f64 {
+            return None;
+        }
+        Some(iy as usize * self.nx + ix as usize)
+    }
+
+    /// The centre of cell `c`.
+    pub fn center(&self, c: usize) -> Point2<Field> {
+        let (ix, iy) = (c % self.nx, c / self.nx);
+        Point2::new(
+            self.min_x + (ix as f64 + 0.5) * self.resolution,
+            self.min_y + (iy as f64 + 0.5) * self.resolution,
+        )
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.nx * self.ny
+    }
+
+    /// Whether the grid has no cells (not sized yet).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The owner of cell `c` after [`compute`](Self::compute).
+    pub fn owner(&self, c: usize) -> Option<u8> {
+        self.owner.get(c).copied().filter(|o| *o != NOBODY)
+    }
+
+    /// Partitions the grid among `sites` around `obstacles`. With `stop_at`, stops once that
+    /// cell's owner is final (enough to answer "who owns the ball's cell").
+    pub fn compute(
+        &mut self,
+        sites: &[Site],
+        obstacles: &[Obstacle],
+        orientation_bias: f64,
+        stop_at: Option<usize>,
+    ) {
+        self.cost.fill(f32::INFINITY);
+        self.owner.fill(NOBODY);
+        self.done.fill(false);
+        self.heap.clear();
+        for (c, blocked) in self.blocked.iter_mut().enumerate() {
+            let (ix, iy) = (c % self.nx, c / self.nx);
+            let p = Point2::<Field>::new(
+                self.min_x + (ix as f64 + 0.5) * self.resolution,
+                self.min_y + (iy as f64 + 0.5) * self.resolution,
+            );
+            *blocked = obstacles
+                .iter()
+                .any(|o| p.distance_squared(o.center) < o.radius * o.radius);
+        }
+        self.sites.clear();
+        self.sites.extend_from_slice(sites);
+        self.step_costs.clear();
+        for site in sites {
+            let heading = Vector2::<Field>::from_angle(site.pose.yaw);
+            let mut costs = [0f32; 8];
+            for (k, (dx, dy)) in STEPS.iter().enumerate() {
+                let step = Vector2::<Field>::new(f64::from(*dx), f64::from(*dy));
+                let length = step.norm();
+                let cos = heading.dot(step) / length;
+                costs[k] = (length + orientation_bias * (1.0 - cos) / 2.0) as f32;
+            }
+            self.step_costs.push(costs);
+        }
+        for (index, site) in sites.iter().enumerate() {
+            if let Some(c) = self.cell_of(site.pose.position) {
+                // A robot's own cell is never blocked (it stands there).
+                self.blocked[c] = false;
+                if self.cost[c] > 0.0 || index < usize::from(self.owner[c]) {
+                    self.cost[c] = 0.0;
+                    self.owner[c] = index as u8;
+                    self.heap.push(Entry {
+                        cost: 0.0,
+                        cell: c as u32,
+                        owner: index as u8,
+                    });
+                }
+            }
+        }
+        while let Some(Entry { cost, cell, owner }) = self.heap.pop() {
+            let c = cell as usize;
+            if self.done[c] || cost > self.cost[c] || owner != self.owner[c] {
+                continue;
+            }
+            self.done[c] = true;
+            if stop_at == Some(c) {
+                return;
+            }
+            let (ix, iy) = ((c % self.nx) as i32, (c / self.nx) as i32);
+            let costs = self.step_costs[usize::from(owner)];
+            for (k, (dx, dy)) in STEPS.iter().enumerate() {
+                let (jx, jy) = (ix + dx, iy + dy);
+                if jx < 0 || jy < 0 || jx >= self.nx as i32 || jy >= self.ny as i32 {
+                    continue;
+                }
+                let n = jy as usize * self.nx + jx as usize;
+                if self.blocked[n] || self.done[n] {
+                    continue;
+                }
+                let next = cost + costs[k];
+                if next < self.cost[n] {
+                    self.cost[n] = next;
+                    self.owner[n] = owner;
+                    self.heap.push(Entry {
+                        cost: next,
+                        cell: n as u32,
+                        owner,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The player owning the cell at `p`; a blocked cell defers to the nearest free one.
+    pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
+        let c = self.cell_of(p)?;
+        let index = if self.blocked[c] {
+            (0..self.len())
+                .filter(|n| !self.blocked[*n] && self.owner[*n] != NOBODY)
+                .min_by(|a, b| {
+                    p.distance_squared(self.center(*a))
+                        .total_cmp(&p.distance_squared(self.center(*b)))
+                })
+                .map(|n| self.owner[n])?
+        } else {
+            self.owner[c]
+        };
+        self.sites.get(usize::from(index)).map(|s| s.player)
+    }
+
+    /// Whether `player` owns the cell at `p`, computing only as far as needed.
+    pub fn owns(
+        &mut self,
+        player: u8,
+        p: Point2<Field>,
+        sites: &[Site],
+        obstacles: &[Obstacle],
+        bias: f64,
+    ) -> bool {
+        let Some(c) = self.cell_of(p) else {
+            return false;
+        };
+        let blocked_target = obstacles
+            .iter()
+            .any(|o| self.center(c).distance_squared(o.center) < o.radius * o.radius);
+        let stop = (!blocked_target).then_some(c);
+        self.compute(sites, obstacles, bias, stop);
+        self.owner_at(p) == Some(player)
+    }
+
+    /// The cells `player` owns, as centres.
+    pub fn cells_of(&self, player: u8) -> impl Iterator<Item = Point2<Field>> + '_ {
+        let index = self
+            .sites
+            .iter()
+            .position(|s| s.player == player)
+            .map(|i| i as u8);
+        (0..self.len())
+            .filter(move |c| index.is_some() && self.owner[*c] == index.unwrap_or(NOBODY))
+            .map(|c| self.center(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> VoronoiGrid {
+        let mut g = VoronoiGrid::default();
+        g.resize(9.0, 6.0, 1.0, 0.2);
+        g
+    }
+
+    fn site(player: u8, x: f64, y: f64, yaw: f64) -> Site {
+        Site {
+            player,
+            pose: Pose2::new(x, y, yaw),
+        }
+    }
+
+    #[test]
+    fn without_bias_the_nearest_robot_owns_a_cell() {
+        let mut g = grid();
+        let sites = [site(2, -2.0, 0.0, 0.0), site(3, 2.0, 0.0, 0.0)];
+        g.compute(&sites, &[], 0.0, None);
+        assert_eq!(g.owner_at(Point2::new(-0.5, 1.0)), Some(2));
+        assert_eq!(g.owner_at(Point2::new(0.5, -1.0)), Some(3));
+        assert!(g.owns(3, Point2::new(1.0, 0.0), &sites, &[], 0.0));
+        assert!(!g.owns(2, Point2::new(1.0, 0.0), &sites, &[], 0.0));
+    }
+
+    #[test]
+    fn a_robot_facing_the_ball_reaches_it_cheaper() {
+        let mut g = grid();
+        // Equidistant, but 3 faces away from the point and 2 faces it.
+        let sites = [site(2, -1.0, 0.0, 0.0), site(3, 1.0, 0.0, 0.0)];
+        g.compute(&sites, &[], 2.0, None);
+        assert_eq!(g.owner_at(Point2::new(0.05, 0.0)), Some(2));
+    }
+
+    #[test]
+    fn obstacles_block_cells_and_a_blocked_ball_cell_defers_to_the_nearest_free_cell() {
+        let mut g = grid();
+        let sites = [site(2, -2.0, 0.0, 0.0), site(3, 2.0, 0.0, 0.0)];
+        // A wall of obstacles right of robot 3's approach makes it walk around.
+        let wall = [Obstacle {
+            center: Point2::new(1.0, 0.0),
+            radius: 0.5,
+        }];
+        g.compute(&sites, &wall, 0.0, None);
+        assert_eq!(
+            g.owner_at(Point2::new(1.0, 0.0)),
+            Some(3),
+            "nearest free cell is 3's"
+        );
+        assert!(g.cells_of(2).count() > 0 && g.cells_of(3).count() > 0);
+    }
+}
