@@ -64,14 +64,18 @@ fn check_tree(tree: &Path) -> ExitCode {
     let Some(spec) = crate::bt::load_spec(tree, None) else {
         return ExitCode::from(1);
     };
-    let registry = crate::bt::registry(crate::bt::Leaves::Bench);
-    match decision_core::engine::compile(&spec, &registry) {
-        Ok(tree_built) => {
-            println!(
-                "{}: 0 error(s), {} node(s)",
-                tree.display(),
-                tree_built.node_count()
-            );
+    // A tree using the soccer vocabulary is checked against it, any other against the
+    // benchmark leaves of `bt`.
+    let compiled = if soccer_profile::tree::uses_soccer_leaves(&spec) {
+        decision_core::engine::compile(&spec, &soccer_profile::tree::registry())
+            .map(|t| t.node_count())
+    } else {
+        let registry = crate::bt::registry(crate::bt::Leaves::Bench);
+        decision_core::engine::compile(&spec, &registry).map(|t| t.node_count())
+    };
+    match compiled {
+        Ok(node_count) => {
+            println!("{}: 0 error(s), {node_count} node(s)", tree.display());
             ExitCode::SUCCESS
         }
         Err(errors) => {

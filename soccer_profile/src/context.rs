@@ -79,7 +79,7 @@ pub struct Memory {
     pub voronoi: VoronoiGrid,
     /// Sites of the last partition.
     pub sites: Vec<Site>,
-    /// Whether `voronoi` holds this tick's full partition.
+    /// Whether `voronoi` holds this tick's partition (possibly stopped at the ball's cell).
     pub voronoi_fresh: bool,
     /// The path planner behind `walk_to`.
     pub walker: Walker,
@@ -145,6 +145,8 @@ impl SoccerContext {
     /// Computes the full partition of this tick once (leaves that need owned cells call it).
     pub fn ensure_voronoi(&mut self) {
         if self.memory.voronoi_fresh {
+            // The ball query of this tick stopped early: finish its partition.
+            self.memory.voronoi.finish();
             return;
         }
         let mut sites = std::mem::take(&mut self.memory.sites);
@@ -191,7 +193,7 @@ impl SoccerContext {
             v.orientation_bias,
         );
         self.memory.sites = sites;
-        self.memory.voronoi_fresh = false;
+        self.memory.voronoi_fresh = true;
         owns
     }
 }

@@ -7,8 +7,6 @@
 
 use crate::world::Obstacle;
 use geometry::{Field, Point2, Pose2, Vector2};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// No owner (blocked or unreachable).
 const NOBODY: u8 = u8::MAX;
@@ -20,30 +18,6 @@ pub struct Site {
     pub player: u8,
     /// Its pose.
     pub pose: Pose2<Field>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Entry {
-    cost: f32,
-    cell: u32,
-    owner: u8,
-}
-
-impl Eq for Entry {}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Min-heap on cost; ties by cell then owner, so the result is deterministic.
-        other
-            .cost
-            .total_cmp(&self.cost)
-            .then_with(|| other.cell.cmp(&self.cell))
-            .then_with(|| other.owner.cmp(&self.owner))
-    }
-}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
 }
 
 const STEPS: [(i32, i32); 8] = [
@@ -69,7 +43,14 @@ pub struct VoronoiGrid {
     owner: Vec<u8>,
     blocked: Vec<bool>,
     done: Vec<bool>,
-    heap: BinaryHeap<Entry>,
+    /// Dial's buckets: cells by `floor(cost / width)`, circular. With the width at most the
+    /// cheapest step, every cell of the lowest bucket is final, so no heap is needed.
+    buckets: Vec<Vec<u32>>,
+    bucket_width: f32,
+    inverse_width: f32,
+    current: usize,
+    pending: usize,
+    complete: bool,
     sites: Vec<Site>,
     step_costs: Vec<[f32; 8]>,
 }
@@ -139,7 +120,11 @@ impl VoronoiGrid {
         self.cost.fill(f32::INFINITY);
         self.owner.fill(NOBODY);
         self.done.fill(false);
-        self.heap.clear();
+        for bucket in &mut self.buckets {
+            bucket.clear();
+        }
+        self.current = 0;
+        self.pending = 0;
         for (c, blocked) in self.blocked.iter_mut().enumerate() {
             let (ix, iy) = (c % self.nx, c / self.nx);
             let p = Point2::<Field>::new(
@@ -164,30 +149,77 @@ impl VoronoiGrid {
             }
             self.step_costs.push(costs);
         }
+        let cheapest = self
+            .step_costs
+            .iter()
+            .flatten()
+            .copied()
+            .fold(f32::INFINITY, f32::min);
+        let dearest = self
+            .step_costs
+            .iter()
+            .flatten()
+            .copied()
+            .fold(0.0, f32::max);
+        self.bucket_width = if cheapest.is_finite() {
+            cheapest.max(1e-3)
+        } else {
+            1.0
+        };
+        let count = ((dearest / self.bucket_width).ceil() as usize + 2).next_power_of_two();
+        if self.buckets.len() != count {
+            self.buckets.resize_with(count, Vec::new);
+        }
+        self.inverse_width = 1.0 / self.bucket_width;
         for (index, site) in sites.iter().enumerate() {
             if let Some(c) = self.cell_of(site.pose.position) {
                 // A robot's own cell is never blocked (it stands there).
                 self.blocked[c] = false;
-                if self.cost[c] > 0.0 || index < usize::from(self.owner[c]) {
+                if self.owner[c] == NOBODY {
                     self.cost[c] = 0.0;
                     self.owner[c] = index as u8;
-                    self.heap.push(Entry {
-                        cost: 0.0,
-                        cell: c as u32,
-                        owner: index as u8,
-                    });
+                    self.push(0.0, c);
                 }
             }
         }
-        while let Some(Entry { cost, cell, owner }) = self.heap.pop() {
-            let c = cell as usize;
-            if self.done[c] || cost > self.cost[c] || owner != self.owner[c] {
+        self.complete = false;
+        self.run(stop_at);
+    }
+
+    /// Whether the last computation ran to the end (not stopped at a cell).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Continues a computation stopped at a cell until every cell is owned.
+    pub fn finish(&mut self) {
+        if !self.complete {
+            self.run(None);
+        }
+    }
+
+    fn push(&mut self, cost: f32, cell: usize) {
+        let mask = self.buckets.len() - 1;
+        let index = (cost * self.inverse_width) as usize & mask;
+        self.buckets[index].push(cell as u32);
+        self.pending += 1;
+    }
+
+    fn run(&mut self, stop_at: Option<usize>) {
+        let mask = self.buckets.len() - 1;
+        while self.pending > 0 {
+            let Some(cell) = self.buckets[self.current].pop() else {
+                self.current = (self.current + 1) & mask;
                 continue;
+            };
+            self.pending -= 1;
+            let c = cell as usize;
+            if self.done[c] || (self.cost[c] * self.inverse_width) as usize & mask != self.current {
+                continue; // already final, or a stale entry of an improved cell
             }
             self.done[c] = true;
-            if stop_at == Some(c) {
-                return;
-            }
+            let cost = self.cost[c];
+            let owner = self.owner[c];
             let (ix, iy) = ((c % self.nx) as i32, (c / self.nx) as i32);
             let costs = self.step_costs[usize::from(owner)];
             for (k, (dx, dy)) in STEPS.iter().enumerate() {
@@ -203,14 +235,14 @@ impl VoronoiGrid {
                 if next < self.cost[n] {
                     self.cost[n] = next;
                     self.owner[n] = owner;
-                    self.heap.push(Entry {
-                        cost: next,
-                        cell: n as u32,
-                        owner,
-                    });
+                    self.push(next, n);
                 }
             }
+            if stop_at == Some(c) {
+                return;
+            }
         }
+        self.complete = true;
     }
 
     /// The player owning the cell at `p`; a blocked cell defers to the nearest free one.

@@ -223,7 +223,7 @@ impl World {
         self.fallen = frame.fallen;
         self.stand_up_available = frame.stand_up_available;
         self.remote_control = frame.remote_control;
-        self.game.clone_from(&frame.game);
+        copy_game(&mut self.game, frame.game.as_ref());
         self.pose = frame.pose.map(|p| Pose2::new(p.x, p.y, p.yaw));
         self.velocity = match (previous_pose, self.pose) {
             (Some(a), Some(b)) if dt > 1e-6 => {
@@ -322,6 +322,29 @@ impl World {
             None => false,
         };
         self.teammates.is_empty() || !others_unpenalized
+    }
+}
+
+/// Copies `source` into `target`, reusing the player lists' buffers (no allocation once they
+/// have grown).
+fn copy_game(target: &mut Option<GameState>, source: Option<&GameState>) {
+    match (target.as_mut(), source) {
+        (Some(t), Some(s)) => {
+            t.phase = s.phase;
+            t.kicking_team = s.kicking_team;
+            t.sub_state = s.sub_state;
+            t.first_half = s.first_half;
+            t.remaining_time_in_half = s.remaining_time_in_half;
+            t.half_duration = s.half_duration;
+            t.remaining_messages = s.remaining_messages;
+            t.sending_suspended = s.sending_suspended;
+            t.players.clear();
+            t.players.extend_from_slice(&s.players);
+            t.penalized.clear();
+            t.penalized.extend_from_slice(&s.penalized);
+        }
+        (None, Some(s)) => *target = Some(s.clone()),
+        (_, None) => *target = None,
     }
 }
 

@@ -1,0 +1,68 @@
+//! One tick of the default soccer tree with five teammates, as striker, supporter and
+//! searcher (trace on, as the node runs it).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use soccer_profile::bench_support::{Situation, frames};
+use soccer_profile::decider::SoccerDecider;
+use soccer_profile::params::Parameters;
+use std::hint::black_box;
+use std::sync::Arc;
+
+fn bench(c: &mut Criterion) {
+    let spec = soccer_profile::tree::default_spec().unwrap_or_else(|e| panic!("{e:?}"));
+    for (name, situation) in [
+        ("striker", Situation::Striker),
+        ("supporter", Situation::Supporter),
+        ("searcher", Situation::Searcher),
+    ] {
+        let frames = frames(situation, 1000);
+        let mut params = Parameters::default();
+        if std::env::var_os("NO_PATH").is_some() {
+            params.behavior_node.walking.path_planning.enable = false;
+        }
+        let mut decider =
+            SoccerDecider::new(&spec, Arc::new(params)).unwrap_or_else(|e| panic!("{e:?}"));
+        for f in &frames {
+            decider.tick(f);
+        }
+        let mut i = 0;
+        c.bench_function(&format!("soccer_tick/{name}"), |b| {
+            b.iter(|| {
+                i = (i + 1) % frames.len();
+                black_box(decider.tick(black_box(&frames[i])))
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+
+fn voronoi(c: &mut Criterion) {
+    use geometry::Pose2;
+    use soccer_profile::voronoi::{Site, VoronoiGrid};
+    let sites: Vec<Site> = [
+        (3u8, -1.0, 0.5),
+        (2, -2.0, -1.5),
+        (4, 1.0, 1.5),
+        (5, 0.5, -1.0),
+        (6, 2.5, 0.0),
+    ]
+    .iter()
+    .map(|&(player, x, y)| Site {
+        player,
+        pose: Pose2::new(x, y, 0.2),
+    })
+    .collect();
+    let mut grid = VoronoiGrid::default();
+    grid.resize(9.0, 6.0, 1.0, 0.2);
+    c.bench_function("voronoi/full_partition", |b| {
+        b.iter(|| {
+            grid.compute(black_box(&sites), &[], 0.5, None);
+            black_box(grid.owner(100))
+        })
+    });
+}
+
+criterion_group!(partition, voronoi);
+
+criterion_main!(benches, partition);
