@@ -318,6 +318,9 @@ mod tests {
         assert_eq!(v.norm(), 5.0);
         assert!(Vector2::<Field>::ZERO.normalized().is_none());
         assert!((v.rotated(PI / 2.0).x + 4.0).abs() < 1e-12);
-        assert_eq!(Vector2::<Field>::new(1.0, 0.0).cross(Vector2::new(0.0, 1.0)), 1.0);
+        assert_eq!(
+            Vector2::<Field>::new(1.0, 0.0).cross(Vector2::new(0.0, 1.0)),
+            1.0
+        );
     }
 }

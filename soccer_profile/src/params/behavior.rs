@@ -472,7 +472,11 @@ impl BehaviorParameters {
             "must be a player number in 1..=7",
         );
         let g = &self.goalkeeper;
-        check("goalkeeper.x_offset", non_negative(g.x_offset), "must be finite and >= 0");
+        check(
+            "goalkeeper.x_offset",
+            non_negative(g.x_offset),
+            "must be finite and >= 0",
+        );
         check(
             "goalkeeper.kick_away_ball_maximum_robot_distance",
             non_negative(g.kick_away_ball_maximum_robot_distance),
@@ -537,13 +541,18 @@ impl BehaviorParameters {
             ),
             (
                 "ball.interception.minimum_ball_velocity_towards_own_half",
-                self.ball.interception.minimum_ball_velocity_towards_own_half,
+                self.ball
+                    .interception
+                    .minimum_ball_velocity_towards_own_half,
             ),
             (
                 "ball.interception.maximum_intercept_distance",
                 self.ball.interception.maximum_intercept_distance,
             ),
-            ("team.maximum_player_state_age", self.team.maximum_player_state_age),
+            (
+                "team.maximum_player_state_age",
+                self.team.maximum_player_state_age,
+            ),
             (
                 "walking.walk_and_stand.target_reached_thresholds",
                 self.walking.walk_and_stand.target_reached_thresholds[0]
@@ -568,7 +577,10 @@ impl BehaviorParameters {
                 self.kicking.kick_position_ball_distance,
             ),
             ("kicking.goal_post_margin", self.kicking.goal_post_margin),
-            ("substates.distance_for_kick", self.substates.distance_for_kick),
+            (
+                "substates.distance_for_kick",
+                self.substates.distance_for_kick,
+            ),
             (
                 "substates.distance_for_kick_hysteresis",
                 self.substates.distance_for_kick_hysteresis,
@@ -628,7 +640,10 @@ impl BehaviorParameters {
                 self.walking.path_planning.acceleration,
             ),
             ("voronoi.grid_resolution", self.voronoi.grid_resolution),
-            ("voronoi.ball_support_sigma", self.voronoi.ball_support_sigma),
+            (
+                "voronoi.ball_support_sigma",
+                self.voronoi.ball_support_sigma,
+            ),
             (
                 "voronoi.centroid_anchor_sigma",
                 self.voronoi.centroid_anchor_sigma,

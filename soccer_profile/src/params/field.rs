@@ -82,19 +82,37 @@ impl FieldDimensions {
             }
         }
         if !(self.border_strip_width.is_finite() && self.border_strip_width >= 0.0) {
-            out.push(Problem::new("border_strip_width", "must be finite and >= 0"));
+            out.push(Problem::new(
+                "border_strip_width",
+                "must be finite and >= 0",
+            ));
         }
         let inside = [
             ("goal_inner_width", self.goal_inner_width, self.width),
             ("goal_box_area_width", self.goal_box_area_width, self.width),
             ("penalty_area_width", self.penalty_area_width, self.width),
-            ("penalty_area_length", self.penalty_area_length, self.length / 2.0),
-            ("goal_box_area_length", self.goal_box_area_length, self.length / 2.0),
-            ("penalty_marker_distance", self.penalty_marker_distance, self.length / 2.0),
+            (
+                "penalty_area_length",
+                self.penalty_area_length,
+                self.length / 2.0,
+            ),
+            (
+                "goal_box_area_length",
+                self.goal_box_area_length,
+                self.length / 2.0,
+            ),
+            (
+                "penalty_marker_distance",
+                self.penalty_marker_distance,
+                self.length / 2.0,
+            ),
         ];
         for (key, v, limit) in inside {
             if v.is_finite() && limit.is_finite() && v > limit {
-                out.push(Problem::new(key, &format!("must fit in the field (at most {limit} m)")));
+                out.push(Problem::new(
+                    key,
+                    &format!("must fit in the field (at most {limit} m)"),
+                ));
             }
         }
     }

@@ -19,19 +19,37 @@ pub struct LoadError {
 }
 
 /// Loads `dir` with the optional location and robot overrides.
-pub fn load(dir: &Path, location: Option<&str>, robot: Option<&str>) -> Result<Parameters, Vec<LoadError>> {
+pub fn load(
+    dir: &Path,
+    location: Option<&str>,
+    robot: Option<&str>,
+) -> Result<Parameters, Vec<LoadError>> {
     load_with(dir, location, robot)
 }
 
 /// Same as [`load`].
-pub fn load_with(dir: &Path, _location: Option<&str>, _robot: Option<&str>) -> Result<Parameters, Vec<LoadError>> {
+pub fn load_with(
+    dir: &Path,
+    _location: Option<&str>,
+    _robot: Option<&str>,
+) -> Result<Parameters, Vec<LoadError>> {
     let read = |name: &str| -> Result<serde_json::Value, Vec<LoadError>> {
         let file = dir.join("base").join(name);
         let text = std::fs::read_to_string(&file).map_err(|e| {
-            vec![LoadError { file: file.clone(), line: 1, column: 1, message: format!("cannot read: {e}") }]
+            vec![LoadError {
+                file: file.clone(),
+                line: 1,
+                column: 1,
+                message: format!("cannot read: {e}"),
+            }]
         })?;
         json5::from_str(&text).map_err(|e| {
-            vec![LoadError { file: file.clone(), line: 1, column: 1, message: e.to_string() }]
+            vec![LoadError {
+                file: file.clone(),
+                line: 1,
+                column: 1,
+                message: e.to_string(),
+            }]
         })
     };
     let value = serde_json::json!({
@@ -40,6 +58,11 @@ pub fn load_with(dir: &Path, _location: Option<&str>, _robot: Option<&str>) -> R
         "field": read("field.json5")?,
     });
     serde_json::from_value(value).map_err(|e| {
-        vec![LoadError { file: dir.to_path_buf(), line: 1, column: 1, message: e.to_string() }]
+        vec![LoadError {
+            file: dir.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: e.to_string(),
+        }]
     })
 }

@@ -87,7 +87,11 @@ mod tests {
         p.behavior_node.goalkeeper.player_number = 9;
         p.search_suggestor.fallback_minimum_search_priority = 0.5;
         p.field.width = -1.0;
-        let keys: Vec<_> = p.problems().into_iter().map(|(f, p)| format!("{f}:{}", p.path)).collect();
+        let keys: Vec<_> = p
+            .problems()
+            .into_iter()
+            .map(|(f, p)| format!("{f}:{}", p.path))
+            .collect();
         assert_eq!(
             keys,
             [

@@ -116,7 +116,10 @@ impl SearchSuggestorParameters {
                 "last_ball_initial_half_distance",
                 self.last_ball_initial_half_distance,
             ),
-            ("observation_half_life_near", self.observation_half_life_near),
+            (
+                "observation_half_life_near",
+                self.observation_half_life_near,
+            ),
             ("observation_half_life_far", self.observation_half_life_far),
             ("teammate_replay_step", self.teammate_replay_step),
             ("rule_priority_rise_time", self.rule_priority_rise_time),
@@ -126,7 +129,10 @@ impl SearchSuggestorParameters {
         }
         for (key, v) in [
             ("last_ball_spread_speed", self.last_ball_spread_speed),
-            ("last_ball_priority_fade_time", self.last_ball_priority_fade_time),
+            (
+                "last_ball_priority_fade_time",
+                self.last_ball_priority_fade_time,
+            ),
             ("exhausted_search_delay", self.exhausted_search_delay),
             ("hypothetical_ball_weight", self.hypothetical_ball_weight),
             ("border_view_penalty", self.border_view_penalty),
@@ -135,8 +141,14 @@ impl SearchSuggestorParameters {
             check(key, finite(v) && v >= 0.0, "must be finite and >= 0");
         }
         for (key, v) in [
-            ("occluded_observation_weight", self.occluded_observation_weight),
-            ("teammate_observation_weight", self.teammate_observation_weight),
+            (
+                "occluded_observation_weight",
+                self.occluded_observation_weight,
+            ),
+            (
+                "teammate_observation_weight",
+                self.teammate_observation_weight,
+            ),
             ("playing_entry_mean_limit", self.playing_entry_mean_limit),
             ("target_hysteresis", self.target_hysteresis),
             (
@@ -144,7 +156,11 @@ impl SearchSuggestorParameters {
                 self.border_view_penalty_width_fraction,
             ),
         ] {
-            check(key, finite(v) && (0.0..=1.0).contains(&v), "must be finite and in [0, 1]");
+            check(
+                key,
+                finite(v) && (0.0..=1.0).contains(&v),
+                "must be finite and in [0, 1]",
+            );
         }
         let [near, far] = self.observation_distance_range;
         check(
