@@ -108,7 +108,8 @@ impl FieldDimensions {
             ),
         ];
         for (key, v, limit) in inside {
-            if v.is_finite() && limit.is_finite() && v > limit {
+            // An invalid field size is reported once, not again by everything inside it.
+            if v.is_finite() && limit.is_finite() && limit > 0.0 && v > limit {
                 out.push(Problem::new(
                     key,
                     &format!("must fit in the field (at most {limit} m)"),
