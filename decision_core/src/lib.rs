@@ -6,6 +6,9 @@
 //! * [`robomaster`]: the original package's files loaded with positioned diagnostics
 //!   ([`robomaster::load`]), compiled onto the engine and ticked by a
 //!   [`robomaster::Decider`].
+//! * [`jsonc`]: the positioned JSON reader (lenient jsoncpp dialect and JSON5) that the
+//!   profiles' file loaders build their diagnostics on.
 
 pub mod engine;
+pub mod jsonc;
 pub mod robomaster;

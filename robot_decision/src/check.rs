@@ -1,4 +1,5 @@
-//! `robot-decision check`: every error and warning of a configuration at once.
+//! `robot-decision check`: every error and warning of a configuration, a tree file or a soccer
+//! parameters folder at once.
 
 use crate::Format;
 use decision_core::robomaster::{Decider, Diagnostics, lint, load};
@@ -6,8 +7,19 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Loads, lints and compiles; prints the diagnostics; exit 1 on errors.
-pub fn run(config: &Path, format: Format) -> ExitCode {
+/// Loads, lints and compiles; prints the diagnostics; exit 1 on errors (2 on misuse).
+pub fn run(config: &Path, format: Format, location: Option<&str>, robot: Option<&str>) -> ExitCode {
+    if is_soccer_folder(config) {
+        return check_soccer(config, location, robot, format);
+    }
+    if location.is_some() || robot.is_some() {
+        eprintln!(
+            "error: --location and --robot apply to a soccer parameters folder (one with base/), \
+             not to {}",
+            config.display()
+        );
+        return ExitCode::from(2);
+    }
     let is_tree = config
         .extension()
         .and_then(|e| e.to_str())
@@ -83,5 +95,69 @@ fn check_tree(tree: &Path) -> ExitCode {
             println!("{}: {} error(s)", tree.display(), errors.len());
             ExitCode::from(1)
         }
+    }
+}
+
+/// Whether `path` is a soccer parameters folder: a directory with a `base/` folder (normally
+/// holding `base/behavior_node.json5`; a missing base file is then reported by the check).
+fn is_soccer_folder(path: &Path) -> bool {
+    path.is_dir() && path.join("base").is_dir()
+}
+
+/// Checks a soccer parameters folder with its overrides: every problem with file, line and
+/// column, then the summary line; exit 1 on errors.
+fn check_soccer(
+    dir: &Path,
+    location: Option<&str>,
+    robot: Option<&str>,
+    format: Format,
+) -> ExitCode {
+    let errors = match soccer_profile::params::load(dir, location, robot) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors,
+    };
+    match format {
+        Format::Text => {
+            for e in &errors {
+                println!("{e}");
+            }
+            println!("{}: {} error(s), 0 warning(s)", dir.display(), errors.len());
+        }
+        Format::Json => {
+            let diagnostics: Vec<serde_json::Value> = errors
+                .iter()
+                .map(|e| {
+                    // The key goes into `field`, as for the other checks; the message is the rest.
+                    let message = e
+                        .key
+                        .as_ref()
+                        .and_then(|k| e.message.strip_prefix(&format!("`{k}`: ")))
+                        .unwrap_or(&e.message);
+                    let mut d = serde_json::json!({
+                        "severity": "error",
+                        "file": e.file.display().to_string(),
+                        "line": e.line,
+                        "column": e.column,
+                    });
+                    if let Some(key) = &e.key {
+                        d["field"] = serde_json::Value::from(key.as_str());
+                    }
+                    d["message"] = serde_json::Value::from(message);
+                    d
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "config": dir.display().to_string(),
+                "errors": errors.len(),
+                "warnings": 0,
+                "diagnostics": diagnostics,
+            });
+            println!("{doc}");
+        }
+    }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

@@ -35,14 +35,20 @@ enum Format {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Check a config and the files it names, or a tree file (.xml, .json5); exit 0 clean or
-    /// warnings only, 1 errors.
+    /// Check a config and the files it names, a tree file (.xml, .json5), or a soccer
+    /// parameters folder (with base/); exit 0 clean or warnings only, 1 errors.
     Check {
-        /// The config.json file, or a tree file.
+        /// The config.json file, a tree file, or a soccer parameters folder.
         config: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Soccer parameters: the location override folder (location/NAME/).
+        #[arg(long, value_name = "NAME")]
+        location: Option<String>,
+        /// Soccer parameters: the robot override folder (robot/NAME/).
+        #[arg(long, value_name = "NAME")]
+        robot: Option<String>,
     },
     /// Run a BehaviorTree.CPP tree (XML or JSON5) on JSON Lines input and print each tick's
     /// trace, or time the shared benchmark schedule.
@@ -182,7 +188,12 @@ fn sample_dir() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { config, format } => check::run(&config, format),
+        Command::Check {
+            config,
+            format,
+            location,
+            robot,
+        } => check::run(&config, format, location.as_deref(), robot.as_deref()),
         Command::Bt {
             tree,
             main_tree,

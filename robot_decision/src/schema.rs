@@ -18,6 +18,8 @@ pub enum Which {
     Config,
     /// one line of `decide --input`
     Snapshot,
+    /// the soccer parameters: one property per file (behavior_node, search_suggestor, field)
+    Soccer,
 }
 
 /// Prints the schema of `which`.
@@ -27,6 +29,7 @@ pub fn run(which: Which) -> ExitCode {
         Which::Waypoints => schemars::schema_for!(WaypointsFile),
         Which::Config => schemars::schema_for!(ConfigFile),
         Which::Snapshot => schemars::schema_for!(Snapshot),
+        Which::Soccer => schemars::schema_for!(soccer_profile::params::Parameters),
     };
     match serde_json::to_string_pretty(&schema) {
         Ok(text) => {

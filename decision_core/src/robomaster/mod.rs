@@ -11,7 +11,6 @@ pub mod decisions;
 pub mod diagnostics;
 pub mod fields;
 pub mod guards;
-pub mod jsonc;
 pub mod lint;
 pub mod load;
 pub mod navigate;
@@ -21,6 +20,9 @@ mod snapshot_fast;
 pub mod tree;
 pub mod waypoints;
 pub mod world;
+
+/// The positioned JSON reader, re-exported at its old path for the RoboMaster modules.
+pub use crate::jsonc;
 
 pub use decider::{Decider, DecisionMsg, Skip, TickResult, TickSummary};
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};

@@ -108,6 +108,7 @@ impl FieldDimensions {
             ),
         ];
         for (key, v, limit) in inside {
+            // An invalid field size is reported once, not again by everything inside it.
             if v.is_finite() && limit.is_finite() && limit > 0.0 && v > limit {
                 out.push(Problem::new(
                     key,

@@ -1,68 +1,990 @@
-//! Loading a parameters folder. (Temporary loader without positions; replaced by the
-//! positioned one.)
+//! Loading a parameters folder: `base/NAME.json5`, then `location/LOC/NAME.json5`, then
+//! `robot/ROBOT/NAME.json5` (JSON5, objects merged key by key, arrays and scalars replaced),
+//! typed with serde and range-checked. Every problem names the file, line and column of the key
+//! or value that last set it, and all problems of all files are reported at once.
 
-use super::Parameters;
-use std::path::{Path, PathBuf};
+use super::{BehaviorParameters, FieldDimensions, Parameters, SearchSuggestorParameters};
+use decision_core::jsonc::{self, Json, JsonValue, Member, Pos};
+use serde::de::DeserializeOwned;
+use std::path::{Component, Path, PathBuf};
+
+/// The three parameter files of a folder, by stem, in load and report order.
+pub const FILE_STEMS: [&str; 3] = ["behavior_node", "search_suggestor", "field"];
 
 /// A parameter file problem: `file:line:col: error: message`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: error: {message}")]
 pub struct LoadError {
-    /// The file.
+    /// The file (or, for a missing `--location` / `--robot` folder, the folder).
     pub file: PathBuf,
     /// 1-based line.
     pub line: u32,
     /// 1-based column.
     pub column: u32,
-    /// What is wrong.
+    /// What is wrong; starts with the `` `key.path`: `` concerned when there is one.
     pub message: String,
+    /// The dotted key path concerned (`ball.last_ball_timeout`), for machine consumers.
+    pub key: Option<String>,
 }
 
-/// Loads `dir` with the optional location and robot overrides.
+impl LoadError {
+    /// An error at `pos` of `file`, about `key` when given (prefixed to the message).
+    fn at(file: &Path, pos: Pos, key: Option<&str>, message: &str) -> Self {
+        let message = match key {
+            Some(key) => format!("`{key}`: {message}"),
+            None => message.to_owned(),
+        };
+        Self {
+            file: file.to_path_buf(),
+            line: pos.line.max(1),
+            column: pos.column.max(1),
+            message,
+            key: key.map(str::to_owned),
+        }
+    }
+}
+
+/// The start of a file: where problems without a better position point.
+const FILE_START: Pos = Pos { line: 1, column: 1 };
+
+/// Loads `dir` with the optional location and robot overrides; every problem at once on error.
 pub fn load(
     dir: &Path,
     location: Option<&str>,
     robot: Option<&str>,
 ) -> Result<Parameters, Vec<LoadError>> {
-    load_with(dir, location, robot)
+    let mut errors = Vec::new();
+    let mut layers = vec![dir.join("base")];
+    for (kind, name) in [("location", location), ("robot", robot)] {
+        let Some(name) = name else { continue };
+        match override_folder(dir, kind, name) {
+            Ok(folder) => layers.push(folder),
+            Err(e) => errors.push(*e),
+        }
+    }
+    let mut behavior = load_stem::<BehaviorParameters>(&layers, FILE_STEMS[0]);
+    let mut search = load_stem::<SearchSuggestorParameters>(&layers, FILE_STEMS[1]);
+    let mut field = load_stem::<FieldDimensions>(&layers, FILE_STEMS[2]);
+    let parameters = Parameters {
+        behavior_node: behavior.value().cloned().unwrap_or_default(),
+        search_suggestor: search.value().cloned().unwrap_or_default(),
+        field: field.value().cloned().unwrap_or_default(),
+    };
+    for (stem, problem) in parameters.problems() {
+        let (stem_errors, merged) = match stem {
+            "behavior_node" => behavior.parts(),
+            "search_suggestor" => search.parts(),
+            _ => field.parts(),
+        };
+        // A stem that failed to load is all defaults: its range problems would mislead.
+        let Some(merged) = merged else { continue };
+        if merged.already_reported(&problem.path) {
+            continue;
+        }
+        let keys: Vec<Seg> = problem
+            .path
+            .split('.')
+            .map(|k| Seg::Key(k.to_owned()))
+            .collect();
+        let error = match merged.root.find(&keys) {
+            Some(node) => (
+                node.file,
+                LoadError::at(
+                    &merged.files[node.file],
+                    node.key_pos,
+                    Some(&problem.path),
+                    &problem.message,
+                ),
+            ),
+            None => (
+                0,
+                LoadError::at(
+                    &merged.files[0],
+                    FILE_START,
+                    Some(&problem.path),
+                    &format!("{} (the default value)", problem.message),
+                ),
+            ),
+        };
+        stem_errors.push(error);
+    }
+    // Per file stem, in layer order, then by position.
+    for mut stem_errors in [behavior.errors, search.errors, field.errors] {
+        stem_errors.sort_by_key(|(file, e)| (*file, e.line, e.column));
+        errors.extend(stem_errors.into_iter().map(|(_, e)| e));
+    }
+    if errors.is_empty() {
+        Ok(parameters)
+    } else {
+        Err(errors)
+    }
 }
 
-/// Same as [`load`].
-pub fn load_with(
-    dir: &Path,
-    _location: Option<&str>,
-    _robot: Option<&str>,
-) -> Result<Parameters, Vec<LoadError>> {
-    let read = |name: &str| -> Result<serde_json::Value, Vec<LoadError>> {
-        let file = dir.join("base").join(name);
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            vec![LoadError {
-                file: file.clone(),
-                line: 1,
-                column: 1,
-                message: format!("cannot read: {e}"),
-            }]
-        })?;
-        json5::from_str(&text).map_err(|e| {
-            vec![LoadError {
-                file: file.clone(),
-                line: 1,
-                column: 1,
-                message: e.to_string(),
-            }]
+/// `dir/KIND/NAME`, which must be an existing folder named by a plain name.
+fn override_folder(dir: &Path, kind: &str, name: &str) -> Result<PathBuf, Box<LoadError>> {
+    let parent = dir.join(kind);
+    let folder = parent.join(name);
+    let plain = matches!(
+        Path::new(name).components().collect::<Vec<_>>().as_slice(),
+        [Component::Normal(_)]
+    );
+    if plain && folder.is_dir() {
+        return Ok(folder);
+    }
+    let known: Vec<String> = std::fs::read_dir(&parent)
+        .map(|entries| {
+            let mut names: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .collect();
+            names.sort();
+            names
         })
+        .unwrap_or_default();
+    let mut message = if plain {
+        format!("the --{kind} folder `{name}` does not exist")
+    } else {
+        format!("the --{kind} `{name}` must be a plain folder name")
     };
-    let value = serde_json::json!({
-        "behavior_node": read("behavior_node.json5")?,
-        "search_suggestor": read("search_suggestor.json5")?,
-        "field": read("field.json5")?,
-    });
-    serde_json::from_value(value).map_err(|e| {
-        vec![LoadError {
-            file: dir.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: e.to_string(),
-        }]
-    })
+    if let Some(close) = suggestion(name, known.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean `{close}`?"));
+    } else if known.is_empty() {
+        message.push_str(&format!(" (no {kind} folders in {})", parent.display()));
+    } else {
+        message.push_str(&format!(" (known: {})", known.join(", ")));
+    }
+    Err(Box::new(LoadError::at(&folder, FILE_START, None, &message)))
+}
+
+/// What loading one file stem gave: the typed value if any, and its errors by file index.
+struct StemResult<T> {
+    /// The typed value and its merged tree; `None` when nothing could be typed.
+    loaded: Option<Loaded<T>>,
+    /// Errors with the index of their file in [`Merged::files`] (for ordering).
+    errors: Vec<(usize, LoadError)>,
+}
+
+impl<T> StemResult<T> {
+    fn value(&self) -> Option<&T> {
+        self.loaded.as_ref().map(|l| &l.value)
+    }
+
+    /// The error list to add to and the merged tree to locate problems in.
+    fn parts(&mut self) -> (&mut Vec<(usize, LoadError)>, Option<&Merged>) {
+        (&mut self.errors, self.loaded.as_ref().map(|l| &l.merged))
+    }
+}
+
+/// One file stem loaded: the typed value and the merged tree it came from.
+struct Loaded<T> {
+    /// The typed parameters (defaults where a key was absent or removed after an error).
+    value: T,
+    /// The merged files, for positions of later problems.
+    merged: Merged,
+}
+
+/// The merged files of one stem.
+struct Merged {
+    /// The files read, base first (index 0 is the base file even when it is missing).
+    files: Vec<PathBuf>,
+    /// The merged tree.
+    root: Node,
+    /// Key paths already reported (and removed), whose range problems would repeat them.
+    reported: Vec<String>,
+}
+
+impl Merged {
+    /// Whether a problem at `path` repeats one already reported for it, a part or a parent.
+    fn already_reported(&self, path: &str) -> bool {
+        self.reported.iter().any(|r| {
+            r == path
+                || r.strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+                || path
+                    .strip_prefix(r.as_str())
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
+    }
+}
+
+/// A merged value: the file and key position that last set it, and its value.
+#[derive(Debug)]
+struct Node {
+    /// Index into [`Merged::files`].
+    file: usize,
+    /// Where its key stands in that file (the file start for the root).
+    key_pos: Pos,
+    /// Where its value starts.
+    pos: Pos,
+    /// An object (merged member by member) or anything else (replaced as a whole).
+    value: NodeValue,
+}
+
+#[derive(Debug)]
+enum NodeValue {
+    Object(Vec<(String, Node)>),
+    Leaf(Json),
+}
+
+/// One step of a key path.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// Renders a key path as `a.b[2].c`.
+fn render(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+impl Node {
+    fn from_json(json: Json, file: usize, key_pos: Pos) -> Self {
+        let pos = json.pos;
+        let value = match json.value {
+            JsonValue::Object(members) => NodeValue::Object(
+                members
+                    .into_iter()
+                    .map(|m| (m.key, Node::from_json(m.value, file, m.key_pos)))
+                    .collect(),
+            ),
+            value => NodeValue::Leaf(Json { pos, value }),
+        };
+        Self {
+            file,
+            key_pos,
+            pos,
+            value,
+        }
+    }
+
+    /// Lays the members of an override file's object over this object.
+    fn overlay(&mut self, members: Vec<Member>, file: usize) {
+        let NodeValue::Object(mine) = &mut self.value else {
+            return;
+        };
+        for member in members {
+            let existing = mine.iter_mut().find(|(k, _)| *k == member.key);
+            match (existing, member.value.value) {
+                (Some((_, node)), JsonValue::Object(inner))
+                    if matches!(node.value, NodeValue::Object(_)) =>
+                {
+                    node.overlay(inner, file);
+                }
+                (existing, value) => {
+                    let json = Json {
+                        pos: member.value.pos,
+                        value,
+                    };
+                    let node = Node::from_json(json, file, member.key_pos);
+                    match existing {
+                        Some((_, old)) => *old = node,
+                        None => mine.push((member.key, node)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The node at `path` (object keys only: array elements are inside leaves).
+    fn find(&self, path: &[Seg]) -> Option<&Node> {
+        let Some((first, rest)) = path.split_first() else {
+            return Some(self);
+        };
+        match (&self.value, first) {
+            (NodeValue::Object(members), Seg::Key(key)) => members
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, n)| n.find(rest)),
+            _ => None,
+        }
+    }
+
+    /// The deepest node on `path` and the rest of the path below it.
+    fn deepest<'a, 'p>(&'a self, path: &'p [Seg]) -> (&'a Node, &'p [Seg]) {
+        if let (NodeValue::Object(members), Some((Seg::Key(key), rest))) =
+            (&self.value, path.split_first())
+            && let Some((_, child)) = members.iter().find(|(k, _)| k == key)
+        {
+            return child.deepest(rest);
+        }
+        (self, path)
+    }
+
+    /// Removes the deepest object member on `path`; whether something was removed.
+    fn remove_deepest(&mut self, path: &[Seg]) -> bool {
+        let NodeValue::Object(members) = &mut self.value else {
+            return false;
+        };
+        let Some((Seg::Key(key), rest)) = path.split_first() else {
+            return false;
+        };
+        let Some(index) = members.iter().position(|(k, _)| k == key) else {
+            return false;
+        };
+        if members[index].1.remove_deepest(rest) {
+            return true;
+        }
+        members.remove(index);
+        true
+    }
+
+    /// The value for serde (non-finite numbers, already reported and removed, become null).
+    fn to_value(&self) -> serde_json::Value {
+        match &self.value {
+            NodeValue::Object(members) => serde_json::Value::Object(
+                members
+                    .iter()
+                    .map(|(k, n)| (k.clone(), n.to_value()))
+                    .collect(),
+            ),
+            NodeValue::Leaf(json) => json_to_value(json),
+        }
+    }
+
+    /// Every non-finite number under this node: its key path and position.
+    fn non_finite(&self, path: &mut Vec<Seg>, out: &mut Vec<(Vec<Seg>, usize, Pos, f64)>) {
+        match &self.value {
+            NodeValue::Object(members) => {
+                for (key, node) in members {
+                    path.push(Seg::Key(key.clone()));
+                    node.non_finite(path, out);
+                    path.pop();
+                }
+            }
+            NodeValue::Leaf(json) => json_non_finite(json, self.file, path, out),
+        }
+    }
+}
+
+fn json_non_finite(
+    json: &Json,
+    file: usize,
+    path: &mut Vec<Seg>,
+    out: &mut Vec<(Vec<Seg>, usize, Pos, f64)>,
+) {
+    match &json.value {
+        JsonValue::Number { value, .. } if !value.is_finite() => {
+            out.push((path.clone(), file, json.pos, *value));
+        }
+        JsonValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Seg::Index(i));
+                json_non_finite(item, file, path, out);
+                path.pop();
+            }
+        }
+        JsonValue::Object(members) => {
+            for m in members {
+                path.push(Seg::Key(m.key.clone()));
+                json_non_finite(&m.value, file, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A positioned value as a `serde_json::Value`; integers stay integers while exact.
+fn json_to_value(json: &Json) -> serde_json::Value {
+    use serde_json::Value;
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    match &json.value {
+        JsonValue::Null => Value::Null,
+        JsonValue::Bool(b) => Value::Bool(*b),
+        JsonValue::String(s) => Value::String(s.clone()),
+        JsonValue::Number { value, integer } => {
+            let v = *value;
+            if *integer && v.is_finite() && v.fract() == 0.0 && v.abs() <= EXACT {
+                // Exact by the bound above.
+                if v < 0.0 {
+                    Value::from(v as i64)
+                } else {
+                    Value::from(v as u64)
+                }
+            } else {
+                serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+            }
+        }
+        JsonValue::Array(items) => Value::Array(items.iter().map(json_to_value).collect()),
+        JsonValue::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|m| (m.key.clone(), json_to_value(&m.value)))
+                .collect(),
+        ),
+    }
+}
+
+/// The position of the value at `path` below `node`, following array indices into leaves.
+fn value_pos(node: &Node, path: &[Seg]) -> (usize, Pos) {
+    let (node, rest) = node.deepest(path);
+    let NodeValue::Leaf(leaf) = &node.value else {
+        return (node.file, node.pos);
+    };
+    let mut json = leaf;
+    for seg in rest {
+        let next = match (&json.value, seg) {
+            (JsonValue::Array(items), Seg::Index(i)) => items.get(*i),
+            (JsonValue::Object(members), Seg::Key(k)) => {
+                members.iter().find(|m| m.key == *k).map(|m| &m.value)
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => json = next,
+            None => break,
+        }
+    }
+    (node.file, json.pos)
+}
+
+/// Reads, merges, types and checks one stem; `None` when it cannot be typed at all.
+fn load_stem<T: DeserializeOwned>(layers: &[PathBuf], stem: &str) -> StemResult<T> {
+    let mut errors = Vec::new();
+    let loaded = read_stem(layers, stem, &mut errors);
+    StemResult { loaded, errors }
+}
+
+/// [`load_stem`] with the errors pushed onto `errors`.
+fn read_stem<T: DeserializeOwned>(
+    layers: &[PathBuf],
+    stem: &str,
+    errors: &mut Vec<(usize, LoadError)>,
+) -> Option<Loaded<T>> {
+    let name = format!("{stem}.json5");
+    let mut files = Vec::new();
+    let mut root: Option<Node> = None;
+    for (i, layer) in layers.iter().enumerate() {
+        let path = layer.join(&name);
+        if i > 0 && !path.exists() {
+            continue;
+        }
+        let file = files.len();
+        files.push(path.clone());
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                let message = if i == 0 && !path.exists() {
+                    format!("missing parameter file (every folder needs base/{name})")
+                } else {
+                    format!("cannot read the file: {e}")
+                };
+                errors.push((file, LoadError::at(&path, FILE_START, None, &message)));
+                continue;
+            }
+        };
+        let json = match jsonc::parse_json5(&text) {
+            Ok(json) => json,
+            Err(e) => {
+                errors.push((file, LoadError::at(&path, e.pos, None, &e.message)));
+                continue;
+            }
+        };
+        let JsonValue::Object(members) = json.value else {
+            let message = format!("the file must hold an object, found {}", json.type_name());
+            errors.push((file, LoadError::at(&path, json.pos, None, &message)));
+            continue;
+        };
+        let root = root.get_or_insert_with(|| Node {
+            file: 0,
+            key_pos: FILE_START,
+            pos: FILE_START,
+            value: NodeValue::Object(Vec::new()),
+        });
+        root.overlay(members, file);
+    }
+    if files.is_empty() {
+        return None;
+    }
+    let mut merged = Merged {
+        files,
+        root: root.unwrap_or(Node {
+            file: 0,
+            key_pos: FILE_START,
+            pos: FILE_START,
+            value: NodeValue::Object(Vec::new()),
+        }),
+        reported: Vec::new(),
+    };
+    // Non-finite numbers: serde_json cannot hold them, and no parameter may be one.
+    let mut found = Vec::new();
+    merged.root.non_finite(&mut Vec::new(), &mut found);
+    for (path, file, pos, value) in found {
+        let key = render(&path);
+        let message = format!("must be finite, found {}", non_finite_name(value));
+        errors.push((
+            file,
+            LoadError::at(&merged.files[file], pos, Some(&key), &message),
+        ));
+        merged.root.remove_deepest(&path);
+        merged.reported.push(key);
+    }
+    // Type errors and unknown keys, one per pass: report it, drop the key, try again.
+    let mut typed = None;
+    for _ in 0..10_000 {
+        match serde_path_to_error::deserialize::<_, T>(merged.root.to_value()) {
+            Ok(value) => {
+                typed = Some(value);
+                break;
+            }
+            Err(e) => {
+                let path: Vec<Seg> = e
+                    .path()
+                    .iter()
+                    .map_while(|s| match s {
+                        serde_path_to_error::Segment::Seq { index } => Some(Seg::Index(*index)),
+                        serde_path_to_error::Segment::Map { key } => Some(Seg::Key(key.clone())),
+                        serde_path_to_error::Segment::Enum { variant } => {
+                            Some(Seg::Key(variant.clone()))
+                        }
+                        serde_path_to_error::Segment::Unknown => None,
+                    })
+                    .collect();
+                let message = e.into_inner().to_string();
+                if !report_serde_error(&mut merged, path, &message, errors) {
+                    break;
+                }
+            }
+        }
+    }
+    // A file that could not be read or parsed is reported; the others are still checked.
+    let value = typed?;
+    Some(Loaded { value, merged })
+}
+
+/// Reports one serde error at its key or value and removes that key; whether it was removed
+/// (false: nothing to remove, stop trying).
+fn report_serde_error(
+    merged: &mut Merged,
+    mut path: Vec<Seg>,
+    message: &str,
+    errors: &mut Vec<(usize, LoadError)>,
+) -> bool {
+    if let Some((field, expected)) = unknown_field(message) {
+        // serde_path_to_error names the unknown key in the path; be safe if it does not.
+        if path.last() != Some(&Seg::Key(field.clone())) {
+            path.push(Seg::Key(field.clone()));
+        }
+        let key = render(&path);
+        let mut text = "unknown key".to_owned();
+        if let Some(close) = suggestion(&field, expected.iter().map(String::as_str)) {
+            text.push_str(&format!(", did you mean `{close}`?"));
+        } else if expected.is_empty() {
+            text.push_str(" (no keys are allowed here)");
+        } else {
+            text.push_str(&format!(" (allowed: {})", expected.join(", ")));
+        }
+        let (file, pos) = match merged.root.find(&path) {
+            Some(node) => (node.file, node.key_pos),
+            None => value_pos(&merged.root, &path),
+        };
+        errors.push((
+            file,
+            LoadError::at(&merged.files[file], pos, Some(&key), &text),
+        ));
+        merged.reported.push(key);
+        return merged.root.remove_deepest(&path);
+    }
+    let key = render(&path);
+    let (file, pos) = value_pos(&merged.root, &path);
+    let shown = if key.is_empty() {
+        None
+    } else {
+        Some(key.as_str())
+    };
+    errors.push((
+        file,
+        LoadError::at(&merged.files[file], pos, shown, message),
+    ));
+    merged.reported.push(key);
+    merged.root.remove_deepest(&path)
+}
+
+/// `Infinity`, `-Infinity` or `NaN`, as written in JSON5.
+fn non_finite_name(value: f64) -> &'static str {
+    if value.is_nan() {
+        "NaN"
+    } else if value > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    }
+}
+
+/// The field and the allowed names of serde's ``unknown field `x`, expected ...`` message.
+fn unknown_field(message: &str) -> Option<(String, Vec<String>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (field, rest) = rest.split_once('`')?;
+    let expected = rest
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    Some((field.to_owned(), expected))
+}
+
+/// The allowed name nearest to `wrong` by edit distance, when it is close enough to be a typo.
+fn suggestion<'a>(wrong: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for name in allowed {
+        let d = edit_distance(wrong, name);
+        if best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, name));
+        }
+    }
+    let (d, name) = best?;
+    let longest = wrong.chars().count().max(name.chars().count());
+    (d > 0 && d <= (longest / 3).max(1)).then_some(name)
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tempfile::TempDir;
+
+    /// A parameters folder with `files` (relative path, text); missing base files are `{}`.
+    fn folder(files: &[(&str, &str)]) -> TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for stem in FILE_STEMS {
+            let rel = format!("base/{stem}.json5");
+            if !files.iter().any(|(p, _)| *p == rel) {
+                write(&dir, &rel, "{}");
+            }
+        }
+        for (rel, text) in files {
+            write(&dir, rel, text);
+        }
+        dir
+    }
+
+    fn write(dir: &TempDir, rel: &str, text: &str) {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn errors(dir: &TempDir, location: Option<&str>, robot: Option<&str>) -> Vec<String> {
+        match load(dir.path(), location, robot) {
+            Ok(_) => panic!("expected errors"),
+            Err(errors) => errors
+                .iter()
+                .map(|e| {
+                    let shown = e.to_string();
+                    let prefix = format!("{}/", dir.path().display());
+                    shown.strip_prefix(&prefix).unwrap_or(&shown).to_owned()
+                })
+                .collect(),
+        }
+    }
+
+    fn ok(dir: &TempDir, location: Option<&str>, robot: Option<&str>) -> Parameters {
+        match load(dir.path(), location, robot) {
+            Ok(p) => p,
+            Err(errors) => panic!("{errors:#?}"),
+        }
+    }
+
+    #[test]
+    fn the_sample_folder_loads_with_and_without_overrides() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters");
+        let base = load(&dir, None, None).unwrap();
+        assert_eq!(base.field.length, 9.0);
+        assert_eq!(base.behavior_node.goalkeeper.player_number, 1);
+        let both = load(&dir, Some("competition_hall"), Some("tor_3")).unwrap();
+        assert_eq!(both.field.length, 8.95);
+        assert_eq!(
+            both.field.penalty_area_length,
+            base.field.penalty_area_length
+        );
+        assert_eq!(both.behavior_node.goalkeeper.player_number, 3);
+        assert_eq!(both.behavior_node.walking.speed.kicking, 0.8);
+        assert_eq!(
+            both.behavior_node.walking.speed.search,
+            base.behavior_node.walking.speed.search
+        );
+    }
+
+    #[test]
+    fn base_then_location_then_robot_objects_merged_arrays_replaced() {
+        let dir = folder(&[
+            (
+                "base/behavior_node.json5",
+                "{ ball: { last_ball_timeout: 1, team_ball_timeout: 0.5 },
+                   kickoff: { aggressive_positions: [[0, 0], [0.1, 0.1], [0.2, 0.2]] } }",
+            ),
+            (
+                "location/hall/behavior_node.json5",
+                "{ ball: { last_ball_timeout: 2 }, kickoff: { aggressive_positions: [[0.5, 0.5]] } }",
+            ),
+            (
+                "robot/r1/behavior_node.json5",
+                "{ ball: { last_ball_timeout: 3, closest_to_ball: { exit_duration: 0.25 } } }",
+            ),
+            ("robot/r1/field.json5", "{ width: 5.5 }"),
+        ]);
+        let b = ok(&dir, None, None).behavior_node;
+        assert_eq!(b.ball.last_ball_timeout, 1.0);
+        assert_eq!(b.kickoff.aggressive_positions.len(), 3);
+        let b = ok(&dir, Some("hall"), None).behavior_node;
+        assert_eq!(b.ball.last_ball_timeout, 2.0);
+        assert_eq!(b.ball.team_ball_timeout, 0.5);
+        assert_eq!(b.kickoff.aggressive_positions, vec![[0.5, 0.5]]);
+        let p = ok(&dir, Some("hall"), Some("r1"));
+        let b = p.behavior_node;
+        assert_eq!(b.ball.last_ball_timeout, 3.0);
+        assert_eq!(b.ball.team_ball_timeout, 0.5);
+        assert_eq!(b.ball.closest_to_ball.exit_duration, 0.25);
+        assert_eq!(b.ball.closest_to_ball.enter_duration, 0.3);
+        assert_eq!(b.kickoff.aggressive_positions, vec![[0.5, 0.5]]);
+        assert_eq!(p.field.width, 5.5);
+        assert_eq!(p.field.length, 9.0);
+    }
+
+    #[test]
+    fn an_unknown_key_points_at_itself_with_a_suggestion() {
+        let dir = folder(&[
+            (
+                "base/behavior_node.json5",
+                "{\n  ball: {\n    last_bal_timeout: 1.0,\n    zzz: 1,\n  },\n}",
+            ),
+            ("base/field.json5", "{ lenght: 9 }"),
+        ]);
+        let e = errors(&dir, None, None);
+        assert_eq!(
+            e[0],
+            "base/behavior_node.json5:3:5: error: `ball.last_bal_timeout`: unknown key, \
+             did you mean `last_ball_timeout`?"
+        );
+        assert!(
+            e[1].starts_with("base/behavior_node.json5:4:5: error: `ball.zzz`: unknown key (allowed: last_ball_timeout, "),
+            "{e:?}"
+        );
+        assert_eq!(
+            e[2],
+            "base/field.json5:1:3: error: `lenght`: unknown key, did you mean `length`?"
+        );
+        assert_eq!(e.len(), 3, "{e:?}");
+    }
+
+    #[test]
+    fn a_type_error_points_at_the_value() {
+        let text = "{\n  goalkeeper: { player_number: 'One' },\n  kickoff: { striker_position: [0, true] },\n}";
+        let dir = folder(&[("robot/r/behavior_node.json5", text)]);
+        let e = errors(&dir, None, Some("r"));
+        assert_eq!(
+            e,
+            [
+                "robot/r/behavior_node.json5:2:32: error: `goalkeeper.player_number`: \
+                 invalid type: string \"One\", expected u8",
+                "robot/r/behavior_node.json5:3:36: error: `kickoff.striker_position[1]`: \
+                 invalid type: boolean `true`, expected f64",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_range_error_points_at_the_key_of_the_overriding_file() {
+        let dir = folder(&[
+            (
+                "base/behavior_node.json5",
+                "{ ball: { last_ball_timeout: 2 } }",
+            ),
+            (
+                "location/l/behavior_node.json5",
+                "{ ball: { last_ball_timeout: 1 } }",
+            ),
+            (
+                "robot/r/behavior_node.json5",
+                "// robot\n{\n  ball: {\n      last_ball_timeout: -1 } }",
+            ),
+        ]);
+        assert_eq!(
+            errors(&dir, Some("l"), Some("r")),
+            [
+                "robot/r/behavior_node.json5:4:7: error: `ball.last_ball_timeout`: \
+              must be finite and >= 0"
+            ]
+        );
+        assert!(load(dir.path(), Some("l"), None).is_ok());
+    }
+
+    #[test]
+    fn a_range_problem_of_a_default_value_points_at_the_base_file_start() {
+        // The default fallback (0.05) is above a minimum written in the robot file.
+        let dir = folder(&[(
+            "robot/r/search_suggestor.json5",
+            "{ minimum_search_priority: 0.01 }",
+        )]);
+        assert_eq!(
+            errors(&dir, None, Some("r")),
+            [
+                "base/search_suggestor.json5:1:1: error: `fallback_minimum_search_priority`: \
+              must be finite and in [0, minimum_search_priority] (the default value)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_contract_rules_of_the_search_priorities() {
+        let dir = folder(&[(
+            "base/search_suggestor.json5",
+            "{\n  minimum_search_priority: 1.5,\n}",
+        )]);
+        assert_eq!(
+            errors(&dir, None, None),
+            [
+                "base/search_suggestor.json5:2:3: error: `minimum_search_priority`: \
+              must be finite and in [0, 1]"
+            ]
+        );
+        let dir = folder(&[(
+            "base/search_suggestor.json5",
+            "{ minimum_search_priority: 0.2,\n  fallback_minimum_search_priority: 0.3 }",
+        )]);
+        assert_eq!(
+            errors(&dir, None, None),
+            [
+                "base/search_suggestor.json5:2:3: error: `fallback_minimum_search_priority`: \
+              must be finite and in [0, minimum_search_priority]"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_base_file_is_named_and_the_others_are_still_checked() {
+        let dir = folder(&[("base/field.json5", "{ width: 'wide' }")]);
+        std::fs::remove_file(dir.path().join("base/search_suggestor.json5")).unwrap();
+        let e = errors(&dir, None, None);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(
+            e[0].starts_with("base/search_suggestor.json5:1:1: error: missing parameter file"),
+            "{e:?}"
+        );
+        assert!(e[1].starts_with("base/field.json5:1:10: error: `width`: invalid type"));
+    }
+
+    #[test]
+    fn a_missing_override_folder_is_an_error_naming_it() {
+        let dir = folder(&[("location/competition_hall/field.json5", "{}")]);
+        std::fs::create_dir_all(dir.path().join("robot/tor_3")).unwrap();
+        let e = errors(&dir, Some("competition_hal"), Some("nobody"));
+        assert_eq!(
+            e,
+            [
+                "location/competition_hal:1:1: error: the --location folder `competition_hal` \
+                 does not exist; did you mean `competition_hall`?",
+                "robot/nobody:1:1: error: the --robot folder `nobody` does not exist \
+                 (known: tor_3)",
+            ]
+        );
+        // A robot folder without any file is fine: every file is optional there.
+        assert!(load(dir.path(), Some("competition_hall"), Some("tor_3")).is_ok());
+        let e = errors(&dir, Some("../base"), None);
+        assert!(e[0].contains("must be a plain folder name"), "{e:?}");
+    }
+
+    #[test]
+    fn a_json5_syntax_error_stops_that_file_only() {
+        let dir = folder(&[
+            ("base/field.json5", "{\n  length: 9,\n  width 6,\n}"),
+            ("base/behavior_node.json5", "{ head: { maximum_yaw: -1 } }"),
+        ]);
+        let e = errors(&dir, None, None);
+        assert_eq!(
+            e,
+            [
+                "base/behavior_node.json5:1:11: error: `head.maximum_yaw`: must be finite and >= 0",
+                "base/field.json5:3:9: error: expected `:` after key \"width\", found `6`",
+            ]
+        );
+    }
+
+    #[test]
+    fn non_finite_values_are_refused_at_the_value() {
+        let dir = folder(&[
+            (
+                "base/search_suggestor.json5",
+                "{ unseen_priority_rise_time: Infinity,\n  observation_distance_range: [0.3, -Infinity] }",
+            ),
+            ("base/field.json5", "{ width: NaN }"),
+        ]);
+        assert_eq!(
+            errors(&dir, None, None),
+            [
+                "base/search_suggestor.json5:1:30: error: `unseen_priority_rise_time`: \
+                 must be finite, found Infinity",
+                "base/search_suggestor.json5:2:37: error: `observation_distance_range[1]`: \
+                 must be finite, found -Infinity",
+                "base/field.json5:1:10: error: `width`: must be finite, found NaN",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_key_field_and_the_display_agree() {
+        let dir = folder(&[("base/field.json5", "{ width: -2 }")]);
+        let e = load(dir.path(), None, None).unwrap_err();
+        assert_eq!(e[0].key.as_deref(), Some("width"));
+        assert_eq!((e[0].line, e[0].column), (1, 3));
+        assert!(
+            e[0].to_string()
+                .ends_with("error: `width`: must be finite and > 0")
+        );
+        assert!(e[0].file.ends_with("base/field.json5"));
+    }
+
+    #[test]
+    fn suggestions_only_when_close() {
+        let names = ["last_ball_timeout", "team_ball_timeout", "interception"];
+        assert_eq!(
+            suggestion("last_bal_timeout", names),
+            Some("last_ball_timeout")
+        );
+        assert_eq!(suggestion("intercepton", names), Some("interception"));
+        assert_eq!(suggestion("speed", names), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(
+            unknown_field("unknown field `x`, expected `a` or `b`"),
+            Some(("x".into(), vec!["a".into(), "b".into()]))
+        );
+        assert_eq!(
+            unknown_field("unknown field `x`, there are no fields"),
+            Some(("x".into(), vec![]))
+        );
+    }
 }

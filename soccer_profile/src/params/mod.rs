@@ -9,7 +9,7 @@ mod search_suggestor;
 
 pub use behavior::*;
 pub use field::FieldDimensions;
-pub use load::{LoadError, load, load_with};
+pub use load::{FILE_STEMS, LoadError, load};
 pub use search_suggestor::SearchSuggestorParameters;
 
 use schemars::JsonSchema;

@@ -1,6 +1,15 @@
 //! A lenient JSON reader that keeps the line and column of every value, as the original
 //! package's files need: `//` and `/* */` comments, duplicate keys keep the last, and every
 //! value remembers where it stood so diagnostics can point at it.
+//!
+//! Two dialects share the reader:
+//!
+//! * [`parse`]: the jsoncpp-style dialect of the RoboMaster files (JSON plus comments and
+//!   trailing commas).
+//! * [`parse_json5`]: JSON5 (the soccer parameter files): additionally unquoted identifier
+//!   keys, single-quoted strings, `+`, leading-dot and trailing-dot numbers, hexadecimal
+//!   integers, `Infinity` / `-Infinity` / `NaN` (read as non-finite numbers, for the caller
+//!   to reject with a position), more escapes and line continuations in strings.
 
 use std::fmt;
 
@@ -35,9 +44,10 @@ pub enum JsonValue {
     Null,
     /// `true` / `false`.
     Bool(bool),
-    /// A number; `integer` is true when the literal had no fraction or exponent.
+    /// A number; `integer` is true when the literal had no fraction or exponent (JSON5
+    /// hexadecimal literals are integers).
     Number {
-        /// The value as read (may be infinite for huge literals).
+        /// The value as read (infinite for huge literals; in JSON5 also `Infinity`, `NaN`).
         value: f64,
         /// Whether the literal was written as an integer.
         integer: bool,
@@ -96,14 +106,25 @@ pub struct SyntaxError {
 /// Nesting deeper than this is rejected (no stack overflow on hostile files).
 const MAX_DEPTH: usize = 128;
 
-/// Parses a whole document: one value, then only whitespace and comments.
+/// Parses a whole document in the jsoncpp-style dialect: one value, then only whitespace and
+/// comments.
 pub fn parse(text: &str) -> Result<Json, SyntaxError> {
+    parse_dialect(text, false)
+}
+
+/// Parses a whole JSON5 document, keeping every key's and value's position.
+pub fn parse_json5(text: &str) -> Result<Json, SyntaxError> {
+    parse_dialect(text, true)
+}
+
+fn parse_dialect(text: &str, json5: bool) -> Result<Json, SyntaxError> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         at: 0,
         line: 1,
         column: 1,
         depth: 0,
+        json5,
     };
     // A UTF-8 byte order mark is tolerated.
     if parser.peek() == Some('\u{feff}') {
@@ -124,6 +145,8 @@ struct Parser {
     line: u32,
     column: u32,
     depth: usize,
+    /// JSON5 instead of the jsoncpp-style dialect.
+    json5: bool,
 }
 
 impl Parser {
@@ -161,6 +184,11 @@ impl Parser {
         loop {
             match self.peek() {
                 Some(' ' | '\t' | '\n' | '\r') => {
+                    self.bump();
+                }
+                // JSON5 white space: vertical tab, form feed, no-break space, BOM, line and
+                // paragraph separators and the other Unicode space separators.
+                Some(c) if self.json5 && is_json5_extra_space(c) => {
                     self.bump();
                 }
                 Some('/') => {
@@ -207,7 +235,9 @@ impl Parser {
             None => return Err(self.error("unexpected end of file, expected a value")),
             Some('{') => self.nested(Self::object)?,
             Some('[') => self.nested(Self::array)?,
-            Some('"') => JsonValue::String(self.string()?),
+            Some('"') => JsonValue::String(self.string('"')?),
+            Some('\'') if self.json5 => JsonValue::String(self.string('\'')?),
+            Some('-' | '+' | '.' | '0'..='9') if self.json5 => self.number_json5()?,
             Some('-' | '0'..='9') => self.number()?,
             Some(c) if c.is_ascii_alphabetic() => self.word()?,
             Some('\'') => {
@@ -247,6 +277,14 @@ impl Parser {
             "true" => Ok(JsonValue::Bool(true)),
             "false" => Ok(JsonValue::Bool(false)),
             "null" => Ok(JsonValue::Null),
+            "Infinity" if self.json5 => Ok(JsonValue::Number {
+                value: f64::INFINITY,
+                integer: false,
+            }),
+            "NaN" if self.json5 => Ok(JsonValue::Number {
+                value: f64::NAN,
+                integer: false,
+            }),
             "NaN" | "Infinity" | "inf" | "nan" => Err(SyntaxError {
                 pos: start,
                 message: format!("`{word}` is not a JSON number: write a finite number"),
@@ -302,7 +340,8 @@ impl Parser {
         }
     }
 
-    fn string(&mut self) -> Result<String, SyntaxError> {
+    /// A string opened by `quote` (`"`, or in JSON5 also `'`).
+    fn string(&mut self, quote: char) -> Result<String, SyntaxError> {
         let start = self.pos();
         self.bump();
         let mut out = String::new();
@@ -314,13 +353,17 @@ impl Parser {
                         message: "unterminated string".into(),
                     });
                 }
-                Some('"') => return Ok(out),
+                Some(c) if c == quote => return Ok(out),
                 Some('\\') => {
                     // The backslash was just consumed (never a newline): point at it.
                     let escape_pos = Pos {
                         line: self.line,
                         column: self.column - 1,
                     };
+                    if self.json5 {
+                        self.escape_json5(escape_pos, &mut out)?;
+                        continue;
+                    }
                     match self.bump() {
                         Some('"') => out.push('"'),
                         Some('\\') => out.push('\\'),
@@ -342,6 +385,47 @@ impl Parser {
                 Some(c) => out.push(c),
             }
         }
+    }
+
+    /// One JSON5 escape after its backslash: the JSON ones plus `\'`, `\v`, `\0`, `\xHH`,
+    /// line continuations, and any other non-digit character standing for itself.
+    fn escape_json5(&mut self, escape_pos: Pos, out: &mut String) -> Result<(), SyntaxError> {
+        let bad = |message: &str| SyntaxError {
+            pos: escape_pos,
+            message: message.into(),
+        };
+        match self.bump() {
+            None => return Err(bad("unterminated string")),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('v') => out.push('\u{b}'),
+            Some('0') if !self.peek().is_some_and(|c| c.is_ascii_digit()) => out.push('\0'),
+            Some('1'..='9' | '0') => return Err(bad("bad escape in string (no octal escapes)")),
+            Some('x') => {
+                let mut code = 0;
+                for _ in 0..2 {
+                    let digit = self
+                        .bump()
+                        .and_then(|c| c.to_digit(16))
+                        .ok_or_else(|| bad("bad \\x escape in string"))?;
+                    code = code * 16 + digit;
+                }
+                out.push(char::from_u32(code).ok_or_else(|| bad("bad \\x escape in string"))?);
+            }
+            Some('u') => out.push(self.unicode_escape(escape_pos)?),
+            // Line continuations: the line break is dropped.
+            Some('\n' | '\u{2028}' | '\u{2029}') => {}
+            Some('\r') => {
+                if self.peek() == Some('\n') {
+                    self.bump();
+                }
+            }
+            Some(c) => out.push(c),
+        }
+        Ok(())
     }
 
     fn hex4(&mut self, pos: Pos) -> Result<u32, SyntaxError> {
@@ -428,6 +512,11 @@ impl Parser {
                     return Ok(JsonValue::Object(members));
                 }
                 Some('"') => {}
+                Some('\'' | '$' | '_') if self.json5 => {}
+                Some(c) if self.json5 && c.is_alphabetic() => {}
+                Some(c) if self.json5 => {
+                    return Err(self.error(format!("expected a key or `}}`, found `{c}`")));
+                }
                 Some('\'') => {
                     return Err(self.error(
                         "expected a quoted key or `}`, found `'` (keys need double quotes)",
@@ -443,7 +532,10 @@ impl Parser {
                 }
             }
             let key_pos = self.pos();
-            let key = self.string()?;
+            let key = match self.peek() {
+                Some(quote @ ('"' | '\'')) => self.string(quote)?,
+                _ => self.identifier(),
+            };
             self.skip_blank()?;
             match self.bump() {
                 Some(':') => {}
@@ -488,6 +580,120 @@ impl Parser {
         }
     }
 
+    /// A JSON5 unquoted key: an ECMAScript-style identifier name (letters, digits, `_`, `$`).
+    fn identifier(&mut self) -> String {
+        let mut name = String::new();
+        while let Some(c) = self
+            .peek()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+        {
+            name.push(c);
+            self.bump();
+        }
+        name
+    }
+
+    /// A JSON5 number: an optional sign, then `Infinity`, `NaN`, a hexadecimal integer, or a
+    /// decimal literal whose integer or fraction digits may be missing (`.5`, `5.`).
+    fn number_json5(&mut self) -> Result<JsonValue, SyntaxError> {
+        let start = self.pos();
+        let mut literal = String::new();
+        let negative = self.peek() == Some('-');
+        if let Some(sign @ ('-' | '+')) = self.peek() {
+            literal.push(sign);
+            self.bump();
+        }
+        let malformed = |literal: &str| SyntaxError {
+            pos: start,
+            message: format!("malformed number `{literal}`"),
+        };
+        if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            while let Some(c) = self
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            {
+                literal.push(c);
+                self.bump();
+            }
+            let value = match literal.trim_start_matches(['-', '+']) {
+                "Infinity" => f64::INFINITY,
+                "NaN" => f64::NAN,
+                _ => {
+                    return Err(SyntaxError {
+                        pos: start,
+                        message: format!("`{literal}` is not a number (strings need quotes)"),
+                    });
+                }
+            };
+            let value = if negative { -value } else { value };
+            return Ok(JsonValue::Number {
+                value,
+                integer: false,
+            });
+        }
+        if self.peek() == Some('0') && matches!(self.chars.get(self.at + 1), Some('x' | 'X')) {
+            for _ in 0..2 {
+                if let Some(c) = self.bump() {
+                    literal.push(c);
+                }
+            }
+            let mut value = 0.0_f64;
+            let mut digits = 0;
+            while let Some(c) = self
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            {
+                literal.push(c);
+                self.bump();
+                match c.to_digit(16) {
+                    Some(d) => {
+                        value = value * 16.0 + f64::from(d);
+                        digits += 1;
+                    }
+                    None => return Err(malformed(&literal)),
+                }
+            }
+            if digits == 0 {
+                return Err(malformed(&literal));
+            }
+            let value = if negative { -value } else { value };
+            return Ok(JsonValue::Number {
+                value,
+                integer: true,
+            });
+        }
+        let mut integer = true;
+        while let Some(c) = self.peek() {
+            match c {
+                '0'..='9' | '-' | '+' => {}
+                '.' | 'e' | 'E' => integer = false,
+                _ => break,
+            }
+            literal.push(c);
+            self.bump();
+        }
+        if self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            while let Some(c) = self
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            {
+                literal.push(c);
+                self.bump();
+            }
+            return Err(SyntaxError {
+                pos: start,
+                message: format!("`{literal}` is not a number (strings need quotes)"),
+            });
+        }
+        match literal.parse::<f64>() {
+            Ok(value) if is_json5_decimal(&literal) => Ok(JsonValue::Number { value, integer }),
+            _ => Err(malformed(&literal)),
+        }
+    }
+
     /// An error at the character just consumed.
     fn error_before(&self, message: String) -> SyntaxError {
         let column = self.column.saturating_sub(1).max(1);
@@ -499,6 +705,59 @@ impl Parser {
             message,
         }
     }
+}
+
+/// JSON5 white space beyond JSON's (`\t`, `\n`, `\r`, space).
+fn is_json5_extra_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{b}' | '\u{c}' | '\u{a0}' | '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{1680}'
+    ) || ('\u{2000}'..='\u{200a}').contains(&c)
+        || matches!(c, '\u{202f}' | '\u{205f}' | '\u{3000}')
+}
+
+/// JSON5 decimal grammar: an optional sign, digits with an optional fraction where either
+/// side of the dot may be empty (not both), no leading zeros, an optional exponent.
+fn is_json5_decimal(literal: &str) -> bool {
+    let bytes = literal.as_bytes();
+    let mut i = 0;
+    if matches!(bytes.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let int_start = i;
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_len = i - int_start;
+    if int_len > 1 && bytes.get(int_start) == Some(&b'0') {
+        return false;
+    }
+    let mut frac_len = 0;
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        frac_len = i - frac_start;
+    }
+    if int_len == 0 && frac_len == 0 {
+        return false;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == bytes.len()
 }
 
 /// Strict JSON number grammar (the float parser alone accepts more, like `+1` or `1.`).
@@ -626,5 +885,132 @@ mod tests {
             doc.get("s").unwrap().value.value,
             JsonValue::String("a\né😀".into())
         );
+    }
+
+    fn json5(text: &str) -> Json {
+        match parse_json5(text) {
+            Ok(v) => v,
+            Err(e) => panic!("{text:?} should parse as JSON5: {e}"),
+        }
+    }
+
+    fn json5_err(text: &str) -> SyntaxError {
+        match parse_json5(text) {
+            Err(e) => e,
+            Ok(v) => panic!("expected a JSON5 error for {text:?}, got {v:?}"),
+        }
+    }
+
+    fn number(doc: &Json, key: &str) -> (f64, bool) {
+        match doc.get(key).map(|m| &m.value.value) {
+            Some(JsonValue::Number { value, integer }) => (*value, *integer),
+            other => panic!("{key}: expected a number, got {other:?}"),
+        }
+    }
+
+    fn string(doc: &Json, key: &str) -> String {
+        match doc.get(key).map(|m| &m.value.value) {
+            Some(JsonValue::String(s)) => s.clone(),
+            other => panic!("{key}: expected a string, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json5_keys_strings_and_trailing_commas_keep_positions() {
+        let doc =
+            json5("{\n  // c\n  plain_key: 'single \"q\"',\n  $d_1: \"x\",\n  'q': [1, 2,],\n}");
+        let m = doc.get("plain_key").unwrap();
+        assert_eq!(m.key_pos, Pos { line: 3, column: 3 });
+        assert_eq!(
+            m.value.pos,
+            Pos {
+                line: 3,
+                column: 14
+            }
+        );
+        assert_eq!(string(&doc, "plain_key"), "single \"q\"");
+        assert_eq!(string(&doc, "$d_1"), "x");
+        let q = doc.get("q").unwrap();
+        assert_eq!(q.key_pos, Pos { line: 5, column: 3 });
+        assert!(matches!(&q.value.value, JsonValue::Array(items) if items.len() == 2));
+        assert!(json5("{a: 1,}").get("a").is_some());
+        assert!(json5("[1,]").pos.line == 1);
+    }
+
+    #[test]
+    fn json5_numbers() {
+        let doc = json5(
+            "{a: +1, b: .5, c: 5., d: 0x1F, e: -0xff, f: Infinity, g: -Infinity, h: NaN, \
+             i: +Infinity, j: 1e3, k: -.5e-1, l: 0}",
+        );
+        assert_eq!(number(&doc, "a"), (1.0, true));
+        assert_eq!(number(&doc, "b"), (0.5, false));
+        assert_eq!(number(&doc, "c"), (5.0, false));
+        assert_eq!(number(&doc, "d"), (31.0, true));
+        assert_eq!(number(&doc, "e"), (-255.0, true));
+        assert_eq!(number(&doc, "f"), (f64::INFINITY, false));
+        assert_eq!(number(&doc, "g"), (f64::NEG_INFINITY, false));
+        assert!(number(&doc, "h").0.is_nan());
+        assert_eq!(number(&doc, "i"), (f64::INFINITY, false));
+        assert_eq!(number(&doc, "j"), (1000.0, false));
+        assert_eq!(number(&doc, "k"), (-0.05, false));
+        assert_eq!(number(&doc, "l"), (0.0, true));
+        for bad in [
+            "{a: 01}",
+            "{a: .}",
+            "{a: 0x}",
+            "{a: 0xg1}",
+            "{a: 1e}",
+            "{a: --1}",
+            "{a: +-1}",
+        ] {
+            assert!(json5_err(bad).message.contains("malformed number"), "{bad}");
+        }
+        assert!(json5_err("{a: -Inf}").message.contains("`-Inf`"));
+        assert_eq!(json5_err("{a: 1st}").pos, Pos { line: 1, column: 5 });
+    }
+
+    #[test]
+    fn json5_escapes_and_line_continuations() {
+        let doc = json5("{s: 'it\\'s \\x41\\v\\0 \\q', t: \"one \\\n two\", u: 'a\\\r\nb'}");
+        assert_eq!(string(&doc, "s"), "it's A\u{b}\0 q");
+        assert_eq!(string(&doc, "t"), "one  two");
+        assert_eq!(string(&doc, "u"), "ab");
+        assert_eq!(json5_err("{s: '\\1'}").pos, Pos { line: 1, column: 6 });
+        assert_eq!(json5_err("{s: 'open\n'}").pos, Pos { line: 1, column: 5 });
+        // The position after a continuation counts the new line.
+        let doc = json5("{s: 'a\\\nb', k: 1}");
+        assert_eq!(doc.get("k").unwrap().key_pos, Pos { line: 2, column: 5 });
+    }
+
+    #[test]
+    fn json5_syntax_errors_point_at_the_spot() {
+        assert_eq!(json5_err("{a: 1\n b: 2}").pos, Pos { line: 2, column: 2 });
+        assert_eq!(json5_err("{a 1}").pos, Pos { line: 1, column: 4 });
+        assert_eq!(json5_err("{a: One}").pos, Pos { line: 1, column: 5 });
+        assert!(json5_err("{a: One}").message.contains("unknown word `One`"));
+        assert_eq!(json5_err("{1: 2}").pos, Pos { line: 1, column: 2 });
+        assert!(json5_err("{a: inf}").message.contains("inf"));
+        // JSON5 white space.
+        assert!(json5("\u{feff}{\u{a0}a:\u{b}1\u{2028}}").get("a").is_some());
+    }
+
+    #[test]
+    fn the_jsoncpp_dialect_still_refuses_json5() {
+        for text in [
+            "{a: 1}",
+            "{'a': 1}",
+            "{\"a\": 'x'}",
+            "{\"a\": +1}",
+            "{\"a\": .5}",
+            "{\"a\": 5.}",
+            "{\"a\": 0x10}",
+            "{\"a\": Infinity}",
+            "{\"a\": -Infinity}",
+            "{\"a\": NaN}",
+            "{\"a\": \"\\q\"}",
+        ] {
+            assert!(parse(text).is_err(), "{text} must stay an error");
+        }
     }
 }
