@@ -3,6 +3,7 @@
 
 use crate::{Diagnostic, Position};
 use decision_core::engine::{SourceSpan, TreeSpec};
+use decision_core::jsonc::{self, Json, JsonValue, Pos};
 use std::path::Path;
 
 /// Reads a JSON5 tree file; syntax and shape errors name the file, line and column (shape
@@ -22,7 +23,8 @@ pub fn load_json5(path: &Path) -> Result<TreeSpec, Vec<Diagnostic>> {
     parse_json5(&text, path)
 }
 
-/// Parses JSON5 tree text (`path` names the file in diagnostics and spans).
+/// Parses JSON5 tree text (`path` names the file in diagnostics and spans). Every node and
+/// port value keeps its line and column, so compile errors point into the file.
 pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>> {
     let at = |line: u32, column: u32, message: String| {
         vec![Diagnostic {
@@ -34,39 +36,88 @@ pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>>
             message,
         }]
     };
-    let value: serde_json::Value = json5::from_str(text).map_err(|e| {
-        // json5 counts lines and columns from 0.
-        let (line, column) = e
-            .position()
-            .map_or((1, 1), |p| (p.line as u32 + 1, p.column as u32 + 1));
-        let message = e.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_owned();
-        at(line, column, format!("JSON5 syntax: {message}"))
+    let json = jsonc::parse_json5(text).map_err(|e| {
+        at(
+            e.pos.line,
+            e.pos.column,
+            format!("JSON5 syntax: {}", e.message),
+        )
     })?;
-    let mut spec: TreeSpec = serde_path_to_error::deserialize(value).map_err(|e| {
+    if let Some(bad) = first_non_finite(&json) {
+        return Err(at(
+            bad.line,
+            bad.column,
+            "numbers must be finite".to_owned(),
+        ));
+    }
+    let mut spec: TreeSpec = serde_path_to_error::deserialize(json.to_serde()).map_err(|e| {
         let field = e.path().to_string();
-        at(1, 1, format!("`{field}`: {}", e.into_inner()))
+        let pos = position_of(&json, &field).unwrap_or(json.pos);
+        at(
+            pos.line,
+            pos.column,
+            format!("`{field}`: {}", e.into_inner()),
+        )
     })?;
     let file = path.display().to_string();
-    mark_file(&mut spec, &file);
+    mark_positions(&mut spec, &json, &file);
     Ok(spec)
 }
 
-/// Gives every node without a span the file (line 1), so diagnostics name it.
-fn mark_file(spec: &mut TreeSpec, file: &str) {
-    if spec.span.is_none() {
-        spec.span = Some(SourceSpan {
-            file: file.to_owned(),
-            line: 1,
-            column: 1,
-        });
+/// The position of the first non-finite number (`Infinity`, `NaN`).
+fn first_non_finite(json: &Json) -> Option<Pos> {
+    match &json.value {
+        JsonValue::Number { value, .. } if !value.is_finite() => Some(json.pos),
+        JsonValue::Array(items) => items.iter().find_map(first_non_finite),
+        JsonValue::Object(members) => members.iter().find_map(|m| first_non_finite(&m.value)),
+        _ => None,
     }
-    for child in &mut spec.children {
-        mark_file(child, file);
+}
+
+/// The position of the value at a serde path such as `children[2].ports.speed`.
+fn position_of(json: &Json, path: &str) -> Option<Pos> {
+    let mut at = json;
+    for segment in path.split('.').filter(|s| !s.is_empty() && *s != "?") {
+        let (key, indices) = match segment.find('[') {
+            Some(i) => (&segment[..i], &segment[i..]),
+            None => (segment, ""),
+        };
+        if !key.is_empty() {
+            at = &at.get(key)?.value;
+        }
+        for index in indices.split(['[', ']']).filter(|s| !s.is_empty()) {
+            let i: usize = index.parse().ok()?;
+            match &at.value {
+                JsonValue::Array(items) => at = items.get(i)?,
+                _ => return None,
+            }
+        }
+    }
+    Some(at.pos)
+}
+
+/// Gives every node the position of its object and every port the position of its value.
+fn mark_positions(spec: &mut TreeSpec, json: &Json, file: &str) {
+    let span = |pos: Pos| SourceSpan {
+        file: file.to_owned(),
+        line: pos.line,
+        column: pos.column,
+    };
+    if spec.span.is_none() {
+        spec.span = Some(span(json.pos));
+    }
+    let ports = json.get("ports").or_else(|| json.get("params"));
+    if let Some(JsonValue::Object(members)) = ports.map(|m| &m.value.value) {
+        for m in members {
+            spec.port_spans
+                .entry(m.key.clone())
+                .or_insert_with(|| span(m.value.pos));
+        }
+    }
+    if let Some(JsonValue::Array(children)) = json.get("children").map(|m| &m.value.value) {
+        for (child, child_json) in spec.children.iter_mut().zip(children) {
+            mark_positions(child, child_json, file);
+        }
     }
 }
 
@@ -101,6 +152,13 @@ mod tests {
         assert_eq!(spec.children.len(), 2);
         assert_eq!(spec.children[0].ports["expect"], serde_json::json!(1));
         assert_eq!(spec.span.as_ref().map(|s| s.file.as_str()), Some("t.json5"));
+        let leaf = spec.children[0].span.as_ref().map(|s| (s.line, s.column));
+        assert_eq!(leaf, Some((5, 17)), "the child's object");
+        let port = spec.children[0]
+            .port_spans
+            .get("expect")
+            .map(|s| (s.line, s.column));
+        assert_eq!(port, Some((5, 64)), "the port's value");
     }
 
     #[test]
@@ -117,5 +175,6 @@ mod tests {
         )
         .expect_err("missing type");
         assert!(e[0].message.contains("children[0]"), "{e:?}");
+        assert_eq!((e[0].position.line, e[0].position.column), (1, 26), "{e:?}");
     }
 }

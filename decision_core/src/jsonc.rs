@@ -80,6 +80,38 @@ impl Json {
         }
     }
 
+    /// The value as a `serde_json::Value` (positions dropped); integers stay integers while
+    /// exact, non-finite numbers become `null` (check them first where they matter).
+    pub fn to_serde(&self) -> serde_json::Value {
+        use serde_json::Value;
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        match &self.value {
+            JsonValue::Null => Value::Null,
+            JsonValue::Bool(b) => Value::Bool(*b),
+            JsonValue::String(s) => Value::String(s.clone()),
+            JsonValue::Number { value, integer } => {
+                let v = *value;
+                if *integer && v.is_finite() && v.fract() == 0.0 && v.abs() <= EXACT {
+                    // Exact by the bound above.
+                    if v < 0.0 {
+                        Value::from(v as i64)
+                    } else {
+                        Value::from(v as u64)
+                    }
+                } else {
+                    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+                }
+            }
+            JsonValue::Array(items) => Value::Array(items.iter().map(Json::to_serde).collect()),
+            JsonValue::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|m| (m.key.clone(), m.value.to_serde()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// A short name of the value's type, for messages.
     pub fn type_name(&self) -> &'static str {
         match self.value {

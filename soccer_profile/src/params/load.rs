@@ -351,7 +351,7 @@ impl Node {
                     .map(|(k, n)| (k.clone(), n.to_value()))
                     .collect(),
             ),
-            NodeValue::Leaf(json) => json_to_value(json),
+            NodeValue::Leaf(json) => json.to_serde(),
         }
     }
 
@@ -395,37 +395,6 @@ fn json_non_finite(
             }
         }
         _ => {}
-    }
-}
-
-/// A positioned value as a `serde_json::Value`; integers stay integers while exact.
-fn json_to_value(json: &Json) -> serde_json::Value {
-    use serde_json::Value;
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    match &json.value {
-        JsonValue::Null => Value::Null,
-        JsonValue::Bool(b) => Value::Bool(*b),
-        JsonValue::String(s) => Value::String(s.clone()),
-        JsonValue::Number { value, integer } => {
-            let v = *value;
-            if *integer && v.is_finite() && v.fract() == 0.0 && v.abs() <= EXACT {
-                // Exact by the bound above.
-                if v < 0.0 {
-                    Value::from(v as i64)
-                } else {
-                    Value::from(v as u64)
-                }
-            } else {
-                serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
-            }
-        }
-        JsonValue::Array(items) => Value::Array(items.iter().map(json_to_value).collect()),
-        JsonValue::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|m| (m.key.clone(), json_to_value(&m.value)))
-                .collect(),
-        ),
     }
 }
 
