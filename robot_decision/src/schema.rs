@@ -20,6 +20,8 @@ pub enum Which {
     Snapshot,
     /// the soccer parameters: one property per file (behavior_node, search_suggestor, field)
     Soccer,
+    /// one line of `soccer decide --input`
+    SoccerFrame,
 }
 
 /// Prints the schema of `which`.
@@ -30,6 +32,7 @@ pub fn run(which: Which) -> ExitCode {
         Which::Config => schemars::schema_for!(ConfigFile),
         Which::Snapshot => schemars::schema_for!(Snapshot),
         Which::Soccer => schemars::schema_for!(soccer_profile::params::Parameters),
+        Which::SoccerFrame => schemars::schema_for!(soccer_profile::frame::Frame),
     };
     match serde_json::to_string_pretty(&schema) {
         Ok(text) => {

@@ -60,6 +60,10 @@ pub struct Decision {
     /// Why each branch before the chosen one failed (only with `--explain`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explain: Option<Vec<(String, String)>>,
+    /// The planned path's next destination of a `walk_to` (only with `--explain`; `null`
+    /// when the planner brakes or nothing walks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_next: Option<Option<[f64; 2]>>,
 }
 
 /// A root branch: its label, its node, and the end of its preorder range.
@@ -178,6 +182,9 @@ impl SoccerDecider {
             goalkeeper_player_number: Some(params.behavior_node.goalkeeper.player_number),
             kickoff_pose,
             explain,
+            path_next: self
+                .explain
+                .then(|| self.ctx.out.path_next.map(|p| p.to_array())),
         }
     }
 
@@ -218,7 +225,8 @@ impl SoccerDecider {
             self.raw_since = now;
         }
         let hysteresis = &self.ctx.params.behavior_node.ball.closest_to_ball;
-        let held = now - self.raw_since;
+        // A nanosecond of slack, so 0.42 - 0.12 counts as the 0.3 s it means.
+        let held = now - self.raw_since + 1e-9;
         let world = &mut self.ctx.world;
         world.owns_ball_cell = raw;
         if raw && !world.is_striker && held >= hysteresis.enter_duration {
@@ -269,5 +277,164 @@ impl SoccerDecider {
             out.push((b.label.clone(), text));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{BallJson, PoseJson, TeammateMessage};
+
+    fn decider() -> SoccerDecider {
+        let spec = match crate::tree::default_spec() {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    /// Robot 3 at (-1, 0) and teammate 2 at `mate_x`, ball at (0, 0): 3 owns the ball's
+    /// cell while the teammate is farther from the ball.
+    fn frame(t: f64, mate_x: f64) -> Frame {
+        Frame {
+            t,
+            player_number: 3,
+            pose: Some(PoseJson {
+                x: -1.0,
+                y: 0.0,
+                yaw: 0.0,
+            }),
+            ball: Some(BallJson {
+                x: 0.0,
+                y: 0.0,
+                vx: 0.0,
+                vy: 0.0,
+            }),
+            teammate_messages: vec![TeammateMessage {
+                player: 2,
+                pose: Some(PoseJson {
+                    x: mate_x,
+                    y: 0.0,
+                    yaw: std::f64::consts::PI,
+                }),
+                head_yaw: 0.0,
+                ball: None,
+                ball_age: 0.0,
+            }],
+            ..Frame::default()
+        }
+    }
+
+    #[test]
+    fn the_striker_hysteresis_switches_on_the_exact_frames() {
+        let mut d = decider();
+        let mut roles = Vec::new();
+        // 0.00-0.10: the teammate is nearer (supporter); from 0.12 this robot is nearer.
+        for i in 0..=30 {
+            let t = f64::from(i) * 0.02;
+            let mate_x = if i <= 5 { 0.5 } else { 2.0 };
+            roles.push((i, d.decide(&frame(t, mate_x)).role));
+        }
+        // Raw true from frame 6 (t = 0.12): striker once it held 0.3 s, at frame 21 (0.42).
+        assert!(
+            roles[..21].iter().all(|(_, r)| *r == Some("supporter")),
+            "{roles:?}"
+        );
+        assert!(
+            roles[21..].iter().all(|(_, r)| *r == Some("striker")),
+            "{roles:?}"
+        );
+        // Raw false from t = 0.70: still striker until it has been false for 0.15 s (0.85).
+        let mut later = Vec::new();
+        for i in 35..=45 {
+            let t = f64::from(i) * 0.02;
+            later.push((i, d.decide(&frame(t, 0.5)).role));
+        }
+        let first_supporter = later
+            .iter()
+            .find(|(_, r)| *r == Some("supporter"))
+            .map(|(i, _)| *i);
+        // frames 35 (0.70) .. 42 (0.84) stay striker; 43 (0.86) >= 0.70 + 0.15.
+        assert_eq!(first_supporter, Some(43), "{later:?}");
+    }
+
+    #[test]
+    fn ready_without_a_pose_falls_back_to_standing() {
+        let mut d = decider();
+        let f = Frame {
+            primary_state: PrimaryState::Ready,
+            pose: None,
+            ..Frame::default()
+        };
+        let out = d.decide(&f);
+        assert_eq!(out.branch, "fallback");
+        assert_eq!(out.motion, MotionCommand::STAND);
+        assert!(
+            out.kickoff_pose.is_some(),
+            "the formation pose is still reported"
+        );
+    }
+
+    #[test]
+    fn messages_go_out_at_once_then_every_interval() {
+        let mut d = decider();
+        let mut sent = Vec::new();
+        for i in 0..400 {
+            let t = f64::from(i) * 0.05;
+            let mut f = frame(t, 2.0);
+            f.teammate_messages.clear();
+            if d.decide(&f).message.is_some() {
+                sent.push(t);
+            }
+        }
+        // (600 + 600) s * 5 / (1200 - 20) = 5.0847 s
+        assert_eq!(sent.len(), 4, "{sent:?}");
+        assert_eq!(sent[0], 0.0);
+        for pair in sent.windows(2) {
+            assert!(
+                pair[1] - pair[0] >= 5.0847 && pair[1] - pair[0] < 5.0847 + 0.05,
+                "{sent:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn explain_lists_the_failed_branches_in_order() {
+        let mut d = decider();
+        d.set_explain(true);
+        let out = d.decide(&Frame {
+            primary_state: PrimaryState::Initial,
+            ..Frame::default()
+        });
+        let names: Vec<&str> = out
+            .explain
+            .iter()
+            .flatten()
+            .map(|(b, _)| b.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "damping",
+                "prepare",
+                "stop",
+                "remote_control",
+                "injected",
+                "finished",
+                "penalized"
+            ]
+        );
+        let first = out
+            .explain
+            .as_ref()
+            .and_then(|e| e.first())
+            .map(|(_, why)| why.as_str());
+        assert_eq!(
+            first,
+            Some("is_primary_state: primary state is initial, not damping")
+        );
     }
 }
