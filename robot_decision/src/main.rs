@@ -178,6 +178,21 @@ enum SoccerCommand {
         #[arg(long)]
         explain: bool,
     },
+    /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
+    /// search target per output line.
+    Heatmap {
+        /// The parameters folder (base/, location/NAME/, robot/NAME/).
+        params_dir: PathBuf,
+        /// Location override folder name.
+        #[arg(long)]
+        location: Option<String>,
+        /// Robot override folder name.
+        #[arg(long)]
+        robot: Option<String>,
+        /// The frames (JSON Lines); `-` reads standard input.
+        #[arg(long)]
+        input: PathBuf,
+    },
 }
 
 /// The repository's sample config, for `sim` without arguments.
@@ -229,6 +244,17 @@ fn main() -> ExitCode {
                 tree,
                 input,
                 explain,
+            }),
+            SoccerCommand::Heatmap {
+                params_dir,
+                location,
+                robot,
+                input,
+            } => soccer::heatmap(&soccer::HeatmapArgs {
+                params_dir,
+                location,
+                robot,
+                input,
             }),
         },
         Command::Run {

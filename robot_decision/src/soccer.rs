@@ -68,6 +68,105 @@ pub fn load_decider(
     }
 }
 
+/// Arguments of `soccer heatmap`.
+#[derive(Debug, Clone)]
+pub struct HeatmapArgs {
+    /// The parameters folder.
+    pub params_dir: PathBuf,
+    /// Location override.
+    pub location: Option<String>,
+    /// Robot override.
+    pub robot: Option<String>,
+    /// The frames (`-` = stdin).
+    pub input: PathBuf,
+}
+
+/// Runs the frames of `args.input` through the search suggestor.
+pub fn heatmap(args: &HeatmapArgs) -> ExitCode {
+    let parameters = match params::load(&args.params_dir, args.location.as_deref(), args.robot.as_deref()) {
+        Ok(p) => p,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            eprintln!("{}: parameters not loaded ({} error(s))", args.params_dir.display(), errors.len());
+            return ExitCode::from(1);
+        }
+    };
+    let mut suggestor = soccer_profile::search::SearchSuggestor::new(parameters.search_suggestor, parameters.field);
+    let reader = match crate::open_input(&args.input) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let mut bad_lines = 0usize;
+    let mut last_t = f64::NEG_INFINITY;
+    for (index, line) in BufReader::new(reader).lines().enumerate() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{}:{}: cannot read: {e}", args.input.display(), index + 1);
+                return ExitCode::from(1);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = soccer_profile::search::HeatmapFrame::parse(&line).and_then(|f| {
+            if f.t < last_t {
+                Err(soccer_profile::frame::FrameError {
+                    column: 0,
+                    field: "t".into(),
+                    message: format!("time goes back ({} after {last_t})", f.t),
+                })
+            } else {
+                Ok(f)
+            }
+        });
+        let written = match parsed {
+            Ok(frame) => match suggestor.update(&frame) {
+                Ok(()) => {
+                    last_t = frame.t;
+                    serde_json::to_writer(&mut stdout, &suggestor.output(frame.t)).map_err(std::io::Error::other)
+                }
+                Err(e) => {
+                    bad_lines += 1;
+                    eprintln!("{}:{}:1: error: {e}", args.input.display(), index + 1);
+                    stdout.write_all(br#"{"skipped":"invalid_parameters"}"#)
+                }
+            },
+            Err(e) => {
+                bad_lines += 1;
+                eprintln!(
+                    "{}:{}:{}: error: `{}`: {}",
+                    args.input.display(),
+                    index + 1,
+                    e.column.max(1),
+                    e.field,
+                    e.message
+                );
+                stdout.write_all(br#"{"skipped":"malformed_input"}"#)
+            }
+        };
+        if written.and_then(|()| stdout.write_all(b"\n")).is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+    if stdout.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    if bad_lines > 0 {
+        eprintln!("{}: {bad_lines} line(s) skipped", args.input.display());
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Runs the frames of `args.input` through the soccer behaviour.
 pub fn decide(args: &DecideArgs) -> ExitCode {
     let Some(mut decider) = load_decider(

@@ -288,21 +288,7 @@ pub struct FrameError {
 impl Frame {
     /// Parses one JSON line; errors name the column and the field.
     pub fn parse(line: &str) -> Result<Frame, FrameError> {
-        let mut de = serde_json::Deserializer::from_str(line);
-        let frame: Frame = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let field = e.path().to_string();
-            let inner = e.into_inner();
-            FrameError {
-                column: inner.column(),
-                field,
-                message: strip_position(&inner.to_string()),
-            }
-        })?;
-        de.end().map_err(|e| FrameError {
-            column: e.column(),
-            field: ".".into(),
-            message: strip_position(&e.to_string()),
-        })?;
+        let frame: Frame = parse_json_line(line)?;
         frame.check()?;
         Ok(frame)
     }
@@ -378,6 +364,26 @@ impl Frame {
         }
         Ok(())
     }
+}
+
+/// Deserialises one JSON line into `T`; errors name the column and the field path.
+pub fn parse_json_line<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, FrameError> {
+    let mut de = serde_json::Deserializer::from_str(line);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let field = e.path().to_string();
+        let inner = e.into_inner();
+        FrameError {
+            column: inner.column(),
+            field,
+            message: strip_position(&inner.to_string()),
+        }
+    })?;
+    de.end().map_err(|e| FrameError {
+        column: e.column(),
+        field: ".".into(),
+        message: strip_position(&e.to_string()),
+    })?;
+    Ok(value)
 }
 
 fn strip_position(message: &str) -> String {

@@ -15,3 +15,4 @@ pub mod path_planning;
 pub mod tree;
 pub mod voronoi;
 pub mod world;
+pub mod search;
