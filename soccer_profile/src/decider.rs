@@ -7,7 +7,7 @@ use crate::frame::{Frame, PrimaryState};
 use crate::messages::{MessageSender, StateMessage};
 use crate::motion::MotionCommand;
 use crate::params::Parameters;
-use crate::world::{BallSource, BallState};
+use crate::world::{BallSource, BallState, has_reached};
 use decision_core::engine::{CompileError, NodeId, Status, Tree, TreeSpec, compile};
 use serde::Serialize;
 use std::sync::Arc;
@@ -221,9 +221,9 @@ impl SoccerDecider {
         let held = now - self.raw_since;
         let world = &mut self.ctx.world;
         world.owns_ball_cell = raw;
-        if raw && !world.is_striker && held >= hysteresis.enter_duration {
+        if raw && !world.is_striker && has_reached(held, hysteresis.enter_duration) {
             world.is_striker = true;
-        } else if !raw && world.is_striker && held >= hysteresis.exit_duration {
+        } else if !raw && world.is_striker && has_reached(held, hysteresis.exit_duration) {
             world.is_striker = false;
         }
     }
@@ -269,5 +269,50 @@ impl SoccerDecider {
             out.push((b.label.clone(), text));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decider() -> SoccerDecider {
+        let spec = match crate::tree::default_spec() {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    /// Player 2 at (-1, 0) and teammate 3 at (1, 0) facing it; the ball in 2's cell or not.
+    fn frame(t: f64, owns: bool) -> Frame {
+        let ball_x = if owns { -0.5 } else { 0.5 };
+        let text = format!(
+            r#"{{"t": {t}, "player_number": 2, "pose": {{"x": -1, "y": 0, "yaw": 0}},
+                "ball": {{"x": {ball_x}, "y": 0}},
+                "teammate_messages": [{{"player": 3, "pose": {{"x": 1, "y": 0, "yaw": 3.14}}}}]}}"#
+        );
+        match Frame::parse(&text) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn the_striker_hysteresis_switches_at_the_frame_that_reaches_the_duration() {
+        let mut d = decider();
+        let role = |d: &mut SoccerDecider, t: f64, owns: bool| d.decide(&frame(t, owns)).role;
+        assert_eq!(role(&mut d, 0.26, false), Some("supporter"));
+        // true from 0.28: 0.58 - 0.28 is 0.29999999999999993 in floating point, still 0.3 s
+        assert_eq!(role(&mut d, 0.28, true), Some("supporter"));
+        assert_eq!(role(&mut d, 0.56, true), Some("supporter"));
+        assert_eq!(role(&mut d, 0.58, true), Some("striker"));
+        // false from 0.55 (0.70 - 0.55 < 0.15 in floating point): striker until 0.70
+        assert_eq!(role(&mut d, 0.55, false), Some("striker"));
+        assert_eq!(role(&mut d, 0.65, false), Some("striker"));
+        assert_eq!(role(&mut d, 0.70, false), Some("supporter"));
     }
 }
