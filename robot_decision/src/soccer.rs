@@ -62,7 +62,8 @@ pub fn load_decider(
     match SoccerDecider::new(&spec, Arc::new(parameters)) {
         Ok(d) => Some(d),
         Err(errors) => {
-            crate::report_compile_errors(&errors);
+            let file = tree.unwrap_or(Path::new(soccer_profile::tree::DEFAULT_TREE_NAME));
+            crate::bt::print_compile_errors(&errors, file);
             None
         }
     }
@@ -83,17 +84,26 @@ pub struct HeatmapArgs {
 
 /// Runs the frames of `args.input` through the search suggestor.
 pub fn heatmap(args: &HeatmapArgs) -> ExitCode {
-    let parameters = match params::load(&args.params_dir, args.location.as_deref(), args.robot.as_deref()) {
+    let parameters = match params::load(
+        &args.params_dir,
+        args.location.as_deref(),
+        args.robot.as_deref(),
+    ) {
         Ok(p) => p,
         Err(errors) => {
             for e in &errors {
                 eprintln!("{e}");
             }
-            eprintln!("{}: parameters not loaded ({} error(s))", args.params_dir.display(), errors.len());
+            eprintln!(
+                "{}: parameters not loaded ({} error(s))",
+                args.params_dir.display(),
+                errors.len()
+            );
             return ExitCode::from(1);
         }
     };
-    let mut suggestor = soccer_profile::search::SearchSuggestor::new(parameters.search_suggestor, parameters.field);
+    let mut suggestor =
+        soccer_profile::search::SearchSuggestor::new(parameters.search_suggestor, parameters.field);
     let reader = match crate::open_input(&args.input) {
         Ok(r) => r,
         Err(message) => {
@@ -131,7 +141,8 @@ pub fn heatmap(args: &HeatmapArgs) -> ExitCode {
             Ok(frame) => match suggestor.update(&frame) {
                 Ok(()) => {
                     last_t = frame.t;
-                    serde_json::to_writer(&mut stdout, &suggestor.output(frame.t)).map_err(std::io::Error::other)
+                    serde_json::to_writer(&mut stdout, &suggestor.output(frame.t))
+                        .map_err(std::io::Error::other)
                 }
                 Err(e) => {
                     bad_lines += 1;

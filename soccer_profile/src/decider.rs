@@ -7,7 +7,7 @@ use crate::frame::{Frame, PrimaryState};
 use crate::messages::{MessageSender, StateMessage};
 use crate::motion::MotionCommand;
 use crate::params::Parameters;
-use crate::world::{BallSource, BallState};
+use crate::world::{BallSource, BallState, has_reached};
 use decision_core::engine::{CompileError, NodeId, Status, Tree, TreeSpec, compile};
 use serde::Serialize;
 use std::sync::Arc;
@@ -225,13 +225,12 @@ impl SoccerDecider {
             self.raw_since = now;
         }
         let hysteresis = &self.ctx.params.behavior_node.ball.closest_to_ball;
-        // A nanosecond of slack, so 0.42 - 0.12 counts as the 0.3 s it means.
-        let held = now - self.raw_since + 1e-9;
+        let held = now - self.raw_since;
         let world = &mut self.ctx.world;
         world.owns_ball_cell = raw;
-        if raw && !world.is_striker && held >= hysteresis.enter_duration {
+        if raw && !world.is_striker && has_reached(held, hysteresis.enter_duration) {
             world.is_striker = true;
-        } else if !raw && world.is_striker && held >= hysteresis.exit_duration {
+        } else if !raw && world.is_striker && has_reached(held, hysteresis.exit_duration) {
             world.is_striker = false;
         }
     }
@@ -436,5 +435,46 @@ mod tests {
             first,
             Some("is_primary_state: primary state is initial, not damping")
         );
+    }
+}
+
+#[cfg(test)]
+mod without_pose {
+    use super::*;
+
+    fn decide(json: &str) -> Decision {
+        let spec = match crate::tree::default_spec() {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        let mut d = match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        };
+        match Frame::parse(json) {
+            Ok(f) => d.decide(&f),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn playing_without_a_pose_keeps_the_role_and_stands() {
+        let striker = decide(r#"{"player_number": 3, "pose": null, "ball": {"x": 1, "y": 0}}"#);
+        assert_eq!(
+            (striker.branch.as_str(), striker.role),
+            ("playing", Some("striker"))
+        );
+        assert_eq!(striker.motion.body, crate::motion::Body::Stand);
+        let keeper = decide(
+            r#"{"player_number": 1, "pose": null, "ball": {"x": 1, "y": 0},
+                "teammate_messages": [{"player": 2}]}"#,
+        );
+        assert_eq!(
+            (keeper.branch.as_str(), keeper.role),
+            ("playing", Some("goalkeeper"))
+        );
+        let searcher = decide(r#"{"player_number": 3, "pose": null}"#);
+        assert_eq!(searcher.role, Some("searcher"));
+        assert!(matches!(searcher.motion.body, crate::motion::Body::Turn(_)));
     }
 }

@@ -12,7 +12,7 @@ pub mod messages;
 pub mod motion;
 pub mod params;
 pub mod path_planning;
+pub mod search;
 pub mod tree;
 pub mod voronoi;
 pub mod world;
-pub mod search;

@@ -3,7 +3,7 @@
 
 use crate::motion::MotionCommand;
 use crate::params::Parameters;
-use crate::world::World;
+use crate::world::{World, has_reached};
 use serde::Serialize;
 
 /// A pose in a message.
@@ -59,7 +59,7 @@ impl MessageSender {
         let interval = world.message_interval?;
         let pose = world.pose?;
         if let Some(last) = self.last_sent
-            && world.now - last < interval
+            && !has_reached(world.now - last, interval)
         {
             return None;
         }
@@ -83,5 +83,34 @@ impl MessageSender {
             }),
             ball_age: ball.map(|b| b.age(world.now)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Frame;
+
+    #[test]
+    fn the_next_message_goes_out_once_the_interval_has_passed_in_decimal_times() {
+        let params = Parameters::default();
+        // (600 + 600) s * 5 players / (1220 - 20) messages = 5 s
+        let game = r#""game": {"remaining_messages": 1220}"#;
+        let mut world = World::default();
+        let mut sender = MessageSender::default();
+        let mut at = |t: f64| {
+            let frame = match Frame::parse(&format!(r#"{{"t": {t}, {game}}}"#)) {
+                Ok(f) => f,
+                Err(e) => panic!("{e}"),
+            };
+            world.update(&frame, &params);
+            sender
+                .maybe_send(&world, &MotionCommand::STAND, &params)
+                .is_some()
+        };
+        assert!(at(0.1), "the first at once");
+        assert!(!at(5.0));
+        // 5.1 - 0.1 is 4.999999999999999 in floating point, still 5 s
+        assert!(at(5.1));
     }
 }

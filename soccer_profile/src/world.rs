@@ -6,6 +6,21 @@ use crate::frame::{Frame, GameState, PrimaryState, RemoteCommand, TeammateMessag
 use crate::params::Parameters;
 use geometry::{Field, Point2, Pose2, Vector2};
 
+/// Frame times are decimal numbers; their differences carry binary rounding (0.58 - 0.28 is
+/// 0.29999999999999993). A duration compared with a time parameter counts as reached, and an
+/// age as within its timeout, within this tolerance.
+pub const TIME_TOLERANCE: f64 = 1e-9;
+
+/// Whether `elapsed` has reached `duration` (within [`TIME_TOLERANCE`]).
+pub fn has_reached(elapsed: f64, duration: f64) -> bool {
+    elapsed >= duration - TIME_TOLERANCE
+}
+
+/// Whether `age` is still within `timeout` (within [`TIME_TOLERANCE`]).
+pub fn is_within(age: f64, timeout: f64) -> bool {
+    age <= timeout + TIME_TOLERANCE
+}
+
 /// Where a ball position comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -81,9 +96,9 @@ impl Teammates {
             }
         }
         for slot in &mut self.slots {
-            let drop = slot
-                .as_ref()
-                .is_some_and(|m| penalized.contains(&m.player) || frame.t - m.heard_at > max_age);
+            let drop = slot.as_ref().is_some_and(|m| {
+                penalized.contains(&m.player) || !is_within(frame.t - m.heard_at, max_age)
+            });
             if drop {
                 *slot = None;
             }
@@ -268,14 +283,14 @@ impl World {
             return self.current_ball;
         }
         if let Some(last) = self.last_local_ball
-            && last.age(self.now) <= ball.last_ball_timeout
+            && is_within(last.age(self.now), ball.last_ball_timeout)
         {
             return Some(last);
         }
         self.teammates
             .iter()
             .filter_map(|m| m.ball)
-            .filter(|(_, seen)| self.now - seen <= ball.team_ball_timeout)
+            .filter(|(_, seen)| is_within(self.now - seen, ball.team_ball_timeout))
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(position, observed_at)| BallState {
                 position,
@@ -290,7 +305,7 @@ impl World {
     pub fn local_ball_for_message(&self, params: &Parameters) -> Option<BallState> {
         self.current_ball.or_else(|| {
             self.last_local_ball
-                .filter(|b| b.age(self.now) <= params.behavior_node.ball.last_ball_timeout)
+                .filter(|b| is_within(b.age(self.now), params.behavior_node.ball.last_ball_timeout))
         })
     }
 
@@ -516,6 +531,30 @@ mod tests {
         assert_eq!((b.source, b.observed_at), (BallSource::Team, 2.0));
         world.update(&frame(3.01), &params);
         assert!(world.ball.is_none(), "team ball older than 1 s");
+    }
+
+    #[test]
+    fn ages_and_durations_in_decimal_times_meet_their_limits_exactly() {
+        // 2.7 - 0.7 is 2.0000000000000004 and 0.58 - 0.28 is 0.29999999999999993.
+        assert!(is_within(2.7 - 0.7, 2.0));
+        assert!(!is_within(2.71 - 0.7, 2.0));
+        assert!(has_reached(0.58 - 0.28, 0.3));
+        assert!(!has_reached(0.56 - 0.28, 0.3));
+        let params = Parameters::default();
+        let mut world = World::default();
+        let mut f = frame(0.7);
+        f.ball = Some(BallJson {
+            x: 1.0,
+            y: 0.0,
+            vx: 0.0,
+            vy: 0.0,
+        });
+        world.update(&f, &params);
+        world.update(&frame(2.7), &params);
+        assert!(world.ball.is_some(), "age 2.0 = last_ball_timeout");
+        assert!(world.local_ball_for_message(&params).is_some());
+        world.update(&frame(2.71), &params);
+        assert!(world.ball.is_none());
     }
 
     #[test]

@@ -115,13 +115,18 @@ fn is_within(pose: &Pose2<Field>, target: &Pose2<Field>, distance: f64, yaw: f64
 
 /// `walk_to_target`: walks to the target a positioning leaf set, or stands once it is
 /// reached (`walking.walk_and_stand.target_reached_thresholds`, widened by `hysteresis` while
-/// already standing). Fails without a pose or a target.
+/// already standing; not at `search` speed, whose arrival is the search's). Fails without a
+/// pose or a target.
 struct WalkToTarget(Speed);
 
 impl Action<SoccerContext> for WalkToTarget {
     fn tick(&mut self, c: &mut SoccerContext, _now: f64) -> Status {
-        let (Some(pose), Some(target)) = (c.world.pose, c.out.target) else {
+        let Some(target) = c.out.target else {
             return Status::Failure;
+        };
+        // Not localized: stand where we are (the role holds; only `ready` fails without a pose).
+        let Some(pose) = c.world.pose else {
+            return choose(c, Body::Stand);
         };
         let walk = &c.params.behavior_node.walking.walk_and_stand;
         let [mut distance, mut yaw] = walk.target_reached_thresholds;
@@ -129,7 +134,9 @@ impl Action<SoccerContext> for WalkToTarget {
             distance += walk.hysteresis[0];
             yaw += walk.hysteresis[1];
         }
-        if is_within(&pose, &target, distance, yaw) {
+        // The search has its own arrival rule (`search_position` fails within it and the
+        // searcher turns), so a search walk never stands.
+        if self.0 != Speed::Search && is_within(&pose, &target, distance, yaw) {
             return choose(c, Body::Stand);
         }
         let speed = self.0.value(c);
@@ -183,24 +190,36 @@ mod tests {
     fn walk_to_target_walks_then_stands_with_hysteresis() {
         let mut ctx = context(&frame(r#"{"pose": {"x": 0, "y": 0, "yaw": 0}}"#));
         assert_eq!(
-            tick_leaf("walk_to_target", json!({"speed": "search"}), &mut ctx),
+            tick_leaf("walk_to_target", json!({"speed": "support"}), &mut ctx),
             Status::Failure,
             "no target"
         );
         ctx.out.target = Some(Pose2::new(1.0, 0.0, 0.0));
         assert_eq!(
-            tick_leaf("walk_to_target", json!({"speed": "search"}), &mut ctx),
+            tick_leaf("walk_to_target", json!({"speed": "support"}), &mut ctx),
             Status::Success
         );
-        assert!(matches!(ctx.out.body, Some(Body::WalkTo { speed, .. }) if speed == 0.4));
+        assert!(matches!(ctx.out.body, Some(Body::WalkTo { speed, .. }) if speed == 0.75));
         assert!(ctx.out.path_next.is_some(), "a free field has a path");
         // 0.2 m away: beyond the 0.05 m threshold while walking ...
         ctx.out.target = Some(Pose2::new(0.2, 0.0, 0.0));
-        tick_leaf("walk_to_target", json!({"speed": "search"}), &mut ctx);
+        tick_leaf("walk_to_target", json!({"speed": "support"}), &mut ctx);
         assert_eq!(ctx.out.body.as_ref().map(Body::kind), Some("walk_to"));
         // ... but within the widened 0.35 m once standing.
         ctx.memory.last_body = Some(Body::Stand);
+        tick_leaf("walk_to_target", json!({"speed": "support"}), &mut ctx);
+        assert_eq!(ctx.out.body, Some(Body::Stand));
+    }
+
+    #[test]
+    fn a_search_walk_does_not_stand_after_standing() {
+        let mut ctx = context(&frame(r#"{"pose": {"x": 0, "y": 0, "yaw": 0}}"#));
+        ctx.memory.last_body = Some(Body::Stand);
+        // 0.3 m away: within the widened 0.35 m, but beyond the search's arrival distance
+        ctx.out.target = Some(Pose2::new(0.3, 0.0, 0.0));
         tick_leaf("walk_to_target", json!({"speed": "search"}), &mut ctx);
+        assert!(matches!(ctx.out.body, Some(Body::WalkTo { speed, .. }) if speed == 0.4));
+        tick_leaf("walk_to_target", json!({"speed": "support"}), &mut ctx);
         assert_eq!(ctx.out.body, Some(Body::Stand));
     }
 

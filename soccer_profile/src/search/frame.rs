@@ -176,7 +176,10 @@ impl HeatmapFrame {
         if !(1..=7).contains(&self.player_number) {
             return bad("player_number", "must be in 1..=7");
         }
-        if self.goalkeeper_player_number.is_some_and(|g| !(1..=7).contains(&g)) {
+        if self
+            .goalkeeper_player_number
+            .is_some_and(|g| !(1..=7).contains(&g))
+        {
             return bad("goalkeeper_player_number", "must be in 1..=7");
         }
         if let Some(p) = self.pose
@@ -192,27 +195,45 @@ impl HeatmapFrame {
         {
             return bad("ball", "must be finite with age >= 0");
         }
-        if let Some(i) = self.rule_balls.iter().position(|b| !(finite(b[0]) && finite(b[1]))) {
+        if let Some(i) = self
+            .rule_balls
+            .iter()
+            .position(|b| !(finite(b[0]) && finite(b[1])))
+        {
             return bad(&format!("rule_balls[{i}]"), "must be finite");
         }
-        if let Some(i) = self
-            .hypothetical_balls
-            .iter()
-            .position(|h| !(finite(h.x) && finite(h.y) && finite(h.validity) && (0.0..=1.0).contains(&h.validity)))
-        {
-            return bad(&format!("hypothetical_balls[{i}]"), "must be finite with validity in [0, 1]");
+        if let Some(i) = self.hypothetical_balls.iter().position(|h| {
+            !(finite(h.x) && finite(h.y) && finite(h.validity) && (0.0..=1.0).contains(&h.validity))
+        }) {
+            return bad(
+                &format!("hypothetical_balls[{i}]"),
+                "must be finite with validity in [0, 1]",
+            );
         }
         if let Some(i) = self
             .obstacles
             .iter()
             .position(|o| !(finite(o.x) && finite(o.y) && finite(o.radius) && o.radius >= 0.0))
         {
-            return bad(&format!("obstacles[{i}]"), "must be finite with radius >= 0");
+            return bad(
+                &format!("obstacles[{i}]"),
+                "must be finite with radius >= 0",
+            );
         }
-        if let Some(i) = self.teammates.iter().position(|m| !(1..=7).contains(&m.player) || !finite(m.t)) {
-            return bad(&format!("teammates[{i}]"), "player must be in 1..=7 and t finite");
+        if let Some(i) = self
+            .teammates
+            .iter()
+            .position(|m| !(1..=7).contains(&m.player) || !finite(m.t))
+        {
+            return bad(
+                &format!("teammates[{i}]"),
+                "player must be in 1..=7 and t finite",
+            );
         }
-        if self.message_interval.is_some_and(|m| !(finite(m) && m >= 0.0)) {
+        if self
+            .message_interval
+            .is_some_and(|m| !(finite(m) && m >= 0.0))
+        {
             return bad("message_interval", "must be finite and >= 0");
         }
         Ok(())

@@ -99,10 +99,16 @@ mod tests {
     #[test]
     fn the_grid_covers_the_field_exactly() {
         let g = Heatmap::new(18, 9.0, 6.0);
-        assert_eq!((g.cells_x, g.cells_y, g.cell_length, g.cell_width), (18, 12, 0.5, 0.5));
+        assert_eq!(
+            (g.cells_x, g.cells_y, g.cell_length, g.cell_width),
+            (18, 12, 0.5, 0.5)
+        );
         let odd = Heatmap::new(7, 9.0, 6.0);
         assert_eq!(odd.cells_y, 5); // round(4.67)
-        assert!((odd.cell_length * 7.0 - 9.0).abs() < 1e-12 && (odd.cell_width * 5.0 - 6.0).abs() < 1e-12);
+        assert!(
+            (odd.cell_length * 7.0 - 9.0).abs() < 1e-12
+                && (odd.cell_width * 5.0 - 6.0).abs() < 1e-12
+        );
         assert_eq!(Heatmap::new(1, 9.0, 1.0).cells_y, 1);
         assert_eq!(g.cell_of(Point2::new(-4.5, -3.0)), 0);
         assert_eq!(g.cell_of(Point2::new(4.5, 3.0)), g.len() - 1);

@@ -9,6 +9,8 @@ mod frame;
 mod grid;
 mod suggestor;
 
-pub use frame::{AgedBall, GameStateName, HeatmapFrame, HeatmapGame, HypotheticalBall, TeammateState};
+pub use frame::{
+    AgedBall, GameStateName, HeatmapFrame, HeatmapGame, HypotheticalBall, TeammateState,
+};
 pub use grid::Heatmap;
 pub use suggestor::{ParameterError, SearchSuggestor, SuggestorOutput};

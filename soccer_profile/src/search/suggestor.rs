@@ -78,7 +78,11 @@ pub struct SearchSuggestor {
 impl SearchSuggestor {
     /// A suggestor with an all-zero map.
     pub fn new(params: SearchSuggestorParameters, field: FieldDimensions) -> Self {
-        let map = Heatmap::new(params.cells_along_field_length as usize, field.length, field.width);
+        let map = Heatmap::new(
+            params.cells_along_field_length as usize,
+            field.length,
+            field.width,
+        );
         let zeros = vec![0.0; map.len()];
         Self {
             disabled: params.disable_heatmap_search,
@@ -123,7 +127,11 @@ impl SearchSuggestor {
                 cell_length: self.map.cell_length,
                 cell_width: self.map.cell_width,
             },
-            values: if self.disabled { &self.zeros } else { &self.map.values },
+            values: if self.disabled {
+                &self.zeros
+            } else {
+                &self.map.values
+            },
             target: self.target.map(|p| p.to_array()),
             fallback: self.fallback,
             cell_size: self.cell_size(),
@@ -139,7 +147,10 @@ impl SearchSuggestor {
         let t = frame.t;
         let elapsed = self.previous_t.map_or(0.0, |p| (t - p).max(0.0));
         self.previous_t = Some(t);
-        let playing = frame.game.as_ref().is_some_and(|g| g.state == GameStateName::Playing);
+        let playing = frame
+            .game
+            .as_ref()
+            .is_some_and(|g| g.state == GameStateName::Playing);
         let entering_playing = playing && !self.was_playing;
         self.was_playing = playing;
         // 2. disabled
@@ -186,7 +197,8 @@ impl SearchSuggestor {
             let p = Point2::new(h.x, h.y);
             if self.map.contains(p) {
                 let c = self.map.cell_of(p);
-                self.map.values[c] = (self.map.values[c] + h.validity * self.params.hypothetical_ball_weight) / 2.0;
+                self.map.values[c] =
+                    (self.map.values[c] + h.validity * self.params.hypothetical_ball_weight) / 2.0;
             }
         }
         // 8. clamp
@@ -198,7 +210,10 @@ impl SearchSuggestor {
         Ok(())
     }
 
-    fn apply_parameters(&mut self, changes: &serde_json::Map<String, serde_json::Value>) -> Result<(), ParameterError> {
+    fn apply_parameters(
+        &mut self,
+        changes: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), ParameterError> {
         let mut merged = match serde_json::to_value(&self.params) {
             Ok(serde_json::Value::Object(m)) => m,
             _ => serde_json::Map::new(),
@@ -215,7 +230,10 @@ impl SearchSuggestor {
                 } else {
                     key
                 };
-                ParameterError { key, message: inner }
+                ParameterError {
+                    key,
+                    message: inner,
+                }
             })?;
         let mut problems: Vec<Problem> = Vec::new();
         next.validate(&mut problems);
@@ -258,7 +276,11 @@ impl SearchSuggestor {
                 0.0
             };
             let half = p.last_ball_initial_half_distance + p.last_ball_spread_speed * age;
-            (weight > 0.0 && half > 0.0).then_some((position, half, weight * elapsed / p.last_ball_extra_priority_rise_time))
+            (weight > 0.0 && half > 0.0).then_some((
+                position,
+                half,
+                weight * elapsed / p.last_ball_extra_priority_rise_time,
+            ))
         });
         for c in 0..self.map.len() {
             let mut v = self.map.values[c] + uniform;
@@ -332,7 +354,14 @@ impl SearchSuggestor {
 
     /// Decays the cells seen from `pose` with head `head_yaw` over `elapsed` with `weight`
     /// (`occluding` obstacles reduce it to `occluded_observation_weight`).
-    fn decay_view(&mut self, pose: &Pose2<Field>, head_yaw: f64, elapsed: f64, weight: f64, occluding: &[crate::frame::ObstacleJson]) {
+    fn decay_view(
+        &mut self,
+        pose: &Pose2<Field>,
+        head_yaw: f64,
+        elapsed: f64,
+        weight: f64,
+        occluding: &[crate::frame::ObstacleJson],
+    ) {
         if elapsed <= 0.0 || weight <= 0.0 {
             return;
         }
@@ -350,25 +379,41 @@ impl SearchSuggestor {
                 continue;
             }
             let half_life = p.observation_half_life_near
-                + (p.observation_half_life_far - p.observation_half_life_near) * (d - near) / (far - near);
+                + (p.observation_half_life_far - p.observation_half_life_near) * (d - near)
+                    / (far - near);
             let hidden = occluding.iter().any(|o| {
                 segment_distance(pose.position, centre, Point2::new(o.x, o.y)) <= o.radius
             });
-            let w = if hidden { weight * p.occluded_observation_weight } else { weight };
+            let w = if hidden {
+                weight * p.occluded_observation_weight
+            } else {
+                weight
+            };
             self.map.values[c] *= (-LN_2 * elapsed * w / half_life).exp();
         }
     }
 
-    fn observe_own(&mut self, pose: &Pose2<Field>, head_yaw: f64, elapsed: f64, frame: &HeatmapFrame) {
+    fn observe_own(
+        &mut self,
+        pose: &Pose2<Field>,
+        head_yaw: f64,
+        elapsed: f64,
+        frame: &HeatmapFrame,
+    ) {
         self.decay_view(pose, head_yaw, elapsed, 1.0, &frame.obstacles);
     }
 
     /// Whether a teammate state counts this frame: teammates are in use, it is fresh and the
     /// player is not penalized.
     fn is_fresh(frame: &HeatmapFrame, state: &TeammateState) -> bool {
-        let penalized = frame.game.as_ref().is_some_and(|g| g.penalized.contains(&state.player));
+        let penalized = frame
+            .game
+            .as_ref()
+            .is_some_and(|g| g.penalized.contains(&state.player));
         match frame.message_interval {
-            Some(interval) => !penalized && frame.t - state.t <= interval && state.player != frame.player_number,
+            Some(interval) => {
+                !penalized && frame.t - state.t <= interval && state.player != frame.player_number
+            }
             None => false,
         }
     }
@@ -448,12 +493,23 @@ impl SearchSuggestor {
     fn score(&self, c: usize) -> f64 {
         let centre = self.map.center(c);
         let band = self.params.border_view_penalty_width_fraction * self.field.width;
-        let to_boundary = (self.field.half_length() - centre.x.abs()).min(self.field.half_width() - centre.y.abs());
-        let penalty = if to_boundary <= band { self.params.border_view_penalty } else { 0.0 };
+        let to_boundary = (self.field.half_length() - centre.x.abs())
+            .min(self.field.half_width() - centre.y.abs());
+        let penalty = if to_boundary <= band {
+            self.params.border_view_penalty
+        } else {
+            0.0
+        };
         self.map.values[c] - penalty
     }
 
-    fn select(&mut self, frame: &HeatmapFrame, pose: Option<Pose2<Field>>, current_ball: Option<Point2<Field>>, playing: bool) {
+    fn select(
+        &mut self,
+        frame: &HeatmapFrame,
+        pose: Option<Pose2<Field>>,
+        current_ball: Option<Point2<Field>>,
+        playing: bool,
+    ) {
         let (Some(pose), Some(keeper)) = (pose, frame.goalkeeper_player_number) else {
             self.target = None;
             self.target_cell = None;
@@ -467,7 +523,8 @@ impl SearchSuggestor {
             return;
         }
         let minimum = self.params.minimum_search_priority;
-        let eligible = |s: &Self, c: usize| s.map.values[c] >= minimum && s.in_region(c, frame, &pose, keeper);
+        let eligible =
+            |s: &Self, c: usize| s.map.values[c] >= minimum && s.in_region(c, frame, &pose, keeper);
         let best = (0..self.map.len())
             .filter(|c| eligible(self, *c))
             .map(|c| self.score(c))
@@ -500,14 +557,20 @@ impl SearchSuggestor {
             return;
         }
         let since = *self.fallback_since.get_or_insert(frame.t);
-        if frame.t - since + 1e-9 < self.params.exhausted_search_delay {
+        if !crate::world::has_reached(frame.t - since, self.params.exhausted_search_delay) {
             self.clear_target();
             return;
         }
         let fallback_minimum = self.params.fallback_minimum_search_priority;
         let best_fallback = (0..self.map.len())
-            .filter(|c| self.map.values[*c] >= fallback_minimum && self.in_region(*c, frame, &pose, keeper))
-            .max_by(|a, b| self.map.values[*a].total_cmp(&self.map.values[*b]).then(b.cmp(a)));
+            .filter(|c| {
+                self.map.values[*c] >= fallback_minimum && self.in_region(*c, frame, &pose, keeper)
+            })
+            .max_by(|a, b| {
+                self.map.values[*a]
+                    .total_cmp(&self.map.values[*b])
+                    .then(b.cmp(a))
+            });
         match best_fallback {
             Some(c) => self.set_target(c, &pose, true),
             None => self.clear_target(),
@@ -516,7 +579,11 @@ impl SearchSuggestor {
 
     fn set_target(&mut self, c: usize, pose: &Pose2<Field>, fallback: bool) {
         let inside = self.map.cell_of(pose.position) == c && self.map.contains(pose.position);
-        self.target = Some(if inside { pose.position } else { self.map.center(c) });
+        self.target = Some(if inside {
+            pose.position
+        } else {
+            self.map.center(c)
+        });
         self.target_cell = Some(c);
         self.fallback = fallback;
     }
