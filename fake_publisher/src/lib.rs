@@ -21,6 +21,7 @@ pub mod locate;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod soccer;
 
 pub use error::{Problem, ScenarioError};
 pub use scenario::{

@@ -30,6 +30,23 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
+    /// A uniform number in [0, 1) (53 random bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A standard normal number (Box-Muller), for sensor noise.
+    pub fn normal(&mut self) -> f64 {
+        let u = self.unit().max(1e-300);
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        p > 0.0 && self.unit() < p
+    }
+
     /// A uniform index in `0..n` (0 when `n` is 0), without modulo bias worth speaking of
     /// (Lemire's multiply-shift).
     pub fn below(&mut self, n: usize) -> usize {

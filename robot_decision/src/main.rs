@@ -178,6 +178,27 @@ enum SoccerCommand {
         #[arg(long)]
         explain: bool,
     },
+    /// Simulate a five-a-side match in-process (no network): our teams' deciders and search
+    /// suggestors, a game controller, ball, perception and team messages; prints a timeline.
+    Sim {
+        /// The parameters folder (default: the sample's).
+        params_dir: Option<PathBuf>,
+        /// The scenario (JSON5; default: a whole match of two teams of five).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// Stop after this many simulated seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Seed of the match (default: the scenario's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// One JSON line per robot per tick.
+        #[arg(long)]
+        json: bool,
+        /// A tree replacing the default (.json5 or BT.CPP .xml).
+        #[arg(long)]
+        tree: Option<PathBuf>,
+    },
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
     Heatmap {
@@ -244,6 +265,21 @@ fn main() -> ExitCode {
                 tree,
                 input,
                 explain,
+            }),
+            SoccerCommand::Sim {
+                params_dir,
+                scenario,
+                seconds,
+                seed,
+                json,
+                tree,
+            } => soccer::sim(&soccer::SimArgs {
+                params_dir,
+                scenario,
+                seconds,
+                seed,
+                json,
+                tree,
             }),
             SoccerCommand::Heatmap {
                 params_dir,

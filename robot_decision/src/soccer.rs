@@ -258,3 +258,133 @@ pub fn decide(args: &DecideArgs) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+/// Arguments of `soccer sim`.
+#[derive(Debug, Clone)]
+pub struct SimArgs {
+    /// The parameters folder (default: the sample).
+    pub params_dir: Option<PathBuf>,
+    /// The scenario (default: a whole match of the sample teams).
+    pub scenario: Option<PathBuf>,
+    /// Stop after this many simulated seconds.
+    pub seconds: Option<f64>,
+    /// Seed (replaces the scenario's).
+    pub seed: Option<u64>,
+    /// One JSON line per robot per tick.
+    pub json: bool,
+    /// A tree replacing the default.
+    pub tree: Option<PathBuf>,
+}
+
+/// The sample parameters folder.
+fn sample_params() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters")
+}
+
+/// Simulates a soccer match in-process and prints its timeline (or JSON lines).
+pub fn sim(args: &SimArgs) -> ExitCode {
+    use fake_publisher::soccer::{
+        Side, SoccerMatch, SoccerScenario, load_soccer_scenario, side_name,
+    };
+    let params_dir = args.params_dir.clone().unwrap_or_else(sample_params);
+    let parameters = match params::load(&params_dir, None, None) {
+        Ok(p) => p,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let mut scenario = match &args.scenario {
+        Some(path) => match load_soccer_scenario(path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => SoccerScenario::default(),
+    };
+    if let Some(seconds) = args.seconds {
+        scenario.seconds = Some(seconds);
+    }
+    let spec = match &args.tree {
+        Some(path) => soccer_profile::tree::load_spec(path),
+        None => soccer_profile::tree::default_spec(),
+    };
+    let spec = match spec {
+        Ok(s) => s,
+        Err(diagnostics) => {
+            for d in &diagnostics {
+                eprintln!("{d}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let mut game = match SoccerMatch::new(scenario, Arc::new(parameters), &spec, args.seed) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let names = [
+        game.team_name(Side::Home).to_owned(),
+        game.team_name(Side::Away).to_owned(),
+    ];
+    while !game.is_over() {
+        let happenings = game.step();
+        let written = if args.json {
+            let mut score = serde_json::Map::new();
+            score.insert(names[0].clone(), game.referee.goals(Side::Home).into());
+            score.insert(names[1].clone(), game.referee.goals(Side::Away).into());
+            let mut result = Ok(());
+            for p in &game.players {
+                let line = serde_json::json!({
+                    "t": (game.now * 1000.0).round() / 1000.0,
+                    "team": names[usize::from(p.side == Side::Away)],
+                    "player": p.number,
+                    "role": p.role,
+                    "branch": p.branch,
+                    "motion": p.motion,
+                    "ball": p.decision.as_ref().and_then(|d| d.ball),
+                    "score": score,
+                });
+                result = result.and_then(|()| writeln!(out, "{line}"));
+            }
+            result
+        } else {
+            happenings
+                .iter()
+                .try_for_each(|h| writeln!(out, "{:8.2} s  {}", h.t, h.text))
+        };
+        if written.is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+    if !args.json {
+        let (sent, lost) = game.message_counts();
+        let kicks = game.kicks();
+        let _ = writeln!(
+            out,
+            "{:8.2} s  end: {} {} : {} {}; kicks {} / {}; messages sent {} / {}, lost {} / {}",
+            game.now,
+            names[0],
+            game.referee.goals(Side::Home),
+            game.referee.goals(Side::Away),
+            names[1],
+            kicks[0],
+            kicks[1],
+            sent[0],
+            sent[1],
+            lost[0],
+            lost[1]
+        );
+        let _ = side_name;
+    }
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,789 @@
+//! `SoccerMatch`: two teams on one field, every robot of a `nodes` team running its own
+//! soccer decider and search suggestor, a referee, the ball, perception and the team
+//! network, stepped in 20 ms ticks of simulated time. Deterministic for a seed.
+
+use super::frames::{point_for, pose_for, velocity_for};
+use super::network::Network;
+use super::perception::{head_yaw, noisy, sees_ball};
+use super::referee::{Call, Phase, Referee};
+use super::scenario::{EventKind, Side, SoccerScenario, Start, TeamKind};
+use super::world::{self, Ball, Body};
+use crate::rng::SplitMix64;
+use decision_core::engine::TreeSpec;
+use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
+use soccer_profile::decider::{Decision, SoccerDecider};
+use soccer_profile::frame::{
+    BallJson, Frame, ObstacleJson, PointJson, PoseJson, PrimaryState, TeammateMessage,
+};
+use soccer_profile::motion::{Body as Motion, MotionCommand, TurnDirection};
+use soccer_profile::params::Parameters;
+use soccer_profile::search::{
+    AgedBall, GameStateName, HeatmapFrame, HeatmapGame, SearchSuggestor, TeammateState,
+};
+use std::sync::Arc;
+
+/// The tick of the simulation (s).
+pub const TICK: f64 = 0.02;
+
+/// What runs a robot.
+enum Brain {
+    /// Our behaviour.
+    Node {
+        decider: Box<SoccerDecider>,
+        suggestor: Box<SearchSuggestor>,
+    },
+    /// The scripted opponent.
+    Scripted,
+}
+
+/// One robot of the match.
+pub struct Player {
+    /// Its team.
+    pub side: Side,
+    /// Its number.
+    pub number: u8,
+    /// Its body (world frame).
+    pub body: Body,
+    /// Penalized until this time.
+    pub penalized_until: Option<f64>,
+    /// The role it reported last tick.
+    pub role: Option<&'static str>,
+    /// The root branch of its last tick.
+    pub branch: String,
+    /// Its last command (team frame).
+    pub motion: MotionCommand,
+    /// Its last decision (nodes only).
+    pub decision: Option<Decision>,
+    brain: Brain,
+    inbox: Vec<TeammateMessage>,
+    last_received: [Option<TeammateState>; 8],
+    rng: SplitMix64,
+}
+
+/// Something worth a line in the timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Happening {
+    /// When.
+    pub t: f64,
+    /// What, in words.
+    pub text: String,
+}
+
+/// The match.
+pub struct SoccerMatch {
+    scenario: SoccerScenario,
+    params: Arc<Parameters>,
+    /// Simulated time (s).
+    pub now: f64,
+    /// The ball.
+    pub ball: Ball,
+    /// The referee.
+    pub referee: Referee,
+    /// Every robot, home first, by number.
+    pub players: Vec<Player>,
+    network: Network,
+    events_done: Vec<bool>,
+    rng: SplitMix64,
+    delivered: Vec<(Side, TeammateMessage)>,
+    kicks: [u32; 2],
+}
+
+impl SoccerMatch {
+    /// A match of `scenario` with `params` for every robot of a `nodes` team and the tree
+    /// `spec`; `seed` replaces the scenario's.
+    pub fn new(
+        scenario: SoccerScenario,
+        params: Arc<Parameters>,
+        spec: &TreeSpec,
+        seed: Option<u64>,
+    ) -> Result<Self, String> {
+        let seed = seed.unwrap_or(scenario.seed);
+        let mut players = Vec::new();
+        for side in [Side::Home, Side::Away] {
+            let team = scenario.team(side).clone();
+            for (i, &number) in team.players.iter().enumerate() {
+                let brain = match team.kind {
+                    TeamKind::Nodes => {
+                        let decider = SoccerDecider::new(spec, params.clone()).map_err(|e| {
+                            e.iter()
+                                .map(|e| e.to_string())
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        })?;
+                        let suggestor = SearchSuggestor::new(
+                            params.search_suggestor.clone(),
+                            params.field.clone(),
+                        );
+                        Brain::Node {
+                            decider: Box::new(decider),
+                            suggestor: Box::new(suggestor),
+                        }
+                    }
+                    TeamKind::Scripted => Brain::Scripted,
+                };
+                // Robots wait on their own half's touchline, facing the field.
+                let team_pose = Pose2::<Field>::new(
+                    -0.6 - 0.7 * i as f64,
+                    -params.field.half_width() - 0.3,
+                    std::f64::consts::FRAC_PI_2,
+                );
+                players.push(Player {
+                    side,
+                    number,
+                    body: Body::at(pose_for(side, team_pose)),
+                    penalized_until: None,
+                    role: None,
+                    branch: String::new(),
+                    motion: MotionCommand::STAND,
+                    decision: None,
+                    brain,
+                    inbox: Vec::new(),
+                    last_received: [None; 8],
+                    rng: SplitMix64::for_stream(
+                        seed,
+                        100 + u64::from(number) + if side == Side::Away { 50 } else { 0 },
+                    ),
+                });
+            }
+        }
+        let mut referee = Referee::new(scenario.kickoff_team, scenario.half_duration);
+        let mut calls = Vec::new();
+        let mut ball = Ball::at(Point2::ORIGIN);
+        match scenario.start {
+            Start::Kickoff => {}
+            Start::Playing => {
+                let active = |side: Side| {
+                    let mut a = soccer_profile::world::ActivePlayers::default();
+                    for p in &scenario.team(side).players {
+                        a.insert(*p);
+                    }
+                    a
+                };
+                for p in &mut players {
+                    let pose = soccer_profile::formation::kickoff_pose(
+                        p.number,
+                        active(p.side),
+                        None,
+                        &params,
+                    )
+                    .unwrap_or(Pose2::new(-2.0, 0.0, 0.0));
+                    p.body = Body::at(pose_for(p.side, pose));
+                }
+                ball = Ball::at(Point2::new(scenario.ball[0], scenario.ball[1]));
+                referee.start_playing(0.0, &mut calls);
+            }
+            Start::PenaltyShootout => {
+                referee.start_shootout(scenario.kickoff_team, 0.0, &mut calls)
+            }
+        }
+        let events_done = vec![false; scenario.events.len()];
+        Ok(Self {
+            scenario,
+            params,
+            now: 0.0,
+            ball,
+            referee,
+            players,
+            network: Network::default(),
+            events_done,
+            rng: SplitMix64::for_stream(seed, 1),
+            delivered: Vec::new(),
+            kicks: [0, 0],
+        })
+    }
+
+    /// The scenario's name of a team.
+    pub fn team_name(&self, side: Side) -> &str {
+        &self.scenario.team(side).name
+    }
+
+    /// Whether the match is over (or the scenario's time is up).
+    pub fn is_over(&self) -> bool {
+        self.referee.over || self.scenario.seconds.is_some_and(|s| self.now >= s - 1e-9)
+    }
+
+    /// Messages sent and lost per team.
+    pub fn message_counts(&self) -> ([u64; 2], [u64; 2]) {
+        (self.network.sent, self.network.lost)
+    }
+
+    /// Kicks per team.
+    pub fn kicks(&self) -> [u32; 2] {
+        self.kicks
+    }
+
+    /// Advances one tick; returns what happened.
+    pub fn step(&mut self) -> Vec<Happening> {
+        let mut out = Vec::new();
+        self.now += TICK;
+        let now = self.now;
+        let mut calls = Vec::new();
+        self.run_events(&mut calls, &mut out);
+        for p in &mut self.players {
+            if p.penalized_until.is_some_and(|until| now >= until) {
+                p.penalized_until = None;
+                out.push(Happening {
+                    t: now,
+                    text: format!("{} {} back from penalty", side_name(p.side), p.number),
+                });
+            }
+            p.body.recover(now);
+        }
+        let all_ready = self.players.iter().all(|p| {
+            p.penalized_until.is_some()
+                || p.body.velocity.norm() < 0.05 && matches!(p.motion.body, Motion::Stand)
+        });
+        self.referee
+            .tick(now, TICK, all_ready, self.ball.is_still(), &mut calls);
+        self.apply_calls(&calls, &mut out);
+        calls.clear();
+        // Team messages that arrived since the last tick.
+        self.network.deliver(now, &mut self.delivered);
+        for (side, message) in &self.delivered {
+            for p in self
+                .players
+                .iter_mut()
+                .filter(|p| p.side == *side && p.number != message.player)
+            {
+                p.inbox.push(*message);
+                let state = TeammateState {
+                    player: message.player,
+                    t: now,
+                    pose: message.pose,
+                    head_yaw: message.head_yaw,
+                    ball: message.ball,
+                };
+                p.last_received[usize::from(message.player) & 7] = Some(state);
+            }
+        }
+        // Decide.
+        for i in 0..self.players.len() {
+            self.think(i, &mut out);
+        }
+        // Move, kick, collide.
+        for i in 0..self.players.len() {
+            self.act(i, &mut calls, &mut out);
+        }
+        self.collide(&mut out);
+        self.roll_ball(&mut calls, &mut out);
+        self.apply_calls(&calls, &mut out);
+        out
+    }
+
+    fn run_events(&mut self, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {
+        for i in 0..self.scenario.events.len() {
+            if self.events_done[i] || self.scenario.events[i].at > self.now + 1e-9 {
+                continue;
+            }
+            self.events_done[i] = true;
+            let now = self.now;
+            match self.scenario.events[i].what.clone() {
+                EventKind::Ball([x, y]) => {
+                    self.ball = Ball::at(Point2::new(x, y));
+                    out.push(Happening {
+                        t: now,
+                        text: format!("ball placed at ({x:.2}, {y:.2})"),
+                    });
+                }
+                EventKind::SetPlay { kind, team } => {
+                    let play = Referee::sub_state_of(kind);
+                    let (hl, hw) = (
+                        self.params.field.half_length(),
+                        self.params.field.half_width(),
+                    );
+                    let spot = match kind {
+                        super::scenario::SetPlay::CornerKick => {
+                            point_for(team, Point2::new(hl, hw))
+                        }
+                        super::scenario::SetPlay::GoalKick => point_for(
+                            team,
+                            Point2::new(
+                                -(hl - self.params.field.goal_box_area_length),
+                                self.params.field.goal_box_area_width / 2.0,
+                            ),
+                        ),
+                        super::scenario::SetPlay::ThrowIn => {
+                            Point2::new(self.ball.position.x.clamp(-hl + 0.5, hl - 0.5), hw)
+                        }
+                        super::scenario::SetPlay::FreeKick => self.ball.position,
+                    };
+                    self.ball = Ball::at(spot);
+                    self.referee.award(play, team, now, calls);
+                }
+                EventKind::Penalize {
+                    team,
+                    player,
+                    seconds,
+                } => {
+                    if let Some(p) = self
+                        .players
+                        .iter_mut()
+                        .find(|p| p.side == team && p.number == player)
+                    {
+                        p.penalized_until = Some(now + seconds);
+                        // Penalized robots leave the field at the touchline.
+                        let x = p.body.pose.position.x;
+                        p.body = Body::at(Pose2::new(
+                            x,
+                            -self.params.field.half_width() - 0.4,
+                            std::f64::consts::FRAC_PI_2,
+                        ));
+                        out.push(Happening {
+                            t: now,
+                            text: format!(
+                                "{} {} penalized for {seconds:.0} s",
+                                side_name(team),
+                                player
+                            ),
+                        });
+                    }
+                }
+                EventKind::Fall { team, player } => {
+                    if let Some(p) = self
+                        .players
+                        .iter_mut()
+                        .find(|p| p.side == team && p.number == player)
+                    {
+                        p.body.fall(now);
+                        out.push(Happening {
+                            t: now,
+                            text: format!("{} {} falls", side_name(team), player),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn apply_calls(&mut self, calls: &[Call], out: &mut Vec<Happening>) {
+        let now = self.now;
+        for call in calls {
+            let text = match call {
+                Call::Phase(phase) => {
+                    match phase {
+                        Phase::Ready | Phase::Set | Phase::Initial
+                            if self.referee.shootout.is_none() =>
+                        {
+                            self.ball = Ball::at(Point2::ORIGIN);
+                        }
+                        Phase::Set if self.referee.shootout.is_some() => self.place_shootout(),
+                        _ => {}
+                    }
+                    format!("game {}", phase_name(*phase))
+                }
+                Call::Goal(side) => format!(
+                    "GOAL {} ({} {} : {} {})",
+                    self.team_name(*side),
+                    self.team_name(Side::Home),
+                    self.referee.goals(Side::Home),
+                    self.referee.goals(Side::Away),
+                    self.team_name(Side::Away)
+                ),
+                Call::SetPlay(play, side) => format!("{play:?} for {}", self.team_name(*side)),
+                Call::SetPlayOver => "set play over".to_owned(),
+                Call::SecondHalf => "second half".to_owned(),
+                Call::MatchOver => format!(
+                    "match over: {} {} : {} {}",
+                    self.team_name(Side::Home),
+                    self.referee.goals(Side::Home),
+                    self.referee.goals(Side::Away),
+                    self.team_name(Side::Away)
+                ),
+                Call::ShootoutKick(side, n) => {
+                    format!("penalty kick {n} for {}", self.team_name(*side))
+                }
+            };
+            out.push(Happening { t: now, text });
+        }
+    }
+
+    /// Places the ball on the penalty mark, the kicker behind it and the keeper on its line;
+    /// everyone else waits off the field.
+    fn place_shootout(&mut self) {
+        let Some(shootout) = self.referee.shootout else {
+            return;
+        };
+        let field = &self.params.field;
+        let keeper_number = self.params.behavior_node.goalkeeper.player_number;
+        let attacking = shootout.kicking;
+        let mark_team =
+            Point2::<Field>::new(field.half_length() - field.penalty_marker_distance, 0.0);
+        self.ball = Ball::at(point_for(attacking, mark_team));
+        let kicker = self
+            .players
+            .iter()
+            .filter(|p| p.side == attacking && p.number != keeper_number)
+            .map(|p| p.number)
+            .max();
+        let now = self.now;
+        let half_width = field.half_width();
+        let half_length = field.half_length();
+        for p in &mut self.players {
+            let team_pose = if p.side == attacking && Some(p.number) == kicker {
+                Some(Pose2::new(mark_team.x - 0.6, 0.0, 0.0))
+            } else if p.side != attacking && p.number == keeper_number {
+                Some(Pose2::new(-half_length + 0.1, 0.0, 0.0))
+            } else {
+                None
+            };
+            match team_pose {
+                Some(pose) => {
+                    p.body = Body::at(pose_for(p.side, pose));
+                    p.penalized_until = None;
+                }
+                None => {
+                    p.penalized_until =
+                        Some(now + super::referee::SHOOTOUT_ATTEMPT_DURATION + 10.0);
+                    p.body = Body::at(Pose2::new(
+                        p.body.pose.position.x.clamp(-4.0, 4.0),
+                        -half_width - 0.4,
+                        0.0,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn think(&mut self, i: usize, out: &mut Vec<Happening>) {
+        let now = self.now;
+        let others: Vec<Point2<Field>> = self
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(j, p)| *j != i && p.penalized_until.is_none())
+            .map(|(_, p)| p.body.pose.position)
+            .collect();
+        let side = self.players[i].side;
+        let team_players: Vec<u8> = self.scenario.team(side).players.clone();
+        let penalized: Vec<u8> = self
+            .players
+            .iter()
+            .filter(|p| p.side == side && p.penalized_until.is_some())
+            .map(|p| p.number)
+            .collect();
+        let game = self
+            .referee
+            .game_state(side, now, &team_players, &penalized);
+        let perception = self.scenario.perception.clone();
+        let rule_ball = match self.referee.phase {
+            Phase::Ready | Phase::Set => Some(point_for(side, self.ball.position)),
+            _ if self.referee.set_play.is_some() => Some(point_for(side, self.ball.position)),
+            _ => None,
+        };
+        let silent = perception.silent_robots.contains(&format!(
+            "{}:{}",
+            side_name(side),
+            self.players[i].number
+        ));
+        let ball = self.ball;
+        let half_length = self.params.field.half_length();
+        let keeper = self.params.behavior_node.goalkeeper.player_number;
+        let player = &mut self.players[i];
+        let primary = if player.penalized_until.is_some() {
+            PrimaryState::Penalized
+        } else {
+            self.referee.primary_state()
+        };
+        let seen = sees_ball(&player.body, &ball, &others, &perception, &mut player.rng);
+        let team_pose = pose_for(side, player.body.pose);
+        let pose = (!player.body.is_down()).then(|| {
+            let p = noisy(team_pose.position, perception.pose_noise, &mut player.rng);
+            Pose2::<Field>::new(
+                p.x,
+                p.y,
+                wrap_pi(team_pose.yaw + player.rng.normal() * perception.pose_noise),
+            )
+        });
+        let ball_team = seen.then(|| {
+            let d = player.body.pose.position.distance(ball.position);
+            let p = noisy(
+                point_for(side, ball.position),
+                perception.ball_noise * d,
+                &mut player.rng,
+            );
+            let [vx, vy] = velocity_for(side, [ball.velocity.x, ball.velocity.y]);
+            BallJson {
+                x: p.x,
+                y: p.y,
+                vx,
+                vy,
+            }
+        });
+        let obstacles: Vec<ObstacleJson> = others
+            .iter()
+            .filter(|o| o.distance(player.body.pose.position) <= perception.obstacle_range)
+            .map(|o| {
+                let p = point_for(side, *o);
+                ObstacleJson {
+                    x: p.x,
+                    y: p.y,
+                    radius: world::ROBOT_RADIUS,
+                }
+            })
+            .collect();
+        let previous_role = player.role;
+        match &mut player.brain {
+            Brain::Scripted => {
+                player.motion = super::scripted::command(
+                    player.number,
+                    keeper,
+                    primary,
+                    team_pose,
+                    ball_team.map(|b| Point2::new(b.x, b.y)),
+                    half_length,
+                );
+                player.role = None;
+                player.branch = "scripted".to_owned();
+            }
+            Brain::Node { decider, suggestor } => {
+                let frame = Frame {
+                    t: now,
+                    player_number: player.number,
+                    primary_state: primary,
+                    motion_switch_allowed: true,
+                    fallen: player.body.is_down(),
+                    stand_up_available: player.body.can_stand_up(now),
+                    remote_control: None,
+                    game: Some(game.clone()),
+                    pose: pose.map(|p| PoseJson {
+                        x: p.position.x,
+                        y: p.position.y,
+                        yaw: p.yaw,
+                    }),
+                    head_yaw: player.body.head_yaw,
+                    ball: ball_team,
+                    rule_ball: rule_ball.map(|p| PointJson { x: p.x, y: p.y }),
+                    obstacles: obstacles.clone(),
+                    teammate_messages: std::mem::take(&mut player.inbox),
+                    search_target: suggestor.target().map(|p| p.to_array()),
+                    search_cell_size: Some(suggestor.cell_size()),
+                };
+                let decision = decider.decide(&frame);
+                let heat = HeatmapFrame {
+                    t: now,
+                    player_number: player.number,
+                    goalkeeper_player_number: decision.goalkeeper_player_number,
+                    game: Some(HeatmapGame {
+                        state: match primary {
+                            PrimaryState::Initial => GameStateName::Initial,
+                            PrimaryState::Ready => GameStateName::Ready,
+                            PrimaryState::Set => GameStateName::Set,
+                            PrimaryState::Finished => GameStateName::Finished,
+                            _ => GameStateName::Playing,
+                        },
+                        sub_state: game.sub_state,
+                        kicking_team: game.kicking_team,
+                        penalized: penalized.clone(),
+                    }),
+                    pose: frame.pose,
+                    head_yaw: player.body.head_yaw,
+                    ball: ball_team.map(|b| AgedBall {
+                        x: b.x,
+                        y: b.y,
+                        age: 0.0,
+                    }),
+                    rule_balls: rule_ball.map(|p| vec![[p.x, p.y]]).unwrap_or_default(),
+                    hypothetical_balls: Vec::new(),
+                    obstacles,
+                    teammates: player.last_received.iter().flatten().copied().collect(),
+                    message_interval: decision.message_interval,
+                    parameters: None,
+                };
+                let _ = suggestor.update(&heat);
+                if let Some(message) = decision.message {
+                    let m = TeammateMessage {
+                        player: message.player,
+                        pose: Some(PoseJson {
+                            x: message.pose.x,
+                            y: message.pose.y,
+                            yaw: message.pose.yaw,
+                        }),
+                        head_yaw: message.head_yaw,
+                        ball: message.ball.map(|b| PointJson { x: b.x, y: b.y }),
+                        ball_age: message.ball_age.unwrap_or(0.0),
+                    };
+                    self.network.send(
+                        side,
+                        m,
+                        now,
+                        perception.message_delay_min,
+                        perception.message_delay_max,
+                        perception.message_loss_rate,
+                        silent,
+                        &mut self.rng,
+                    );
+                    self.referee.spend_message(side);
+                }
+                player.motion = decision.motion.clone();
+                player.role = decision.role;
+                player.branch.clone_from(&decision.branch);
+                player.decision = Some(decision);
+            }
+        }
+        let player = &mut self.players[i];
+        if player.role != previous_role
+            && let Some(role) = player.role
+        {
+            out.push(Happening {
+                t: now,
+                text: format!(
+                    "{} {} {} -> {}",
+                    side_name(side),
+                    player.number,
+                    previous_role.unwrap_or("-"),
+                    role
+                ),
+            });
+        }
+    }
+
+    fn act(&mut self, i: usize, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {
+        let now = self.now;
+        let playing = self.referee.phase == Phase::Playing;
+        let player = &mut self.players[i];
+        let side = player.side;
+        if player.penalized_until.is_some() {
+            player.body.velocity = Vector2::ZERO;
+            return;
+        }
+        let team_pose = pose_for(side, player.body.pose);
+        player.body.head_yaw = head_yaw(player.motion.head, &team_pose, now);
+        if player.body.is_down() {
+            if matches!(player.motion.body, Motion::StandUp) {
+                player.body.stand_up(now);
+            }
+            return;
+        }
+        match player.motion.body.clone() {
+            Motion::WalkTo { target, speed } => {
+                // The decider's planned next destination, else the target.
+                let next = match &player.brain {
+                    Brain::Node { decider, .. } => {
+                        decider.context().out.path_next.unwrap_or(target.position)
+                    }
+                    Brain::Scripted => target.position,
+                };
+                let yaw = pose_for(
+                    side,
+                    Pose2 {
+                        position: target.position,
+                        yaw: target.yaw,
+                    },
+                )
+                .yaw;
+                player.body.walk_to(point_for(side, next), yaw, speed, TICK);
+            }
+            Motion::WalkVelocity { vx, vy, vyaw } => player.body.walk_velocity(vx, vy, vyaw, TICK),
+            Motion::Turn(direction) => {
+                let rate = if direction == TurnDirection::Left {
+                    1.0
+                } else {
+                    -1.0
+                };
+                player.body.turn(rate, TICK);
+            }
+            Motion::Kick { target, .. } => {
+                let target = point_for(side, target);
+                if playing && player.body.reaches(&self.ball) && now >= player.body.kick_ready_at {
+                    world::kick(&mut self.ball, target, &mut self.rng);
+                    player.body.kick_ready_at = now + 1.0;
+                    player.body.velocity = Vector2::ZERO;
+                    self.kicks[usize::from(side == Side::Away)] += 1;
+                    self.referee.touched(side, calls);
+                    out.push(Happening {
+                        t: now,
+                        text: format!("{} {} kicks", side_name(side), player.number),
+                    });
+                } else {
+                    // The visual kick walks up to the ball first.
+                    let direction = (target - self.ball.position)
+                        .normalized()
+                        .unwrap_or(Vector2::new(1.0, 0.0));
+                    let approach = self.ball.position - direction * 0.25;
+                    player.body.walk_to(approach, direction.angle(), 0.5, TICK);
+                }
+            }
+            Motion::Stand
+            | Motion::Damping
+            | Motion::Prepare
+            | Motion::StandUp
+            | Motion::Injected(_) => {
+                player.body.brake(TICK);
+            }
+        }
+    }
+
+    fn collide(&mut self, out: &mut Vec<Happening>) {
+        let now = self.now;
+        let indices: Vec<usize> = (0..self.players.len())
+            .filter(|i| self.players[*i].penalized_until.is_none())
+            .collect();
+        let mut bodies: Vec<&mut Body> = Vec::new();
+        let mut owners = Vec::new();
+        for (i, p) in self.players.iter_mut().enumerate() {
+            if indices.contains(&i) {
+                bodies.push(&mut p.body);
+                owners.push(i);
+            }
+        }
+        let hits = world::separate(&mut bodies, 0.6);
+        drop(bodies);
+        for (a, b) in hits {
+            for k in [owners[a], owners[b]] {
+                if self.rng.chance(0.15) {
+                    let p = &mut self.players[k];
+                    p.body.fall(now);
+                    out.push(Happening {
+                        t: now,
+                        text: format!("{} {} falls", side_name(p.side), p.number),
+                    });
+                }
+            }
+        }
+    }
+
+    fn roll_ball(&mut self, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {
+        let _ = out;
+        let now = self.now;
+        if self.referee.phase != Phase::Playing {
+            self.ball.velocity = Vector2::ZERO;
+            return;
+        }
+        self.ball.roll(TICK);
+        for p in &self.players {
+            if p.penalized_until.is_none() && world::bounce(&mut self.ball, &p.body) {
+                self.referee.touched(p.side, calls);
+            }
+        }
+        let field = &self.params.field;
+        let (hl, hw) = (field.half_length(), field.half_width());
+        let b = self.ball.position;
+        if b.x.abs() > hl && b.y.abs() < field.goal_inner_width / 2.0 {
+            let scorer = if b.x > 0.0 { Side::Home } else { Side::Away };
+            self.referee.goal(scorer, now, calls);
+            self.ball = Ball::at(Point2::ORIGIN);
+        } else if b.x.abs() > hl || b.y.abs() > hw {
+            let spot = self.referee.ball_out(b, field, now, calls);
+            self.ball = Ball::at(spot);
+        }
+    }
+}
+
+/// `home` / `away`.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Home => "home",
+        Side::Away => "away",
+    }
+}
+
+/// The phase's name.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Initial => "initial",
+        Phase::Ready => "ready",
+        Phase::Set => "set",
+        Phase::Playing => "playing",
+        Phase::Finished => "finished",
+    }
+}
