@@ -117,6 +117,14 @@ impl SearchSuggestor {
         [self.map.cell_length, self.map.cell_width]
     }
 
+    /// Test hook: overwrites the map's values with `value(cell centre)`.
+    #[cfg(test)]
+    pub(super) fn set_values(&mut self, value: impl Fn(Point2<Field>) -> f64) {
+        for c in 0..self.map.len() {
+            self.map.values[c] = value(self.map.center(c));
+        }
+    }
+
     /// The output of the last update.
     pub fn output(&self, t: f64) -> SuggestorOutput<'_> {
         SuggestorOutput {
