@@ -420,7 +420,9 @@ impl SearchSuggestor {
             .is_some_and(|g| g.penalized.contains(&state.player));
         match frame.message_interval {
             Some(interval) => {
-                !penalized && frame.t - state.t <= interval && state.player != frame.player_number
+                !penalized
+                    && crate::world::is_within(frame.t - state.t, interval)
+                    && state.player != frame.player_number
             }
             None => false,
         }
@@ -451,7 +453,10 @@ impl SearchSuggestor {
                 continue;
             };
             let gap = current.t - previous.t;
-            let n = (gap / step).ceil().max(1.0) as usize;
+            // A decimal gap of exactly k steps (0.6 / 0.2 = 3.0000000000000004) is k steps.
+            let n = ((gap - crate::world::TIME_TOLERANCE) / step)
+                .ceil()
+                .max(1.0) as usize;
             let dt = gap / n as f64;
             for k in 0..n {
                 let s = (k as f64 + 0.5) / n as f64;
