@@ -338,9 +338,14 @@ impl SearchSuggestor {
                     Some(Team::Opponent) => &[x],
                     None => &[-x, x],
                 };
+                // A corner on a cell boundary belongs to the cell inside the goal box, so that
+                // the kept cells are mirror images (cell_of alone gives the larger index).
+                let inside = 1e-9;
                 for &gx in xs {
                     for gy in [-y, y] {
-                        let (ix, iy) = self.map.coords(self.map.cell_of(Point2::new(gx, gy)));
+                        let corner =
+                            Point2::new(gx + gx.signum() * inside, gy - gy.signum() * inside);
+                        let (ix, iy) = self.map.coords(self.map.cell_of(corner));
                         mark(&mut keep, ix, iy);
                     }
                 }
