@@ -77,11 +77,20 @@ impl Heatmap {
     }
 
     /// This map at another resolution: each new cell takes the value of the old cell that
-    /// contains its centre.
+    /// contains its centre (a centre on a boundary goes to the larger index).
+    ///
+    /// Both grids cover the same field, so the new centre `(2i + 1) / (2 new)` of the length
+    /// lies in old cell `floor((2i + 1) * old / (2 new))`: exact in integers, where the
+    /// centre computed in metres may fall a rounding error short of a boundary (8.95 m field).
     pub fn resampled(&self, cells_x: usize) -> Heatmap {
         let mut next = Heatmap::new(cells_x, 2.0 * self.half_length, 2.0 * self.half_width);
+        let old_index =
+            |i: usize, old: usize, new: usize| ((2 * i + 1) * old / (2 * new)).min(old - 1);
         for c in 0..next.len() {
-            next.values[c] = self.values[self.cell_of(next.center(c))];
+            let (ix, iy) = next.coords(c);
+            let ox = old_index(ix, self.cells_x, next.cells_x);
+            let oy = old_index(iy, self.cells_y, next.cells_y);
+            next.values[c] = self.values[oy * self.cells_x + ox];
         }
         next
     }

@@ -8,6 +8,8 @@
 mod frame;
 mod grid;
 mod suggestor;
+#[cfg(test)]
+mod tests;
 
 pub use frame::{
     AgedBall, GameStateName, HeatmapFrame, HeatmapGame, HypotheticalBall, TeammateState,

@@ -117,6 +117,14 @@ impl SearchSuggestor {
         [self.map.cell_length, self.map.cell_width]
     }
 
+    /// Test hook: overwrites the map's values with `value(cell centre)`.
+    #[cfg(test)]
+    pub(super) fn set_values(&mut self, value: impl Fn(Point2<Field>) -> f64) {
+        for c in 0..self.map.len() {
+            self.map.values[c] = value(self.map.center(c));
+        }
+    }
+
     /// The output of the last update.
     pub fn output(&self, t: f64) -> SuggestorOutput<'_> {
         SuggestorOutput {
@@ -330,9 +338,14 @@ impl SearchSuggestor {
                     Some(Team::Opponent) => &[x],
                     None => &[-x, x],
                 };
+                // A corner on a cell boundary belongs to the cell inside the goal box, so that
+                // the kept cells are mirror images (cell_of alone gives the larger index).
+                let inside = 1e-9;
                 for &gx in xs {
                     for gy in [-y, y] {
-                        let (ix, iy) = self.map.coords(self.map.cell_of(Point2::new(gx, gy)));
+                        let corner =
+                            Point2::new(gx + gx.signum() * inside, gy - gy.signum() * inside);
+                        let (ix, iy) = self.map.coords(self.map.cell_of(corner));
                         mark(&mut keep, ix, iy);
                     }
                 }
@@ -412,7 +425,9 @@ impl SearchSuggestor {
             .is_some_and(|g| g.penalized.contains(&state.player));
         match frame.message_interval {
             Some(interval) => {
-                !penalized && frame.t - state.t <= interval && state.player != frame.player_number
+                !penalized
+                    && crate::world::is_within(frame.t - state.t, interval)
+                    && state.player != frame.player_number
             }
             None => false,
         }
@@ -443,7 +458,10 @@ impl SearchSuggestor {
                 continue;
             };
             let gap = current.t - previous.t;
-            let n = (gap / step).ceil().max(1.0) as usize;
+            // A decimal gap of exactly k steps (0.6 / 0.2 = 3.0000000000000004) is k steps.
+            let n = ((gap - crate::world::TIME_TOLERANCE) / step)
+                .ceil()
+                .max(1.0) as usize;
             let dt = gap / n as f64;
             for k in 0..n {
                 let s = (k as f64 + 0.5) / n as f64;
