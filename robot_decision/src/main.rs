@@ -198,6 +198,12 @@ enum SoccerCommand {
         /// A tree replacing the default (.json5 or BT.CPP .xml).
         #[arg(long)]
         tree: Option<PathBuf>,
+        /// Location override folder name (default for the sample folder: `simulation`).
+        #[arg(long)]
+        location: Option<String>,
+        /// Robot override folder name (for every robot).
+        #[arg(long)]
+        robot: Option<String>,
     },
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
@@ -273,6 +279,8 @@ fn main() -> ExitCode {
                 seed,
                 json,
                 tree,
+                location,
+                robot,
             } => soccer::sim(&soccer::SimArgs {
                 params_dir,
                 scenario,
@@ -280,6 +288,8 @@ fn main() -> ExitCode {
                 seed,
                 json,
                 tree,
+                location,
+                robot,
             }),
             SoccerCommand::Heatmap {
                 params_dir,

@@ -274,6 +274,10 @@ pub struct SimArgs {
     pub json: bool,
     /// A tree replacing the default.
     pub tree: Option<PathBuf>,
+    /// Location override (default with the sample folder: `simulation`).
+    pub location: Option<String>,
+    /// Robot override.
+    pub robot: Option<String>,
 }
 
 /// The sample parameters folder.
@@ -286,8 +290,14 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     use fake_publisher::soccer::{
         Side, SoccerMatch, SoccerScenario, load_soccer_scenario, side_name,
     };
+    // The sample's `simulation` location unless a folder or a location is given.
+    let location = match (&args.params_dir, &args.location) {
+        (_, Some(l)) => Some(l.clone()),
+        (None, None) => Some("simulation".to_owned()),
+        (Some(_), None) => None,
+    };
     let params_dir = args.params_dir.clone().unwrap_or_else(sample_params);
-    let parameters = match params::load(&params_dir, None, None) {
+    let parameters = match params::load(&params_dir, location.as_deref(), args.robot.as_deref()) {
         Ok(p) => p,
         Err(errors) => {
             for e in &errors {

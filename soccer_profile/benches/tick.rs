@@ -53,14 +53,16 @@ fn voronoi(c: &mut Criterion) {
         pose: Pose2::new(x, y, 0.2),
     })
     .collect();
-    let mut grid = VoronoiGrid::default();
-    grid.resize(9.0, 6.0, 1.0, 0.2);
-    c.bench_function("voronoi/full_partition", |b| {
-        b.iter(|| {
-            grid.compute(black_box(&sites), &[], 0.5, None);
-            black_box(grid.owner(100))
-        })
-    });
+    for resolution in [0.2, 0.3] {
+        let mut grid = VoronoiGrid::default();
+        grid.resize(9.0, 6.0, 1.0, resolution);
+        c.bench_function(&format!("voronoi/full_partition_{resolution}m"), |b| {
+            b.iter(|| {
+                grid.compute(black_box(&sites), &[], 0.5, None);
+                black_box(grid.owner(100))
+            })
+        });
+    }
 }
 
 criterion_group!(partition, voronoi);

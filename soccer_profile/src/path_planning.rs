@@ -12,6 +12,24 @@ use path_planner::{
     PlannerConfig, Vec2,
 };
 
+/// How far ahead a walk is planned (m): obstacles farther along the way are planned around
+/// once the robot gets there.
+pub const PLANNING_HORIZON: f64 = 3.0;
+
+/// Extra room a straight walk keeps from every obstacle before the planner is skipped (m).
+pub const STRAIGHT_CLEARANCE: f64 = 0.1;
+
+/// Distance from `p` to the segment `a`-`b`.
+fn segment_distance(a: Vec2, b: Vec2, p: Vec2) -> f64 {
+    let ab = b - a;
+    let l2 = ab.dot(ab);
+    if l2 <= 0.0 {
+        return a.dist(p);
+    }
+    let s = ((p - a).dot(ab) / l2).clamp(0.0, 1.0);
+    (a + ab * s).dist(p)
+}
+
 /// Every circle of a frame as one obstacle, so a request needs no list of references.
 #[derive(Debug, Clone, Default)]
 struct Circles {
@@ -99,7 +117,31 @@ impl Walker {
                 .circles
                 .push((vec(ball.position), planning.ball_obstacle_radius));
         }
+        // A local planner: plan at most `PLANNING_HORIZON` ahead along the way to the target.
+        let to_target = target - pose.position;
+        let distance = to_target.norm();
+        let dest = if distance > PLANNING_HORIZON {
+            pose.position + to_target * (PLANNING_HORIZON / distance)
+        } else {
+            target
+        };
+        // Nothing near the straight way: walk straight (the planner would find the same).
+        let start = vec(pose.position);
+        let end = vec(dest);
+        let clear = self
+            .circles
+            .circles
+            .iter()
+            .all(|(c, r)| segment_distance(start, end, *c) > r + STRAIGHT_CLEARANCE);
         let field = &params.field;
+        let inside = |p: Vec2| {
+            p.x.abs() <= field.half_length() + field.border_strip_width - robot
+                && p.y.abs() <= field.half_width() + field.border_strip_width - robot
+        };
+        if clear && inside(start) && inside(end) {
+            self.last_time = Some(world.now);
+            return Some(dest);
+        }
         let border = FieldBorder::ssl(field.length, field.width, field.border_strip_width, robot);
         let obstacles: [&dyn Obstacle; 2] = [&border, &self.circles];
         let dt = self
@@ -109,7 +151,7 @@ impl Walker {
         let request = PlanRequest {
             pos: vec(pose.position),
             vel: Vec2::new(world.velocity.x, world.velocity.y),
-            dest: vec(target),
+            dest: vec(dest),
             limits: MoveLimits {
                 vmax: speed.max(0.05),
                 amax: planning.acceleration,

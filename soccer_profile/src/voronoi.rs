@@ -125,15 +125,34 @@ impl VoronoiGrid {
         }
         self.current = 0;
         self.pending = 0;
-        for (c, blocked) in self.blocked.iter_mut().enumerate() {
-            let (ix, iy) = (c % self.nx, c / self.nx);
-            let p = Point2::<Field>::new(
-                self.min_x + (ix as f64 + 0.5) * self.resolution,
-                self.min_y + (iy as f64 + 0.5) * self.resolution,
+        // Blocked cells: the centres inside an obstacle, visiting only its bounding box.
+        self.blocked.fill(false);
+        for o in obstacles {
+            if !(o.radius > 0.0 && o.center.is_finite()) {
+                continue;
+            }
+            let cells = |v: f64, min: f64, n: usize| {
+                (((v - min) / self.resolution).floor().max(0.0) as usize).min(n)
+            };
+            let (x0, x1) = (
+                cells(o.center.x - o.radius, self.min_x, self.nx),
+                cells(o.center.x + o.radius, self.min_x, self.nx - 1) + 1,
             );
-            *blocked = obstacles
-                .iter()
-                .any(|o| p.distance_squared(o.center) < o.radius * o.radius);
+            let (y0, y1) = (
+                cells(o.center.y - o.radius, self.min_y, self.ny),
+                cells(o.center.y + o.radius, self.min_y, self.ny - 1) + 1,
+            );
+            for iy in y0..y1.min(self.ny) {
+                for ix in x0..x1.min(self.nx) {
+                    let p = Point2::<Field>::new(
+                        self.min_x + (ix as f64 + 0.5) * self.resolution,
+                        self.min_y + (iy as f64 + 0.5) * self.resolution,
+                    );
+                    if p.distance_squared(o.center) < o.radius * o.radius {
+                        self.blocked[iy * self.nx + ix] = true;
+                    }
+                }
+            }
         }
         self.sites.clear();
         self.sites.extend_from_slice(sites);
@@ -198,6 +217,17 @@ impl VoronoiGrid {
         }
     }
 
+    /// Offers cell `n` the cost `next` through `owner`.
+    #[inline]
+    fn relax(&mut self, n: usize, next: f32, owner: u8) {
+        if self.blocked[n] || self.done[n] || next >= self.cost[n] {
+            return;
+        }
+        self.cost[n] = next;
+        self.owner[n] = owner;
+        self.push(next, n);
+    }
+
     fn push(&mut self, cost: f32, cell: usize) {
         let mask = self.buckets.len() - 1;
         let index = (cost * self.inverse_width) as usize & mask;
@@ -220,22 +250,24 @@ impl VoronoiGrid {
             self.done[c] = true;
             let cost = self.cost[c];
             let owner = self.owner[c];
-            let (ix, iy) = ((c % self.nx) as i32, (c / self.nx) as i32);
+            let (ix, iy) = (c % self.nx, c / self.nx);
             let costs = self.step_costs[usize::from(owner)];
-            for (k, (dx, dy)) in STEPS.iter().enumerate() {
-                let (jx, jy) = (ix + dx, iy + dy);
-                if jx < 0 || jy < 0 || jx >= self.nx as i32 || jy >= self.ny as i32 {
-                    continue;
+            if ix > 0 && iy > 0 && ix + 1 < self.nx && iy + 1 < self.ny {
+                // Inside the border every neighbour exists: fixed index offsets.
+                let w = self.nx as isize;
+                let offsets = [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1];
+                for (k, offset) in offsets.iter().enumerate() {
+                    let n = (c as isize + offset) as usize;
+                    self.relax(n, cost + costs[k], owner);
                 }
-                let n = jy as usize * self.nx + jx as usize;
-                if self.blocked[n] || self.done[n] {
-                    continue;
-                }
-                let next = cost + costs[k];
-                if next < self.cost[n] {
-                    self.cost[n] = next;
-                    self.owner[n] = owner;
-                    self.push(next, n);
+            } else {
+                for (k, (dx, dy)) in STEPS.iter().enumerate() {
+                    let (jx, jy) = (ix as i32 + dx, iy as i32 + dy);
+                    if jx < 0 || jy < 0 || jx >= self.nx as i32 || jy >= self.ny as i32 {
+                        continue;
+                    }
+                    let n = jy as usize * self.nx + jx as usize;
+                    self.relax(n, cost + costs[k], owner);
                 }
             }
             if stop_at == Some(c) {

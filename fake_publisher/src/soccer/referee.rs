@@ -21,6 +21,8 @@ pub const SET_PLAY_DURATION: f64 = 30.0;
 pub const SHOOTOUT_ATTEMPT_DURATION: f64 = 20.0;
 /// Kicks per team in a shootout.
 pub const SHOOTOUT_KICKS: u32 = 5;
+/// A ball put on a line for a restart lies this far inside it (m), so it is in play.
+pub const PLACEMENT_INSET: f64 = 0.1;
 /// Each team's message budget for the game.
 pub const MESSAGE_BUDGET: i64 = 1200;
 
@@ -298,14 +300,20 @@ impl Referee {
         if exit.y.abs() > hw && exit.x.abs() <= hl {
             let team = toucher.other();
             self.award(SubState::ThrowIn, team, now, calls);
-            return Point2::new(exit.x.clamp(-hl + 0.5, hl - 0.5), hw.copysign(exit.y));
+            return Point2::new(
+                exit.x.clamp(-hl + 0.5, hl - 0.5),
+                (hw - PLACEMENT_INSET).copysign(exit.y),
+            );
         }
         // Over a goal line: the defenders of that goal are home for -x, away for +x.
         let defender = if exit.x < 0.0 { Side::Home } else { Side::Away };
         let y_side = if exit.y >= 0.0 { 1.0 } else { -1.0 };
         if toucher == defender {
             self.award(SubState::CornerKick, defender.other(), now, calls);
-            Point2::new(hl.copysign(exit.x), hw * y_side)
+            Point2::new(
+                (hl - PLACEMENT_INSET).copysign(exit.x),
+                (hw - PLACEMENT_INSET) * y_side,
+            )
         } else {
             self.award(SubState::GoalKick, defender, now, calls);
             Point2::new(
@@ -401,7 +409,7 @@ mod tests {
             r.set_play.map(|s| (s.0, s.1)),
             Some((SubState::ThrowIn, Side::Away))
         );
-        assert_eq!((p.x, p.y), (1.0, 3.0));
+        assert_eq!((p.x, p.y), (1.0, 2.9));
         // Home last touched, out over the away goal line: goal kick for away.
         let p = r.ball_out(Point2::new(4.7, -1.8), &field, 0.0, &mut calls);
         assert_eq!(
@@ -415,7 +423,7 @@ mod tests {
             r.set_play.map(|s| (s.0, s.1)),
             Some((SubState::CornerKick, Side::Away))
         );
-        assert_eq!((p.x, p.y), (-4.5, 3.0));
+        assert_eq!((p.x, p.y), (-4.4, 2.9));
         // The kicking team's touch ends its set play.
         r.touched(Side::Away, &mut calls);
         assert!(r.set_play.is_none());

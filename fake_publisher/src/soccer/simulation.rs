@@ -750,13 +750,25 @@ impl SoccerMatch {
             return;
         }
         self.ball.roll(TICK);
+        let field = &self.params.field;
+        let (hl, hw) = (field.half_length(), field.half_width());
+        let rolled_to = self.ball.position;
         for p in &self.players {
             if p.penalized_until.is_none() && world::bounce(&mut self.ball, &p.body) {
                 self.referee.touched(p.side, calls);
             }
         }
-        let field = &self.params.field;
-        let (hl, hw) = (field.half_length(), field.half_width());
+        // A ball a robot merely pushes over a line stays in (dribbling along the line); only
+        // a rolling ball leaves the field.
+        if (rolled_to - self.ball.position).norm() > 0.0
+            && rolled_to.x.abs() <= hl
+            && rolled_to.y.abs() <= hw
+        {
+            self.ball.position = Point2::new(
+                self.ball.position.x.clamp(-hl, hl),
+                self.ball.position.y.clamp(-hw, hw),
+            );
+        }
         let b = self.ball.position;
         if b.x.abs() > hl && b.y.abs() < field.goal_inner_width / 2.0 {
             let scorer = if b.x > 0.0 { Side::Home } else { Side::Away };
