@@ -28,24 +28,26 @@ use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
 use waypoint_graph::{ObstacleMap, distance_f32};
 
-/// Nav2 status codes (action_msgs/GoalStatus).
+/// Nav2 status codes (action_msgs/GoalStatus): aliases of the [`GoalStatus`] constants.
 pub mod status {
-    /// Goal accepted.
-    pub const ACCEPTED: u8 = 1;
-    /// Goal executing.
-    pub const EXECUTING: u8 = 2;
-    /// Goal reached.
-    pub const SUCCEEDED: u8 = 4;
-    /// Goal cancelled (by a cancel request or a preempting goal).
-    pub const CANCELED: u8 = 5;
-    /// Goal aborted (our robot is dead).
-    pub const ABORTED: u8 = 6;
+    use bus::messages::GoalStatus;
+
+    /// Goal accepted ([`GoalStatus::ACCEPTED`]).
+    pub const ACCEPTED: u8 = GoalStatus::ACCEPTED;
+    /// Goal executing ([`GoalStatus::EXECUTING`]).
+    pub const EXECUTING: u8 = GoalStatus::EXECUTING;
+    /// Goal reached ([`GoalStatus::SUCCEEDED`]).
+    pub const SUCCEEDED: u8 = GoalStatus::SUCCEEDED;
+    /// Goal cancelled by a cancel request or a preempting goal ([`GoalStatus::CANCELED`]).
+    pub const CANCELED: u8 = GoalStatus::CANCELED;
+    /// Goal aborted: our robot is dead ([`GoalStatus::ABORTED`]).
+    pub const ABORTED: u8 = GoalStatus::ABORTED;
 }
 
-/// Game stage reported after the match has ended.
-pub const STAGE_SETTLEMENT: u8 = 5;
-/// Game stage of the battle.
-pub const STAGE_BATTLE: u8 = 4;
+/// Game stage reported after the match has ended ([`GameInfo::STAGE_SETTLEMENT`]).
+pub const STAGE_SETTLEMENT: u8 = GameInfo::STAGE_SETTLEMENT;
+/// Game stage of the battle ([`GameInfo::STAGE_BATTLE`]).
+pub const STAGE_BATTLE: u8 = GameInfo::STAGE_BATTLE;
 /// How many goal statuses the status array keeps (newest last).
 const STATUS_HISTORY: usize = 8;
 /// Slack for comparing accumulated simulated times.
@@ -633,7 +635,7 @@ impl Nav {
             }
             goal.executing = true;
             let id = goal.id;
-            self.set_status(id, status::EXECUTING);
+            self.set_status(id, GoalStatus::EXECUTING);
         }
         true
     }
@@ -702,7 +704,7 @@ impl Nav {
         robot.y = pos.y;
         if done {
             self.vel = Vec2::ZERO;
-            self.end(status::SUCCEEDED);
+            self.end(GoalStatus::SUCCEEDED);
         }
     }
 
@@ -717,7 +719,7 @@ impl Nav {
             }
             goal.executing = true;
             let id = goal.id;
-            self.set_status(id, status::EXECUTING);
+            self.set_status(id, GoalStatus::EXECUTING);
         }
         let Some(goal) = self.goal.as_mut() else {
             return;
@@ -759,7 +761,7 @@ impl Nav {
         robot.x = pos.0;
         robot.y = pos.1;
         if done {
-            self.end(status::SUCCEEDED);
+            self.end(GoalStatus::SUCCEEDED);
         }
     }
 
@@ -1044,7 +1046,7 @@ impl Simulation {
         let stages: Vec<(f64, u8)> = scenario.stages.iter().map(|s| (s.at, s.stage)).collect();
         let match_start = stages
             .iter()
-            .find(|(_, s)| *s == STAGE_BATTLE)
+            .find(|(_, s)| *s == GameInfo::STAGE_BATTLE)
             .map_or(0.0, |(at, _)| *at);
         let game_time = scenario
             .game_time
@@ -1198,13 +1200,13 @@ impl Simulation {
             self.rejected_goals += 1;
             return;
         }
-        self.nav.end(status::CANCELED);
+        self.nav.end(GoalStatus::CANCELED);
         let alive = self.robots.get(self.ours).is_some_and(|r| r.alive);
         if !alive {
-            self.nav.push_status(goal.goal_id, status::ABORTED);
+            self.nav.push_status(goal.goal_id, GoalStatus::ABORTED);
             return;
         }
-        self.nav.push_status(goal.goal_id, status::ACCEPTED);
+        self.nav.push_status(goal.goal_id, GoalStatus::ACCEPTED);
         self.nav.goal = Some(Goal {
             id: goal.goal_id,
             poses: goal
@@ -1230,7 +1232,7 @@ impl Simulation {
             .as_ref()
             .is_some_and(|g| cancel.goal_id == NavCancel::ANY_GOAL || g.id == cancel.goal_id)
         {
-            self.nav.end(status::CANCELED);
+            self.nav.end(GoalStatus::CANCELED);
         }
     }
 
@@ -1268,10 +1270,10 @@ impl Simulation {
     /// The current game stage (5 once the match has ended).
     pub fn stage(&self) -> u8 {
         if self.ended {
-            return STAGE_SETTLEMENT;
+            return GameInfo::STAGE_SETTLEMENT;
         }
         if self.stages.is_empty() {
-            return STAGE_BATTLE;
+            return GameInfo::STAGE_BATTLE;
         }
         self.stages
             .iter()
@@ -1485,7 +1487,7 @@ impl Simulation {
             robot.alive = robot.hp > 0;
         }
         if self.robots.get(self.ours).is_some_and(|r| !r.alive) {
-            self.nav.end(status::ABORTED);
+            self.nav.end(GoalStatus::ABORTED);
         }
     }
 
