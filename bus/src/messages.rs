@@ -88,8 +88,15 @@ pub struct GameInfo {
     pub header: Header,
     /// Remaining seconds of the match.
     pub timestamp: f64,
-    /// Game stage (4 = in battle).
+    /// Game stage ([`GameInfo::STAGE_BATTLE`] in battle).
     pub game_stage: u8,
+}
+
+impl GameInfo {
+    /// `game_stage` while the match is fought.
+    pub const STAGE_BATTLE: u8 = 4;
+    /// `game_stage` after the match has ended (settlement).
+    pub const STAGE_SETTLEMENT: u8 = 5;
 }
 
 /// `global_interface/Serial` on `serial_msg`.
@@ -224,6 +231,23 @@ pub struct GoalStatus {
     /// The goal it belongs to (optional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal_id: Option<u64>,
+}
+
+impl GoalStatus {
+    /// `status` of a goal in no known state (also the value before any goal).
+    pub const UNKNOWN: u8 = 0;
+    /// `status` of an accepted goal that is not executing yet.
+    pub const ACCEPTED: u8 = 1;
+    /// `status` of an executing goal.
+    pub const EXECUTING: u8 = 2;
+    /// `status` of a goal whose cancel was requested but has not finished.
+    pub const CANCELING: u8 = 3;
+    /// `status` of a goal that reached its last pose.
+    pub const SUCCEEDED: u8 = 4;
+    /// `status` of a goal cancelled by a cancel request or a preempting goal.
+    pub const CANCELED: u8 = 5;
+    /// `status` of a goal aborted by the navigation (it cannot be reached or run).
+    pub const ABORTED: u8 = 6;
 }
 
 /// `action_msgs/GoalStatusArray` on `navigate_through_poses/_action/status`; the last entry counts.

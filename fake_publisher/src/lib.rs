@@ -19,6 +19,7 @@ mod check;
 pub mod error;
 pub mod locate;
 pub mod rng;
+pub mod robomaster;
 pub mod scenario;
 pub mod sim;
 pub mod soccer;
