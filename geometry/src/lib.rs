@@ -136,7 +136,7 @@ impl<F> Vector2<F> {
 
     /// Length.
     pub fn norm(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     /// Squared length.

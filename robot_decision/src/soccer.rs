@@ -280,6 +280,35 @@ pub struct SimArgs {
     pub robot: Option<String>,
 }
 
+/// One robot in one tick of `soccer sim --json`, keys in the contract's order.
+#[derive(serde::Serialize)]
+struct RobotLine<'a> {
+    t: f64,
+    team: &'a str,
+    player: u8,
+    role: Option<&'static str>,
+    branch: &'a str,
+    motion: &'a soccer_profile::motion::MotionCommand,
+    ball: Option<soccer_profile::decider::OutputBall>,
+    score: &'a Score<'a>,
+}
+
+/// The score by team name, home first.
+struct Score<'a> {
+    home: (&'a str, u32),
+    away: (&'a str, u32),
+}
+
+impl serde::Serialize for Score<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry(self.home.0, &self.home.1)?;
+        map.serialize_entry(self.away.0, &self.away.1)?;
+        map.end()
+    }
+}
+
 /// The sample parameters folder.
 fn sample_params() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters")
@@ -348,22 +377,26 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     while !game.is_over() {
         let happenings = game.step();
         let written = if args.json {
-            let mut score = serde_json::Map::new();
-            score.insert(names[0].clone(), game.referee.goals(Side::Home).into());
-            score.insert(names[1].clone(), game.referee.goals(Side::Away).into());
+            let score = Score {
+                home: (&names[0], game.referee.goals(Side::Home)),
+                away: (&names[1], game.referee.goals(Side::Away)),
+            };
             let mut result = Ok(());
             for p in &game.players {
-                let line = serde_json::json!({
-                    "t": (game.now * 1000.0).round() / 1000.0,
-                    "team": names[usize::from(p.side == Side::Away)],
-                    "player": p.number,
-                    "role": p.role,
-                    "branch": p.branch,
-                    "motion": p.motion,
-                    "ball": p.decision.as_ref().and_then(|d| d.ball),
-                    "score": score,
+                let line = RobotLine {
+                    t: (game.now * 1000.0).round() / 1000.0,
+                    team: &names[usize::from(p.side == Side::Away)],
+                    player: p.number,
+                    role: p.role,
+                    branch: &p.branch,
+                    motion: &p.motion,
+                    ball: p.decision.as_ref().and_then(|d| d.ball),
+                    score: &score,
+                };
+                result = result.and_then(|()| {
+                    serde_json::to_writer(&mut out, &line).map_err(std::io::Error::other)?;
+                    writeln!(out)
                 });
-                result = result.and_then(|()| writeln!(out, "{line}"));
             }
             result
         } else {

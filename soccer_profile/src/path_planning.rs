@@ -72,6 +72,8 @@ impl Default for Walker {
     fn default() -> Self {
         let config = PlannerConfig {
             bot_radius: 0.0, // our circles already include the robot radius
+            // Humanoids walk slowly: two random sub-destinations a frame find a way round.
+            random_sub_dests: 2,
             ..PlannerConfig::r2024()
         };
         Self {

@@ -60,6 +60,13 @@ pub struct Player {
     rng: SplitMix64,
 }
 
+impl Player {
+    /// Whether a State message of teammate `number` has reached this robot.
+    pub fn has_heard_from(&self, number: u8) -> bool {
+        self.last_received[usize::from(number) & 7].is_some()
+    }
+}
+
 /// Something worth a line in the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Happening {
