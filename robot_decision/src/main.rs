@@ -160,14 +160,8 @@ enum Command {
 enum SoccerCommand {
     /// Decide offline: one JSON frame per input line, one JSON decision per output line.
     Decide {
-        /// The parameters folder (base/, location/NAME/, robot/NAME/).
-        params_dir: PathBuf,
-        /// Location override folder name.
-        #[arg(long)]
-        location: Option<String>,
-        /// Robot override folder name.
-        #[arg(long)]
-        robot: Option<String>,
+        #[command(flatten)]
+        params: SoccerParams,
         /// A tree replacing the default (.json5 or BT.CPP .xml).
         #[arg(long)]
         tree: Option<PathBuf>,
@@ -208,18 +202,25 @@ enum SoccerCommand {
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
     Heatmap {
-        /// The parameters folder (base/, location/NAME/, robot/NAME/).
-        params_dir: PathBuf,
-        /// Location override folder name.
-        #[arg(long)]
-        location: Option<String>,
-        /// Robot override folder name.
-        #[arg(long)]
-        robot: Option<String>,
+        #[command(flatten)]
+        params: SoccerParams,
         /// The frames (JSON Lines); `-` reads standard input.
         #[arg(long)]
         input: PathBuf,
     },
+}
+
+/// A soccer parameters folder with its overrides.
+#[derive(Debug, clap::Args)]
+struct SoccerParams {
+    /// The parameters folder (base/, location/NAME/, robot/NAME/).
+    params_dir: PathBuf,
+    /// Location override folder name.
+    #[arg(long)]
+    location: Option<String>,
+    /// Robot override folder name.
+    #[arg(long)]
+    robot: Option<String>,
 }
 
 /// The repository's sample config, for `sim` without arguments.
@@ -258,16 +259,14 @@ fn main() -> ExitCode {
         Command::Schema { which } => schema::run(which),
         Command::Soccer { command } => match command {
             SoccerCommand::Decide {
-                params_dir,
-                location,
-                robot,
+                params,
                 tree,
                 input,
                 explain,
             } => soccer::decide(&soccer::DecideArgs {
-                params_dir,
-                location,
-                robot,
+                params_dir: params.params_dir,
+                location: params.location,
+                robot: params.robot,
                 tree,
                 input,
                 explain,
@@ -291,15 +290,10 @@ fn main() -> ExitCode {
                 location,
                 robot,
             }),
-            SoccerCommand::Heatmap {
-                params_dir,
-                location,
-                robot,
-                input,
-            } => soccer::heatmap(&soccer::HeatmapArgs {
-                params_dir,
-                location,
-                robot,
+            SoccerCommand::Heatmap { params, input } => soccer::heatmap(&soccer::HeatmapArgs {
+                params_dir: params.params_dir,
+                location: params.location,
+                robot: params.robot,
                 input,
             }),
         },

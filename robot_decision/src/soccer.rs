@@ -1,8 +1,9 @@
 //! `robot-decision soccer ...`: the soccer profile's offline commands.
 
 use soccer_profile::decider::SoccerDecider;
-use soccer_profile::frame::Frame;
+use soccer_profile::frame::{Frame, FrameError};
 use soccer_profile::params;
+use soccer_profile::search::{HeatmapFrame, SearchSuggestor};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,6 +26,28 @@ pub struct DecideArgs {
     pub explain: bool,
 }
 
+/// Loads a parameters folder, printing every diagnostic on failure.
+fn load_params(
+    dir: &Path,
+    location: Option<&str>,
+    robot: Option<&str>,
+) -> Option<params::Parameters> {
+    match params::load(dir, location, robot) {
+        Ok(p) => Some(p),
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            eprintln!(
+                "{}: parameters not loaded ({} error(s))",
+                dir.display(),
+                errors.len()
+            );
+            None
+        }
+    }
+}
+
 /// Loads parameters and tree, printing diagnostics on failure.
 pub fn load_decider(
     params_dir: &Path,
@@ -32,20 +55,7 @@ pub fn load_decider(
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<SoccerDecider> {
-    let parameters = match params::load(params_dir, location, robot) {
-        Ok(p) => p,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("{e}");
-            }
-            eprintln!(
-                "{}: parameters not loaded ({} error(s))",
-                params_dir.display(),
-                errors.len()
-            );
-            return None;
-        }
-    };
+    let parameters = load_params(params_dir, location, robot)?;
     let spec = match tree {
         Some(path) => soccer_profile::tree::load_spec(path),
         None => soccer_profile::tree::default_spec(),
@@ -69,6 +79,98 @@ pub fn load_decider(
     }
 }
 
+/// What became of one good input line.
+enum Answer {
+    /// The result was written.
+    Written,
+    /// The line was refused for this reason (already reported); `{"skipped": reason}`.
+    Refused(&'static str),
+}
+
+/// The JSON Lines loop every offline soccer command shares: read `input` line by line,
+/// parse each with `parse` (time must not go back), let `answer` write its result, answer a
+/// malformed line `{"skipped":"malformed_input"}` with `FILE:LINE:COL: error:` on stderr, and
+/// exit 1 at the end when any line was skipped.
+fn run_lines<T>(
+    input: &Path,
+    parse: fn(&str) -> Result<T, FrameError>,
+    time_of: fn(&T) -> f64,
+    mut answer: impl FnMut(T, usize, &mut dyn Write) -> std::io::Result<Answer>,
+) -> ExitCode {
+    let reader = match crate::open_input(input) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let mut skipped = 0usize;
+    let mut last_t = f64::NEG_INFINITY;
+    for (index, line) in BufReader::new(reader).lines().enumerate() {
+        let number = index + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{}:{number}: cannot read: {e}", input.display());
+                return ExitCode::from(1);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = parse(&line).and_then(|item| {
+            let t = time_of(&item);
+            if t < last_t {
+                Err(FrameError {
+                    column: 0,
+                    field: "t".into(),
+                    message: format!("time goes back ({t} after {last_t})"),
+                })
+            } else {
+                Ok((item, t))
+            }
+        });
+        let written = match parsed {
+            Ok((item, t)) => match answer(item, number, &mut stdout) {
+                Ok(Answer::Written) => {
+                    last_t = t;
+                    Ok(())
+                }
+                Ok(Answer::Refused(reason)) => {
+                    skipped += 1;
+                    write!(stdout, r#"{{"skipped":"{reason}"}}"#)
+                }
+                Err(e) => Err(e),
+            },
+            Err(e) => {
+                skipped += 1;
+                eprintln!(
+                    "{}:{number}:{}: error: `{}`: {}",
+                    input.display(),
+                    e.column.max(1),
+                    e.field,
+                    e.message
+                );
+                stdout.write_all(br#"{"skipped":"malformed_input"}"#)
+            }
+        };
+        if written.and_then(|()| stdout.write_all(b"\n")).is_err() {
+            return ExitCode::SUCCESS; // the reader went away (`| head`)
+        }
+    }
+    if stdout.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    if skipped > 0 {
+        eprintln!("{}: {skipped} line(s) skipped", input.display());
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Arguments of `soccer heatmap`.
 #[derive(Debug, Clone)]
 pub struct HeatmapArgs {
@@ -84,98 +186,31 @@ pub struct HeatmapArgs {
 
 /// Runs the frames of `args.input` through the search suggestor.
 pub fn heatmap(args: &HeatmapArgs) -> ExitCode {
-    let parameters = match params::load(
+    let Some(parameters) = load_params(
         &args.params_dir,
         args.location.as_deref(),
         args.robot.as_deref(),
-    ) {
-        Ok(p) => p,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("{e}");
-            }
-            eprintln!(
-                "{}: parameters not loaded ({} error(s))",
-                args.params_dir.display(),
-                errors.len()
-            );
-            return ExitCode::from(1);
-        }
+    ) else {
+        return ExitCode::from(1);
     };
-    let mut suggestor =
-        soccer_profile::search::SearchSuggestor::new(parameters.search_suggestor, parameters.field);
-    let reader = match crate::open_input(&args.input) {
-        Ok(r) => r,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut stdout = std::io::BufWriter::new(stdout.lock());
-    let mut bad_lines = 0usize;
-    let mut last_t = f64::NEG_INFINITY;
-    for (index, line) in BufReader::new(reader).lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
+    let mut suggestor = SearchSuggestor::new(parameters.search_suggestor, parameters.field);
+    let input = args.input.display().to_string();
+    run_lines(
+        &args.input,
+        HeatmapFrame::parse,
+        |f| f.t,
+        |frame, number, out| match suggestor.update(&frame) {
+            Ok(()) => {
+                serde_json::to_writer(&mut *out, &suggestor.output(frame.t))
+                    .map_err(std::io::Error::other)?;
+                Ok(Answer::Written)
+            }
             Err(e) => {
-                eprintln!("{}:{}: cannot read: {e}", args.input.display(), index + 1);
-                return ExitCode::from(1);
+                eprintln!("{input}:{number}:1: error: {e}");
+                Ok(Answer::Refused("invalid_parameters"))
             }
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = soccer_profile::search::HeatmapFrame::parse(&line).and_then(|f| {
-            if f.t < last_t {
-                Err(soccer_profile::frame::FrameError {
-                    column: 0,
-                    field: "t".into(),
-                    message: format!("time goes back ({} after {last_t})", f.t),
-                })
-            } else {
-                Ok(f)
-            }
-        });
-        let written = match parsed {
-            Ok(frame) => match suggestor.update(&frame) {
-                Ok(()) => {
-                    last_t = frame.t;
-                    serde_json::to_writer(&mut stdout, &suggestor.output(frame.t))
-                        .map_err(std::io::Error::other)
-                }
-                Err(e) => {
-                    bad_lines += 1;
-                    eprintln!("{}:{}:1: error: {e}", args.input.display(), index + 1);
-                    stdout.write_all(br#"{"skipped":"invalid_parameters"}"#)
-                }
-            },
-            Err(e) => {
-                bad_lines += 1;
-                eprintln!(
-                    "{}:{}:{}: error: `{}`: {}",
-                    args.input.display(),
-                    index + 1,
-                    e.column.max(1),
-                    e.field,
-                    e.message
-                );
-                stdout.write_all(br#"{"skipped":"malformed_input"}"#)
-            }
-        };
-        if written.and_then(|()| stdout.write_all(b"\n")).is_err() {
-            return ExitCode::SUCCESS;
-        }
-    }
-    if stdout.flush().is_err() {
-        return ExitCode::SUCCESS;
-    }
-    if bad_lines > 0 {
-        eprintln!("{}: {bad_lines} line(s) skipped", args.input.display());
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+        },
+    )
 }
 
 /// Runs the frames of `args.input` through the soccer behaviour.
@@ -189,74 +224,16 @@ pub fn decide(args: &DecideArgs) -> ExitCode {
         return ExitCode::from(1);
     };
     decider.set_explain(args.explain);
-    let reader = match crate::open_input(&args.input) {
-        Ok(r) => r,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut stdout = std::io::BufWriter::new(stdout.lock());
-    let mut bad_lines = 0usize;
-    let mut last_t = f64::NEG_INFINITY;
-    for (index, line) in BufReader::new(reader).lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("{}:{}: cannot read: {e}", args.input.display(), index + 1);
-                return ExitCode::from(1);
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = Frame::parse(&line).and_then(|f| {
-            if f.t < last_t {
-                Err(soccer_profile::frame::FrameError {
-                    column: 0,
-                    field: "t".into(),
-                    message: format!("time goes back ({} after {last_t})", f.t),
-                })
-            } else {
-                Ok(f)
-            }
-        });
-        let written = match parsed {
-            Ok(frame) => {
-                last_t = frame.t;
-                let decision = decider.decide(&frame);
-                serde_json::to_writer(&mut stdout, &decision).map_err(std::io::Error::other)
-            }
-            Err(e) => {
-                bad_lines += 1;
-                eprintln!(
-                    "{}:{}:{}: error: `{}`: {}",
-                    args.input.display(),
-                    index + 1,
-                    e.column.max(1),
-                    e.field,
-                    e.message
-                );
-                stdout.write_all(br#"{"skipped":"malformed_input"}"#)
-            }
-        };
-        if written.and_then(|()| stdout.write_all(b"\n")).is_err() {
-            return ExitCode::SUCCESS; // the reader went away (`| head`)
-        }
-    }
-    if stdout.flush().is_err() {
-        return ExitCode::SUCCESS;
-    }
-    if bad_lines > 0 {
-        eprintln!(
-            "{}: {bad_lines} malformed line(s) skipped",
-            args.input.display()
-        );
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    run_lines(
+        &args.input,
+        Frame::parse,
+        |f| f.t,
+        |frame, _, out| {
+            serde_json::to_writer(&mut *out, &decider.decide(&frame))
+                .map_err(std::io::Error::other)?;
+            Ok(Answer::Written)
+        },
+    )
 }
 
 /// Arguments of `soccer sim`.
@@ -326,14 +303,9 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         (Some(_), None) => None,
     };
     let params_dir = args.params_dir.clone().unwrap_or_else(sample_params);
-    let parameters = match params::load(&params_dir, location.as_deref(), args.robot.as_deref()) {
-        Ok(p) => p,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("{e}");
-            }
-            return ExitCode::from(1);
-        }
+    let Some(parameters) = load_params(&params_dir, location.as_deref(), args.robot.as_deref())
+    else {
+        return ExitCode::from(1);
     };
     let mut scenario = match &args.scenario {
         Some(path) => match load_soccer_scenario(path) {

@@ -149,21 +149,7 @@ impl SoccerContext {
             self.memory.voronoi.finish();
             return;
         }
-        let mut sites = std::mem::take(&mut self.memory.sites);
-        self.field_player_sites(&mut sites);
-        let field = &self.params.field;
-        let v = &self.params.behavior_node.voronoi;
-        self.memory.voronoi.resize(
-            field.length,
-            field.width,
-            field.border_strip_width,
-            v.grid_resolution,
-        );
-        self.memory
-            .voronoi
-            .compute(&sites, &self.world.obstacles, v.orientation_bias, None);
-        self.memory.sites = sites;
-        self.memory.voronoi_fresh = true;
+        self.partition(None);
     }
 
     /// Whether this robot owns the ball's cell of the field players' partition (the raw
@@ -175,25 +161,27 @@ impl SoccerContext {
         if self.world.player_number == self.params.behavior_node.goalkeeper.player_number {
             return false;
         }
+        self.partition(Some(ball.position));
+        self.memory.voronoi.owner_at(ball.position) == Some(self.world.player_number)
+    }
+
+    /// Partitions the grid among this tick's field players, stopping once the cell at
+    /// `stop_at` is owned (when it is free; a blocked cell needs the whole partition).
+    fn partition(&mut self, stop_at: Option<Point2<Field>>) {
         let mut sites = std::mem::take(&mut self.memory.sites);
         self.field_player_sites(&mut sites);
         let field = &self.params.field;
         let v = &self.params.behavior_node.voronoi;
-        self.memory.voronoi.resize(
+        let grid = &mut self.memory.voronoi;
+        grid.resize(
             field.length,
             field.width,
             field.border_strip_width,
             v.grid_resolution,
         );
-        let owns = self.memory.voronoi.owns(
-            self.world.player_number,
-            ball.position,
-            &sites,
-            &self.world.obstacles,
-            v.orientation_bias,
-        );
+        let stop = stop_at.and_then(|p| grid.free_cell_of(p, &self.world.obstacles));
+        grid.compute(&sites, &self.world.obstacles, v.orientation_bias, stop);
         self.memory.sites = sites;
         self.memory.voronoi_fresh = true;
-        owns
     }
 }

@@ -294,6 +294,16 @@ impl VoronoiGrid {
         self.sites.get(usize::from(index)).map(|s| s.player)
     }
 
+    /// The cell at `p` when it is on the grid and no obstacle covers its centre.
+    pub fn free_cell_of(&self, p: Point2<Field>, obstacles: &[Obstacle]) -> Option<usize> {
+        let c = self.cell_of(p)?;
+        let centre = self.center(c);
+        let blocked = obstacles
+            .iter()
+            .any(|o| centre.distance_squared(o.center) < o.radius * o.radius);
+        (!blocked).then_some(c)
+    }
+
     /// Whether `player` owns the cell at `p`, computing only as far as needed.
     pub fn owns(
         &mut self,
@@ -303,13 +313,10 @@ impl VoronoiGrid {
         obstacles: &[Obstacle],
         bias: f64,
     ) -> bool {
-        let Some(c) = self.cell_of(p) else {
+        if self.cell_of(p).is_none() {
             return false;
-        };
-        let blocked_target = obstacles
-            .iter()
-            .any(|o| self.center(c).distance_squared(o.center) < o.radius * o.radius);
-        let stop = (!blocked_target).then_some(c);
+        }
+        let stop = self.free_cell_of(p, obstacles);
         self.compute(sites, obstacles, bias, stop);
         self.owner_at(p) == Some(player)
     }
