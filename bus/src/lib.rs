@@ -5,7 +5,7 @@
 //!
 //! Main types: [`Bus`] (publish, subscribe), [`Subscription`] (one queue for several topics),
 //! [`decode`] / [`DecodeError`] (typed payloads, errors naming the field), [`ZenohOptions`] and
-//! [`BusArgs`] (how to reach the network). The wire contract is in the crate's README.
+//! [`BusArgs`] (how to reach the network), [`recording`] (MCAP files of bus traffic). The wire contract is in the crate's README.
 
 #![warn(missing_docs)]
 
@@ -13,6 +13,7 @@ mod decode;
 pub mod messages;
 mod options;
 mod queue;
+pub mod recording;
 pub mod topics;
 mod transport;
 

@@ -5,7 +5,7 @@ use decision_core::engine::{NodeId, Status, TreeSpec};
 use decision_core::robomaster::Tables;
 use decision_core::robomaster::aim::AimTarget;
 use decision_core::robomaster::world::World;
-use robot_decision::node::{NodeCore, NodeStats};
+use decision_node::node::{NodeCore, NodeStats};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub const EVENT_CAPACITY: usize = 200;
 
 /// One tick as published on `robot_decision/trace`.
-pub use robot_decision::runtime::record::TraceRecord as TickView;
+pub use decision_node::runtime::record::TraceRecord as TickView;
 
 /// One event line (reload, start, malformed input, ...).
 #[derive(Debug, Clone, PartialEq)]

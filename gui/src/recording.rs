@@ -8,9 +8,9 @@ use bus::messages::GameInfo;
 use bus::topics;
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
-use robot_decision::node::{Ingested, NodeCore};
-use robot_decision::runtime::record::from_nanos;
-use robot_decision::runtime::replay::{RecordedMessage, extract_config, read_mcap};
+use decision_node::node::{Ingested, NodeCore};
+use decision_node::runtime::record::from_nanos;
+use decision_node::runtime::replay::{RecordedMessage, extract_config, read_mcap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -5,10 +5,10 @@
 use crate::model::{TickView, View};
 use bus::{Bus, Subscription};
 use decision_core::robomaster::{Tables, load};
+use decision_node::node::{Ingested, NodeCore};
+use decision_node::runtime::record::{Recorder, RunFacts};
+use decision_node::runtime::sim::{InProcessMatch, deliver_to_simulation};
 use fake_publisher::{Scenario, Simulation};
-use robot_decision::node::{Ingested, NodeCore};
-use robot_decision::runtime::record::{Recorder, RunFacts};
-use robot_decision::runtime::sim::{InProcessMatch, deliver_to_simulation};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;

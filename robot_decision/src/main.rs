@@ -8,9 +8,9 @@ mod soccer;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use decision_core::robomaster::load;
-use robot_decision::node::NodeCore;
-use robot_decision::runtime::record::{Recorder, RunFacts};
-use robot_decision::runtime::{record_info, replay, run, sim};
+use decision_node::node::NodeCore;
+use decision_node::runtime::record::{Recorder, RunFacts};
+use decision_node::runtime::{record_info, replay, run, sim};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 use bus::messages::DecisionMsg;
 use bus::{Bus, Mode, Received, ZenohOptions, topics};
 use decision_core::robomaster::load;
-use robot_decision::node::{Ingested, NodeCore};
+use decision_node::node::{Ingested, NodeCore};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -506,9 +506,9 @@ fn record_info_tells_what_the_file_holds() {
 fn run_record_replays_with_the_recorded_wall_clock() {
     use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};
     use bus::{Bus, topics};
-    use robot_decision::node::NodeCore;
-    use robot_decision::runtime::record::{Recorder, RunFacts};
-    use robot_decision::runtime::run::{run_node_recorded, wall_clock};
+    use decision_node::node::NodeCore;
+    use decision_node::runtime::record::{Recorder, RunFacts};
+    use decision_node::runtime::run::{run_node_recorded, wall_clock};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -4,9 +4,9 @@
 //! file, feed the inputs in log-time order, compare with the recorded decisions.
 //! `cargo bench -p robot_decision --bench replay` (ROBOT_DECISION_REPLAY_RUNS, default 5).
 
-use robot_decision::runtime::record::{Recorder, RunFacts};
-use robot_decision::runtime::replay::{diff, load_tables, progress, read_mcap, replay_messages};
-use robot_decision::runtime::sim::{SimOptions, simulate_recorded};
+use decision_node::runtime::record::{Recorder, RunFacts};
+use decision_node::runtime::replay::{diff, load_tables, progress, read_mcap, replay_messages};
+use decision_node::runtime::sim::{SimOptions, simulate_recorded};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;

@@ -4,8 +4,12 @@
 //! time where the decision in effect differs, with each side's why-not. Also takes a JSON
 //! Lines snapshot file (the `decide` input) and compares `--base` against `--config`.
 
-use super::record::{METADATA_NAME, TraceRecord, from_nanos};
+use super::record::TraceRecord;
 use crate::node::{Ingested, NodeCore};
+pub use bus::recording::{
+    ChannelInfo, RecordedAttachment, RecordedMessage, Recording, from_nanos, is_mcap, read_mcap,
+    read_mcap_bytes,
+};
 use bus::topics;
 use decision_core::robomaster::snapshot::parse_line;
 use decision_core::robomaster::{Decider, Tables, TickInput, TickResult, load};
@@ -17,185 +21,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// One message of a recording.
-#[derive(Debug, Clone)]
-pub struct RecordedMessage {
-    /// Topic (channel) name.
-    pub topic: String,
-    /// Receive time in nanoseconds.
-    pub log_time: u64,
-    /// Header stamp in nanoseconds.
-    pub publish_time: u64,
-    /// The JSON payload.
-    pub data: Vec<u8>,
-}
-
-/// One attachment of a recording.
-#[derive(Debug, Clone)]
-pub struct RecordedAttachment {
-    /// File name.
-    pub name: String,
-    /// Media type.
-    pub media_type: String,
-    /// Content.
-    pub data: Vec<u8>,
-}
-
-/// A channel of a recording.
-#[derive(Debug, Clone, Default)]
-pub struct ChannelInfo {
-    /// Schema name.
-    pub schema_name: String,
-    /// Schema encoding (`jsonschema`).
-    pub schema_encoding: String,
-    /// Message encoding (`json`).
-    pub message_encoding: String,
-    /// The schema document.
-    pub schema: Vec<u8>,
-}
-
-/// What could be read of an MCAP file, up to its end or to the first damaged record.
-#[derive(Debug, Clone, Default)]
-pub struct Recording {
-    /// Messages in file order.
-    pub messages: Vec<RecordedMessage>,
-    /// Channels by topic.
-    pub channels: BTreeMap<String, ChannelInfo>,
-    /// Attachments in file order.
-    pub attachments: Vec<RecordedAttachment>,
-    /// Metadata records by name.
-    pub metadata: BTreeMap<String, BTreeMap<String, String>>,
-    /// Set when the file is cut or damaged: what was read stops there.
-    pub warning: Option<String>,
-}
-
-impl Recording {
-    /// The metadata this crate writes, if present.
-    pub fn facts(&self) -> Option<&BTreeMap<String, String>> {
-        self.metadata.get(METADATA_NAME)
-    }
-
-    /// Log-time span `(first, last)` of the messages in seconds.
-    pub fn span(&self) -> Option<(f64, f64)> {
-        let first = self.messages.iter().map(|m| m.log_time).min()?;
-        let last = self.messages.iter().map(|m| m.log_time).max()?;
-        Some((from_nanos(first), from_nanos(last)))
-    }
-
-    /// The recorded traces, in file order (unparseable ones are skipped).
-    pub fn traces(&self) -> Vec<Tick> {
-        self.messages
-            .iter()
-            .filter(|m| m.topic == topics::TRACE)
-            .filter_map(|m| Tick::from_bytes(m.data.clone()))
-            .collect()
-    }
-}
-
-/// Whether `bytes` start like an MCAP file.
-pub fn is_mcap(bytes: &[u8]) -> bool {
-    bytes.starts_with(mcap::MAGIC)
-}
-
-/// Reads an MCAP file leniently: a cut or damaged file yields everything before the damage
-/// and a warning. Fails only when the file cannot be read or is not MCAP at all.
-pub fn read_mcap(path: &Path) -> Result<Recording, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    read_mcap_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// [`read_mcap`] on bytes in memory.
-pub fn read_mcap_bytes(bytes: &[u8]) -> Result<Recording, String> {
-    use mcap::records::Record;
-    if !is_mcap(bytes) {
-        return Err("not an MCAP file (no MCAP magic at the start)".into());
-    }
-    let reader = mcap::read::ChunkFlattener::new(bytes).map_err(|e| e.to_string())?;
-    let mut recording = Recording::default();
-    let mut schemas: BTreeMap<u16, ChannelInfo> = BTreeMap::new();
-    let mut channels: BTreeMap<u16, String> = BTreeMap::new();
-    let mut complete = false;
-    for record in reader {
-        let record = match record {
-            Ok(record) => record,
-            Err(e) => {
-                recording.warning = Some(cut_warning(&recording, &e.to_string()));
-                break;
-            }
-        };
-        match record {
-            Record::Schema { header, data } => {
-                schemas.insert(
-                    header.id,
-                    ChannelInfo {
-                        schema_name: header.name,
-                        schema_encoding: header.encoding,
-                        message_encoding: String::new(),
-                        schema: data.into_owned(),
-                    },
-                );
-            }
-            Record::Channel(channel) => {
-                let mut info = schemas.get(&channel.schema_id).cloned().unwrap_or_default();
-                info.message_encoding = channel.message_encoding;
-                recording.channels.insert(channel.topic.clone(), info);
-                channels.insert(channel.id, channel.topic);
-            }
-            Record::Message { header, data } => {
-                let Some(topic) = channels.get(&header.channel_id) else {
-                    recording.warning = Some(cut_warning(
-                        &recording,
-                        &format!("message on unknown channel {}", header.channel_id),
-                    ));
-                    break;
-                };
-                recording.messages.push(RecordedMessage {
-                    topic: topic.clone(),
-                    log_time: header.log_time,
-                    publish_time: header.publish_time,
-                    data: data.into_owned(),
-                });
-            }
-            Record::Attachment { header, data, .. } => {
-                recording.attachments.push(RecordedAttachment {
-                    name: header.name,
-                    media_type: header.media_type,
-                    data: data.into_owned(),
-                });
-            }
-            Record::Metadata(m) => {
-                recording.metadata.insert(m.name, m.metadata);
-            }
-            // The summary after it repeats what was read.
-            Record::DataEnd(_) => {
-                complete = true;
-                break;
-            }
-            _ => {}
-        }
-    }
-    if !complete && recording.warning.is_none() {
-        recording.warning = Some(cut_warning(
-            &recording,
-            "the file ends without its data end",
-        ));
-    }
-    Ok(recording)
-}
-
-fn cut_warning(recording: &Recording, error: &str) -> String {
-    let last = recording
-        .messages
-        .iter()
-        .map(|m| m.log_time)
-        .max()
-        .map_or("no message".to_string(), |t| {
-            format!("the last at log time {:.3} s", from_nanos(t))
-        });
-    format!(
-        "the file is cut or damaged ({error}); using the {} message(s) before the damage, {last}",
-        recording.messages.len()
-    )
+/// The recorded traces, in file order (unparseable ones are skipped).
+pub fn traces(recording: &Recording) -> Vec<Tick> {
+    recording
+        .on_topic(topics::TRACE)
+        .filter_map(|m| Tick::from_bytes(m.data.clone()))
+        .collect()
 }
 
 /// One tick's trace, parsed for the diff and kept as bytes for exact comparison.
@@ -753,7 +584,7 @@ fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
             (ticks, Some(tables), base.display().to_string())
         }
         None => (
-            recording.traces(),
+            traces(&recording),
             recorded_tables.clone(),
             "recorded".to_string(),
         ),

@@ -7,8 +7,8 @@
 use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};
 use bus::{Bus, Mode, ZenohOptions, topics};
 use decision_core::robomaster::load;
-use robot_decision::node::NodeCore;
-use robot_decision::runtime::run::{run_node, wall_clock};
+use decision_node::node::NodeCore;
+use decision_node::runtime::run::{run_node, wall_clock};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

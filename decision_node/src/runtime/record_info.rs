@@ -80,7 +80,7 @@ pub fn summarise(recording: &Recording, file_bytes: u64) -> RecordInfo {
             message_encoding: c.message_encoding.clone(),
         })
         .collect();
-    let traces = recording.traces();
+    let traces = super::replay::traces(recording);
     let decision_changes = traces
         .windows(2)
         .filter(|w| matches!(w, [a, b] if a.record.chosen != b.record.chosen))

@@ -14,30 +14,19 @@ use bus::messages::{
     Autoaim, CarPos, DecisionMsg, DetectionArray, Float32, GameInfo, GoalStatusArray, Header,
     NavCancel, NavFeedback, NavGoal, ObjHp, PoseMsg, Serial,
 };
+use bus::recording::McapWriter;
+pub use bus::recording::{
+    FLUSH_MESSAGES, FLUSH_PERIOD, METADATA_NAME, RecordError, RecordSummary, from_nanos,
+    header_stamp_nanos, to_nanos,
+};
 use bus::topics;
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
-use mcap::records::Metadata;
-use mcap::{Attachment, WriteOptions, Writer};
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
-use std::io::BufWriter;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// A chunk is closed and flushed after this many seconds of log time.
-pub const FLUSH_PERIOD: f64 = 1.0;
-/// A chunk is closed and flushed after this many messages.
-pub const FLUSH_MESSAGES: usize = 1000;
-/// Name of the metadata record this crate writes.
-pub const METADATA_NAME: &str = "robot_decision";
-/// Message encoding of every channel.
-pub const MESSAGE_ENCODING: &str = "json";
-/// Schema encoding of every channel.
-pub const SCHEMA_ENCODING: &str = "jsonschema";
 
 /// One tick's trace as read back from `robot_decision/trace`: the mirror of [`TraceMsg`]
 /// with the fields typed for the diff and the viewer (and the channel's JSON Schema derived
@@ -171,27 +160,6 @@ pub fn channel_schemas() -> Vec<(&'static str, &'static str, serde_json::Value)>
     ]
 }
 
-/// A failure to write the recording.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordError {
-    /// The file could not be created or written.
-    #[error("{path}: cannot write the recording: {message}")]
-    Io {
-        /// The recording.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-    /// A message could not be encoded.
-    #[error("cannot encode a message on `{topic}`: {message}")]
-    Encode {
-        /// The topic.
-        topic: String,
-        /// What went wrong.
-        message: String,
-    },
-}
-
 /// What a recording says about the run it comes from (the metadata record).
 #[derive(Debug, Clone, Default)]
 pub struct RunFacts {
@@ -207,122 +175,26 @@ pub struct RunFacts {
     pub extra: BTreeMap<String, String>,
 }
 
-/// Counts of a finished recording.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RecordSummary {
-    /// Messages written.
-    pub messages: u64,
-    /// Chunks written.
-    pub chunks: u64,
-}
-
-/// Seconds to MCAP nanoseconds (negative and non-finite times become 0).
-pub fn to_nanos(t: f64) -> u64 {
-    if t.is_finite() && t > 0.0 {
-        // Saturates at u64::MAX for absurd times.
-        (t * 1e9).round() as u64
-    } else {
-        0
-    }
-}
-
-/// MCAP nanoseconds to seconds: the `now` that replay passes to the node.
-pub fn from_nanos(ns: u64) -> f64 {
-    ns as f64 / 1e9
-}
-
-/// Just the header of any message, for the publish time.
-#[derive(Deserialize)]
-struct HeaderOnly {
-    #[serde(default)]
-    header: Option<Header>,
-}
-
-/// The header stamp of a JSON payload in nanoseconds, when it has one.
-pub fn header_stamp_nanos(payload: &[u8]) -> Option<u64> {
-    let h: HeaderOnly = serde_json::from_slice(payload).ok()?;
-    let stamp = h.header?.stamp;
-    u64::try_from(stamp.sec)
-        .ok()
-        .map(|s| s * 1_000_000_000 + u64::from(stamp.nanosec))
-}
-
 /// Writes the MCAP recording of one run.
 pub struct Recorder {
-    writer: Writer<BufWriter<File>>,
-    path: PathBuf,
-    channels: HashMap<String, u16>,
-    sequence: u32,
-    chunk_start: Option<f64>,
-    chunk_messages: usize,
-    summary: RecordSummary,
+    writer: McapWriter,
 }
 
 impl Recorder {
     /// Creates `path`, writes the metadata, attaches the files of `tables` (and the scenario,
     /// if any), and declares one channel per known topic.
     pub fn create(path: &Path, facts: &RunFacts, tables: &Tables) -> Result<Self, RecordError> {
-        let io = |e: &dyn std::fmt::Display| RecordError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        let file = File::create(path).map_err(|e| io(&e))?;
-        // Seeking disabled: a chunk is built in memory and written whole, so a kill leaves at
-        // most one partial chunk at the end of the file.
-        let options = WriteOptions::new()
-            .profile("")
-            .library(format!(
-                "robot_decision/{} {}",
-                env!("CARGO_PKG_VERSION"),
-                mcap::LIBRARY_IDENTIFIER
-            ))
-            .chunk_size(None)
-            .disable_seeking(true)
-            .compression_threads(0);
-        let writer = options
-            .create(BufWriter::with_capacity(1 << 16, file))
-            .map_err(|e| io(&e))?;
-        let mut recorder = Self {
-            writer,
-            path: path.to_path_buf(),
-            channels: HashMap::new(),
-            sequence: 0,
-            chunk_start: None,
-            chunk_messages: 0,
-            summary: RecordSummary::default(),
-        };
+        let writer = McapWriter::create(
+            path,
+            &format!("robot_decision/{}", env!("CARGO_PKG_VERSION")),
+        )?;
+        let mut recorder = Self { writer };
         recorder.write_files(facts, tables)?;
         for (topic, name, schema) in channel_schemas() {
-            recorder.add_channel(topic, name, &schema)?;
+            recorder.writer.add_channel(topic, name, &schema)?;
         }
-        recorder.flush()?;
+        recorder.writer.flush()?;
         Ok(recorder)
-    }
-
-    fn io_error(&self, e: &dyn std::fmt::Display) -> RecordError {
-        RecordError::Io {
-            path: self.path.clone(),
-            message: e.to_string(),
-        }
-    }
-
-    fn add_channel(
-        &mut self,
-        topic: &str,
-        name: &str,
-        schema: &serde_json::Value,
-    ) -> Result<u16, RecordError> {
-        let data = serde_json::to_vec(schema).map_err(|e| self.io_error(&e))?;
-        let schema_id = self
-            .writer
-            .add_schema(name, SCHEMA_ENCODING, &data)
-            .map_err(|e| self.io_error(&e))?;
-        let id = self
-            .writer
-            .add_channel(schema_id, topic, MESSAGE_ENCODING, &BTreeMap::new())
-            .map_err(|e| self.io_error(&e))?;
-        self.channels.insert(topic.to_string(), id);
-        Ok(id)
     }
 
     /// The attachments (config, decisions, waypoints, map, scenario) and the metadata.
@@ -395,22 +267,9 @@ impl Recorder {
             if let Some(declared) = declared {
                 meta.insert(format!("declared.{role}"), declared.to_string());
             }
-            self.writer
-                .attach(&Attachment {
-                    log_time: 0,
-                    create_time: 0,
-                    name,
-                    media_type: media_type.to_string(),
-                    data: Cow::Owned(data),
-                })
-                .map_err(|e| self.io_error(&e))?;
+            self.writer.attach(&name, media_type, data)?;
         }
-        self.writer
-            .write_metadata(&Metadata {
-                name: METADATA_NAME.into(),
-                metadata: meta,
-            })
-            .map_err(|e| self.io_error(&e))
+        self.writer.write_metadata(METADATA_NAME, meta)
     }
 
     /// Records one message received (input) or published (output) at `log_time` seconds; the
@@ -421,29 +280,7 @@ impl Recorder {
         payload: &[u8],
         log_time: f64,
     ) -> Result<(), RecordError> {
-        let channel_id = match self.channels.get(topic) {
-            Some(id) => *id,
-            None => self.add_channel(topic, "", &serde_json::Value::Bool(true))?,
-        };
-        let log_ns = to_nanos(log_time);
-        let header = mcap::records::MessageHeader {
-            channel_id,
-            sequence: self.sequence,
-            log_time: log_ns,
-            publish_time: header_stamp_nanos(payload).unwrap_or(log_ns),
-        };
-        self.sequence = self.sequence.wrapping_add(1);
-        self.writer
-            .write_to_known_channel(&header, payload)
-            .map_err(|e| self.io_error(&e))?;
-        self.summary.messages += 1;
-        self.chunk_messages += 1;
-        self.chunk_start.get_or_insert(log_time);
-        // Chunks end at safe points (see `poll`); this only bounds memory if nobody polls.
-        if self.chunk_messages >= 64 * FLUSH_MESSAGES {
-            self.flush()?;
-        }
-        Ok(())
+        self.writer.record(topic, payload, log_time)
     }
 
     /// Records a message struct, encoded as the bus encodes it.
@@ -453,11 +290,7 @@ impl Recorder {
         message: &T,
         log_time: f64,
     ) -> Result<(), RecordError> {
-        let payload = serde_json::to_vec(message).map_err(|e| RecordError::Encode {
-            topic: topic.to_string(),
-            message: e.to_string(),
-        })?;
-        self.record(topic, &payload, log_time)
+        self.writer.record_message(topic, message, log_time)
     }
 
     /// Records what a tick published, in publish order: cancel, goal, decision, aim, trace.
@@ -477,38 +310,18 @@ impl Recorder {
         self.record_message::<TraceMsg>(topics::TRACE, &output.trace, log_time)
     }
 
-    /// Closes the open chunk when it holds [`FLUSH_MESSAGES`] messages or is older than
-    /// [`FLUSH_PERIOD`] at `now`. Callers poll at safe points, after an input and the outputs
-    /// of its tick, so that a file cut at a chunk boundary never holds an input whose tick is
-    /// missing (and replay of a cut file matches the recorded ticks).
+    /// Closes the open chunk at a safe point (see [`McapWriter::poll`]).
     pub fn poll(&mut self, now: f64) -> Result<(), RecordError> {
-        match self.chunk_start {
-            Some(start) if now - start >= FLUSH_PERIOD || self.chunk_messages >= FLUSH_MESSAGES => {
-                self.flush()
-            }
-            _ => Ok(()),
-        }
+        self.writer.poll(now)
     }
 
     /// Writes the open chunk whole and flushes the file.
     pub fn flush(&mut self) -> Result<(), RecordError> {
-        if self.chunk_messages > 0 {
-            self.summary.chunks += 1;
-        }
-        self.chunk_start = None;
-        self.chunk_messages = 0;
-        self.writer.flush().map_err(|e| self.io_error(&e))
+        self.writer.flush()
     }
 
     /// Writes the summary and closes the file.
-    pub fn finish(mut self) -> Result<RecordSummary, RecordError> {
-        self.flush()?;
-        self.writer.finish().map_err(|e| self.io_error(&e))?;
-        let mut inner = self.writer.into_inner();
-        std::io::Write::flush(&mut inner).map_err(|e| RecordError::Io {
-            path: self.path.clone(),
-            message: e.to_string(),
-        })?;
-        Ok(self.summary)
+    pub fn finish(self) -> Result<RecordSummary, RecordError> {
+        self.writer.finish()
     }
 }
