@@ -3,6 +3,7 @@
 //! * [`params`]: the parameter files (`behavior_node`, `search_suggestor`, `field`), merged
 //!   base / location / robot and validated with file, line and column.
 pub mod bench_support;
+pub mod brain;
 pub mod context;
 pub mod decider;
 pub mod formation;

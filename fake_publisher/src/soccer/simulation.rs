@@ -11,15 +11,13 @@ use super::world::{self, Ball, Body};
 use crate::rng::SplitMix64;
 use decision_core::engine::TreeSpec;
 use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
-use soccer_profile::decider::{Decision, SoccerDecider};
+use soccer_profile::brain::SoccerBrain;
+use soccer_profile::decider::Decision;
 use soccer_profile::frame::{
     BallJson, Frame, ObstacleJson, PointJson, PoseJson, PrimaryState, TeammateMessage,
 };
 use soccer_profile::motion::{Body as Motion, MotionCommand, TurnDirection};
 use soccer_profile::params::Parameters;
-use soccer_profile::search::{
-    AgedBall, GameStateName, HeatmapFrame, HeatmapGame, SearchSuggestor, TeammateState,
-};
 use std::sync::Arc;
 
 /// The tick of the simulation (s).
@@ -28,10 +26,7 @@ pub const TICK: f64 = 0.02;
 /// What runs a robot.
 enum Brain {
     /// Our behaviour.
-    Node {
-        decider: Box<SoccerDecider>,
-        suggestor: Box<SearchSuggestor>,
-    },
+    Node(Box<SoccerBrain>),
     /// The scripted opponent.
     Scripted,
 }
@@ -56,14 +51,16 @@ pub struct Player {
     pub decision: Option<Decision>,
     brain: Brain,
     inbox: Vec<TeammateMessage>,
-    last_received: [Option<TeammateState>; 8],
     rng: SplitMix64,
 }
 
 impl Player {
     /// Whether a State message of teammate `number` has reached this robot.
     pub fn has_heard_from(&self, number: u8) -> bool {
-        self.last_received[usize::from(number) & 7].is_some()
+        match &self.brain {
+            Brain::Node(brain) => brain.has_heard_from(number),
+            Brain::Scripted => false,
+        }
     }
 }
 
@@ -111,20 +108,13 @@ impl SoccerMatch {
             for (i, &number) in team.players.iter().enumerate() {
                 let brain = match team.kind {
                     TeamKind::Nodes => {
-                        let decider = SoccerDecider::new(spec, params.clone()).map_err(|e| {
+                        let brain = SoccerBrain::new(spec, params.clone()).map_err(|e| {
                             e.iter()
                                 .map(|e| e.to_string())
                                 .collect::<Vec<_>>()
                                 .join("\n")
                         })?;
-                        let suggestor = SearchSuggestor::new(
-                            params.search_suggestor.clone(),
-                            params.field.clone(),
-                        );
-                        Brain::Node {
-                            decider: Box::new(decider),
-                            suggestor: Box::new(suggestor),
-                        }
+                        Brain::Node(Box::new(brain))
                     }
                     TeamKind::Scripted => Brain::Scripted,
                 };
@@ -145,7 +135,6 @@ impl SoccerMatch {
                     decision: None,
                     brain,
                     inbox: Vec::new(),
-                    last_received: [None; 8],
                     rng: SplitMix64::for_stream(
                         seed,
                         100 + u64::from(number) + if side == Side::Away { 50 } else { 0 },
@@ -253,14 +242,6 @@ impl SoccerMatch {
                 .filter(|p| p.side == *side && p.number != message.player)
             {
                 p.inbox.push(*message);
-                let state = TeammateState {
-                    player: message.player,
-                    t: now,
-                    pose: message.pose,
-                    head_yaw: message.head_yaw,
-                    ball: message.ball,
-                };
-                p.last_received[usize::from(message.player) & 7] = Some(state);
             }
         }
         // Decide.
@@ -542,7 +523,7 @@ impl SoccerMatch {
                 player.role = None;
                 player.branch = "scripted".to_owned();
             }
-            Brain::Node { decider, suggestor } => {
+            Brain::Node(brain) => {
                 let frame = Frame {
                     t: now,
                     player_number: player.number,
@@ -551,7 +532,7 @@ impl SoccerMatch {
                     fallen: player.body.is_down(),
                     stand_up_available: player.body.can_stand_up(now),
                     remote_control: None,
-                    game: Some(game.clone()),
+                    game: Some(game),
                     pose: pose.map(|p| PoseJson {
                         x: p.position.x,
                         y: p.position.y,
@@ -560,43 +541,12 @@ impl SoccerMatch {
                     head_yaw: player.body.head_yaw,
                     ball: ball_team,
                     rule_ball: rule_ball.map(|p| PointJson { x: p.x, y: p.y }),
-                    obstacles: obstacles.clone(),
-                    teammate_messages: std::mem::take(&mut player.inbox),
-                    search_target: suggestor.target().map(|p| p.to_array()),
-                    search_cell_size: Some(suggestor.cell_size()),
-                };
-                let decision = decider.decide(&frame);
-                let heat = HeatmapFrame {
-                    t: now,
-                    player_number: player.number,
-                    goalkeeper_player_number: decision.goalkeeper_player_number,
-                    game: Some(HeatmapGame {
-                        state: match primary {
-                            PrimaryState::Initial => GameStateName::Initial,
-                            PrimaryState::Ready => GameStateName::Ready,
-                            PrimaryState::Set => GameStateName::Set,
-                            PrimaryState::Finished => GameStateName::Finished,
-                            _ => GameStateName::Playing,
-                        },
-                        sub_state: game.sub_state,
-                        kicking_team: game.kicking_team,
-                        penalized: penalized.clone(),
-                    }),
-                    pose: frame.pose,
-                    head_yaw: player.body.head_yaw,
-                    ball: ball_team.map(|b| AgedBall {
-                        x: b.x,
-                        y: b.y,
-                        age: 0.0,
-                    }),
-                    rule_balls: rule_ball.map(|p| vec![[p.x, p.y]]).unwrap_or_default(),
-                    hypothetical_balls: Vec::new(),
                     obstacles,
-                    teammates: player.last_received.iter().flatten().copied().collect(),
-                    message_interval: decision.message_interval,
-                    parameters: None,
+                    teammate_messages: std::mem::take(&mut player.inbox),
+                    search_target: None,
+                    search_cell_size: None,
                 };
-                let _ = suggestor.update(&heat);
+                let decision = brain.step(frame);
                 if let Some(message) = decision.message {
                     let m = TeammateMessage {
                         player: message.player,
@@ -665,8 +615,8 @@ impl SoccerMatch {
             Motion::WalkTo { target, speed } => {
                 // The decider's planned next destination, else the target.
                 let next = match &player.brain {
-                    Brain::Node { decider, .. } => {
-                        decider.context().out.path_next.unwrap_or(target.position)
+                    Brain::Node(brain) => {
+                        brain.decider().context().out.path_next.unwrap_or(target.position)
                     }
                     Brain::Scripted => target.position,
                 };
