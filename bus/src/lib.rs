@@ -1,5 +1,5 @@
 //! The runtime's bus: the topic catalogue ([`topics`]), the message structs of the wire
-//! contract ([`messages`]), and one publish / subscribe API ([`Bus`]) over two transports:
+//! contract ([`messages`]; the soccer profile's in [`soccer`]), and one publish / subscribe API ([`Bus`]) over two transports:
 //! Zenoh (peer or client mode, explicit endpoints, a robot namespace prefix on every key) and
 //! an in-process transport for `sim` and tests. Payloads are JSON objects with a header stamp.
 //!
@@ -14,6 +14,7 @@ pub mod messages;
 mod options;
 mod queue;
 pub mod recording;
+pub mod soccer;
 pub mod topics;
 mod transport;
 

@@ -431,6 +431,11 @@ impl Bus {
         })
     }
 
+    /// Whether someone subscribes to `topic` now (never blocks).
+    pub fn has_subscriber(&self, topic: &str) -> bool {
+        self.wait_for_subscriber(topic, Duration::ZERO)
+    }
+
     /// Waits until someone subscribes to `topic`: on Zenoh the topic's publisher reports a
     /// matching subscriber (local or remote); in-process any subscription includes it.
     pub fn wait_for_subscriber(&self, topic: &str, timeout: Duration) -> bool {

@@ -4,4 +4,6 @@
 //! [`bus::recording`]'s). `robot-decision` and the viewer are built on it.
 
 pub mod node;
+pub mod profile;
 pub mod runtime;
+pub mod soccer;

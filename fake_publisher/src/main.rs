@@ -7,6 +7,8 @@ use bus::{Bus, BusArgs, topics};
 use clap::Parser;
 use fake_publisher::{Frame, Simulation, load_scenario, scenario_schema};
 use std::path::PathBuf;
+
+mod soccer_main;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,9 +18,22 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 #[derive(Debug, Parser)]
 #[command(name = "fake-publisher", version)]
 struct Cli {
-    /// The scenario file (JSON5); see the fake_publisher README.
-    #[arg(required_unless_present = "schema")]
+    /// The scenario file (JSON5); see the fake_publisher README. With `--soccer` a soccer
+    /// scenario (default: a whole match of the sample teams).
+    #[arg(required_unless_present_any = ["schema", "soccer"])]
     scenario: Option<PathBuf>,
+    /// Simulate a soccer match instead: the game controller, world and perception for
+    /// `soccer run` nodes on the bus (this side listens; the robots connect).
+    #[arg(long)]
+    soccer: bool,
+    /// Soccer: the parameters folder of the field and of in-process robots (default: the
+    /// sample's, location `simulation`).
+    #[arg(long, value_name = "DIR")]
+    params: Option<PathBuf>,
+    /// Soccer: a team whose robots are nodes on the bus (repeatable; default: home); the
+    /// other team's robots of our behaviour decide in process.
+    #[arg(long, value_name = "TEAM")]
+    remote: Vec<String>,
     /// Seed of every random choice (same scenario + seed = same match).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -97,6 +112,18 @@ fn fail(message: impl std::fmt::Display, code: u8) -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<(), ExitCode> {
+    if cli.soccer {
+        return soccer_main::run(&soccer_main::SoccerArgs {
+            scenario: cli.scenario.clone(),
+            params: cli.params.clone(),
+            remote: cli.remote.clone(),
+            seed: cli.seed,
+            speed: cli.speed,
+            seconds: cli.seconds,
+            bus: cli.bus.clone(),
+        })
+        .map_err(|(message, code)| fail(message, code));
+    }
     let Some(path) = &cli.scenario else {
         return Err(fail("error: no scenario given", 2));
     };

@@ -199,6 +199,27 @@ enum SoccerCommand {
         #[arg(long)]
         robot: Option<String>,
     },
+    /// Run one robot's soccer node on the bus: its inputs under `player_<N>/`, the team's
+    /// State messages on `team/state_message`, a tick every 20 ms, the motion command, trace,
+    /// blackboard and search outputs; hot reload of the parameter and tree files.
+    Run {
+        #[command(flatten)]
+        params: SoccerParams,
+        /// The robot's player number (1..=7).
+        #[arg(long)]
+        player: u8,
+        /// A tree replacing the default (.json5 or BT.CPP .xml).
+        #[arg(long)]
+        tree: Option<PathBuf>,
+        /// Do not watch the files for changes.
+        #[arg(long)]
+        no_reload: bool,
+        /// Record every input and output to this MCAP file (`replay` decides it again).
+        #[arg(long, value_name = "FILE.mcap")]
+        record: Option<PathBuf>,
+        #[command(flatten)]
+        bus: bus::BusArgs,
+    },
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
     Heatmap {
@@ -290,6 +311,28 @@ fn main() -> ExitCode {
                 location,
                 robot,
             }),
+            SoccerCommand::Run {
+                params,
+                player,
+                tree,
+                no_reload,
+                record,
+                bus,
+            } => {
+                init_logging();
+                soccer::run(
+                    &decision_node::soccer::sources::SoccerSources {
+                        params_dir: params.params_dir,
+                        location: params.location,
+                        robot: params.robot,
+                        tree,
+                    },
+                    player,
+                    !no_reload,
+                    &bus,
+                    record.as_deref(),
+                )
+            }
             SoccerCommand::Heatmap { params, input } => soccer::heatmap(&soccer::HeatmapArgs {
                 params_dir: params.params_dir,
                 location: params.location,

@@ -403,3 +403,84 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     let _ = out.flush();
     ExitCode::SUCCESS
 }
+
+/// `soccer run`: one robot's node on Zenoh until Ctrl-C.
+pub fn run(
+    sources: &decision_node::soccer::sources::SoccerSources,
+    player: u8,
+    watch: bool,
+    args: &bus::BusArgs,
+    record: Option<&Path>,
+) -> ExitCode {
+    use decision_node::runtime::record::{Recorder, RunFacts};
+    use decision_node::soccer::SoccerNode;
+    let (params, spec) = match sources.load() {
+        Ok(loaded) => loaded,
+        Err(lines) => {
+            for line in &lines {
+                eprintln!("{line}");
+            }
+            eprintln!("{}: not started ({} error(s))", sources.params_dir.display(), lines.len());
+            return ExitCode::from(1);
+        }
+    };
+    let node = match SoccerNode::new(sources.clone(), player, Arc::clone(&params), spec.clone()) {
+        Ok(node) => node,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut recorder = match record {
+        Some(path) => {
+            let mut facts = RunFacts {
+                command: "soccer run".into(),
+                config_path: sources.params_dir.clone(),
+                ..RunFacts::default()
+            };
+            facts.extra.insert("namespace".into(), args.namespace.clone());
+            facts.extra.insert("player".into(), player.to_string());
+            for (key, value) in [("location", &sources.location), ("robot", &sources.robot)] {
+                if let Some(value) = value {
+                    facts.extra.insert(key.into(), value.clone());
+                }
+            }
+            let prefix = bus::soccer::robot_topic(player, "");
+            match Recorder::create_soccer(path, &facts, &params, &spec, &[prefix]) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        None => None,
+    };
+    let bus = match bus::Bus::zenoh(&args.options(false)) {
+        Ok(bus) => bus,
+        Err(e) => {
+            eprintln!("cannot open the bus: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed)) {
+        eprintln!("cannot install the Ctrl-C handler: {e}");
+    }
+    let result =
+        decision_node::runtime::run::run_profile(node, &bus, &stop, watch, recorder.as_mut());
+    if let Some(recorder) = recorder {
+        match recorder.finish() {
+            Ok(summary) => tracing::info!("recorded {} messages", summary.messages),
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}

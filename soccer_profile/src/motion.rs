@@ -3,8 +3,9 @@
 
 use crate::frame::Foot;
 use geometry::{Field, Point2, Pose2};
-use serde::Serialize;
+use serde::de::{Deserializer, Error as _};
 use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// Which way to turn in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -184,9 +185,135 @@ impl Serialize for MotionCommand {
     }
 }
 
+/// Reads a number field of a body or head object.
+fn number(value: &serde_json::Value, key: &str) -> Result<f64, String> {
+    value
+        .get(key)
+        .and_then(serde_json::Value::as_f64)
+        .ok_or_else(|| format!("`{key}`: expected a number"))
+}
+
+impl Body {
+    /// Reads a body written by [`Serialize`]; an unknown `kind` is an injected command.
+    pub fn from_json(value: &serde_json::Value) -> Result<Body, String> {
+        let kind = value.get("kind").and_then(serde_json::Value::as_str);
+        Ok(match kind {
+            Some("damping") => Body::Damping,
+            Some("prepare") => Body::Prepare,
+            Some("stand") => Body::Stand,
+            Some("stand_up") => Body::StandUp,
+            Some("walk_to") => Body::WalkTo {
+                target: Pose2::new(
+                    number(value, "x")?,
+                    number(value, "y")?,
+                    number(value, "yaw")?,
+                ),
+                speed: number(value, "speed")?,
+            },
+            Some("walk_velocity") => Body::WalkVelocity {
+                vx: number(value, "vx")?,
+                vy: number(value, "vy")?,
+                vyaw: number(value, "vyaw")?,
+            },
+            Some("turn") => Body::Turn(match value.get("direction").and_then(|d| d.as_str()) {
+                Some("left") => TurnDirection::Left,
+                Some("right") => TurnDirection::Right,
+                _ => return Err("`direction`: expected `left` or `right`".into()),
+            }),
+            Some("kick") => {
+                let foot = match value.get("foot").and_then(|d| d.as_str()) {
+                    Some("left") => Foot::Left,
+                    Some("right") => Foot::Right,
+                    _ => return Err("`foot`: expected `left` or `right`".into()),
+                };
+                let target = value
+                    .get("target")
+                    .and_then(|t| t.as_array())
+                    .and_then(|t| Some([t.first()?.as_f64()?, t.get(1)?.as_f64()?]))
+                    .ok_or("`target`: expected [x, y]")?;
+                Body::Kick {
+                    foot,
+                    target: Point2::new(target[0], target[1]),
+                }
+            }
+            _ => Body::Injected(value.clone()),
+        })
+    }
+}
+
+impl Head {
+    /// Reads a head motion written by [`Serialize`].
+    pub fn from_json(value: &serde_json::Value) -> Result<Head, String> {
+        Ok(match value.get("kind").and_then(serde_json::Value::as_str) {
+            Some("look_forward") => Head::LookForward,
+            Some("look_around") => Head::LookAround,
+            Some("search") => Head::Search,
+            Some("look_at") => Head::LookAt(Point2::new(number(value, "x")?, number(value, "y")?)),
+            _ => return Err("`kind`: expected look_forward, look_around, search or look_at".into()),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for MotionCommand {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        let part = |key: &str| {
+            value
+                .get(key)
+                .ok_or_else(|| D::Error::custom(format!("missing `{key}`")))
+        };
+        let body = Body::from_json(part("body")?)
+            .map_err(|e| D::Error::custom(format!("body: {e}")))?;
+        let head = Head::from_json(part("head")?)
+            .map_err(|e| D::Error::custom(format!("head: {e}")))?;
+        Ok(MotionCommand { body, head })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_read_back_as_written() {
+        let commands = [
+            MotionCommand {
+                body: Body::WalkTo {
+                    target: Pose2::new(1.0, -2.0, 0.5),
+                    speed: 0.4,
+                },
+                head: Head::LookAt(Point2::new(3.0, 1.0)),
+            },
+            MotionCommand {
+                body: Body::Kick {
+                    foot: Foot::Right,
+                    target: Point2::new(4.5, 0.0),
+                },
+                head: Head::Search,
+            },
+            MotionCommand {
+                body: Body::Turn(TurnDirection::Left),
+                head: Head::LookAround,
+            },
+            MotionCommand {
+                body: Body::WalkVelocity {
+                    vx: 0.1,
+                    vy: 0.0,
+                    vyaw: -0.2,
+                },
+                head: Head::LookForward,
+            },
+            MotionCommand::STAND,
+        ];
+        for command in commands {
+            let text = serde_json::to_string(&command).unwrap_or_default();
+            let back: Result<MotionCommand, _> = serde_json::from_str(&text);
+            assert_eq!(back.ok(), Some(command), "{text}");
+        }
+        let bad: Result<MotionCommand, _> =
+            serde_json::from_str(r#"{"body":{"kind":"kick","foot":"middle"},"head":{"kind":"search"}}"#);
+        assert!(bad.is_err_and(|e| e.to_string().contains("foot")));
+    }
 
     #[test]
     fn defaults_are_stand_and_look_forward() {

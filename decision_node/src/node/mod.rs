@@ -68,16 +68,16 @@ impl NodeOutput {
     }
 }
 
-/// What ingesting one message led to.
+/// What ingesting one message led to; `O` is the profile's tick output.
 #[derive(Debug, Clone)]
-pub enum Ingested {
+pub enum Ingested<O = NodeOutput> {
     /// Stored; no tick yet.
     Stored,
     /// A tick happened.
-    Tick(Box<NodeOutput>),
-    /// A joined set was older than `TIME_THR` and skipped.
+    Tick(Box<O>),
+    /// A joined set (RoboMaster) or a message (soccer) was too old and skipped.
     Stale {
-        /// Age of the set in seconds.
+        /// Age in seconds.
         age: f64,
     },
     /// The message could not be used.
@@ -95,10 +95,17 @@ pub struct NodeStats {
     pub stale_sets: u64,
     /// Joined sets dropped as wider than the slop.
     pub unsynchronised_sets: u64,
+    /// Input messages too old to use (soccer).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stale_messages: u64,
     /// Malformed messages per topic.
     pub malformed: BTreeMap<String, u64>,
     /// Messages received per topic.
     pub received: BTreeMap<String, u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The node without transport or clock.
@@ -365,5 +372,90 @@ fn check_len(topic: &str, field: &str, found: usize, expected: usize) -> Result<
         Err(format!(
             "topic `{topic}`: field `{field}`: expected {expected} entries, found {found}"
         ))
+    }
+}
+
+/// Encodes a message as the bus does.
+pub(crate) fn encoded<T: Serialize>(topic: &str, message: &T) -> Option<(String, Vec<u8>)> {
+    match serde_json::to_vec(message) {
+        Ok(payload) => Some((topic.to_string(), payload)),
+        Err(e) => {
+            tracing::warn!("cannot encode a message on `{topic}`: {e}");
+            None
+        }
+    }
+}
+
+impl crate::profile::NodeProfile for NodeCore {
+    type Output = NodeOutput;
+    type Reload = crate::runtime::reload::Reload;
+
+    fn input_topics(&self) -> Vec<String> {
+        topics::NODE_INPUTS.iter().map(|t| t.to_string()).collect()
+    }
+
+    fn ingest(&mut self, topic: &str, payload: &[u8], now: f64) -> Ingested {
+        NodeCore::ingest(self, topic, payload, now)
+    }
+
+    fn outgoing(
+        &self,
+        output: &NodeOutput,
+        _wanted: &dyn Fn(&str) -> bool,
+    ) -> Vec<crate::profile::Outgoing> {
+        let mut out = Vec::with_capacity(5);
+        out.extend(output.cancel.as_ref().and_then(|m| encoded(topics::NAV_CANCEL, m)));
+        out.extend(output.goal.as_ref().and_then(|m| encoded(topics::NAV_GOAL, m)));
+        out.extend(output.decision.as_ref().and_then(|m| encoded(topics::DECISION, m)));
+        out.extend(output.aim_yaw.as_ref().and_then(|m| encoded(topics::AIM_YAW, m)));
+        out.extend(encoded(topics::TRACE, &output.trace));
+        out
+    }
+
+    fn layout_topic(&self) -> String {
+        topics::TREE_LAYOUT.to_string()
+    }
+
+    fn layout(&self) -> &TreeSpec {
+        NodeCore::layout(self)
+    }
+
+    fn events_topic(&self) -> String {
+        topics::EVENTS.to_string()
+    }
+
+    fn stats(&self) -> NodeStats {
+        NodeCore::stats(self)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "deciding with {}",
+            self.decider.tables().files.config.display()
+        )
+    }
+
+    fn watched_files(&self) -> Vec<std::path::PathBuf> {
+        let files = &self.decider.tables().files;
+        files.all().iter().map(|p| p.to_path_buf()).collect()
+    }
+
+    fn reload_files(&self) -> Box<dyn Fn() -> crate::runtime::reload::Reload + Send> {
+        let config = self.decider.tables().files.config.clone();
+        Box::new(move || crate::runtime::reload::load_checked(&config))
+    }
+
+    fn apply_reload(
+        &mut self,
+        reload: crate::runtime::reload::Reload,
+        now: f64,
+    ) -> crate::runtime::events::Event {
+        let event = std::cell::RefCell::new(None);
+        crate::runtime::run::apply_reload(self, reload, &|e| {
+            *event.borrow_mut() = Some(e.clone());
+        });
+        event
+            .into_inner()
+            .unwrap_or_else(|| crate::runtime::events::Event::new(now, "reload", "reloaded"))
     }
 }

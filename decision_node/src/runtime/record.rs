@@ -160,6 +160,37 @@ pub fn channel_schemas() -> Vec<(&'static str, &'static str, serde_json::Value)>
     ]
 }
 
+/// The attachment of a soccer recording holding the effective parameters (JSON).
+pub const SOCCER_PARAMETERS: &str = "parameters.json";
+/// The attachment of a soccer recording holding the tree (a `TreeSpec` as JSON).
+pub const SOCCER_TREE: &str = "tree.json";
+
+/// The per-robot topics of a soccer recording with their schema names and JSON Schemas
+/// (`true`, any JSON, where the payload has no derived schema).
+pub fn soccer_channel_schemas() -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    use bus::soccer::{self as s};
+    let any = serde_json::Value::Bool(true);
+    vec![
+        (s::GAME_STATE, "GameStateMsg", schema_of::<s::GameStateMsg>()),
+        (s::LOCALIZATION, "LocalizationMsg", schema_of::<s::LocalizationMsg>()),
+        (s::BALL, "BallMsg", schema_of::<s::BallMsg>()),
+        (s::OBSTACLES, "ObstaclesMsg", schema_of::<s::ObstaclesMsg>()),
+        (s::FALL_STATE, "FallStateMsg", schema_of::<s::FallStateMsg>()),
+        (s::MOTION_COMMAND, "MotionCommandMsg", any.clone()),
+        (s::TREE_LAYOUT, "TreeSpec", schema_of::<TreeSpec>()),
+        (s::TRACE, "SoccerTrace", any.clone()),
+        (s::BLACKBOARD, "Blackboard", any),
+        (s::SEND_INTERVAL, "SendIntervalMsg", schema_of::<s::SendIntervalMsg>()),
+        (s::HEATMAP, "HeatmapMsg", schema_of::<s::HeatmapMsg>()),
+        (
+            s::SUGGESTED_SEARCH_POSITION,
+            "SearchPositionMsg",
+            schema_of::<s::SearchPositionMsg>(),
+        ),
+        (s::SEARCH_CELL_SIZE, "CellSizeMsg", schema_of::<s::CellSizeMsg>()),
+    ]
+}
+
 /// What a recording says about the run it comes from (the metadata record).
 #[derive(Debug, Clone, Default)]
 pub struct RunFacts {
@@ -192,6 +223,63 @@ impl Recorder {
         recorder.write_files(facts, tables)?;
         for (topic, name, schema) in channel_schemas() {
             recorder.writer.add_channel(topic, name, &schema)?;
+        }
+        recorder.writer.flush()?;
+        Ok(recorder)
+    }
+
+    /// Creates the recording of soccer robots: the metadata (`profile` = `soccer`), the
+    /// effective parameters and the tree as attachments (replay decides with them), and the
+    /// channels of every robot prefix in `robots` (`player_3/`, `home/player_3/`).
+    pub fn create_soccer(
+        path: &Path,
+        facts: &RunFacts,
+        params: &soccer_profile::params::Parameters,
+        spec: &TreeSpec,
+        robots: &[String],
+    ) -> Result<Self, RecordError> {
+        let writer = McapWriter::create(
+            path,
+            &format!("robot_decision/{}", env!("CARGO_PKG_VERSION")),
+        )?;
+        let mut recorder = Self { writer };
+        let encode = |what: &str, e: serde_json::Error| RecordError::Encode {
+            topic: what.to_string(),
+            message: e.to_string(),
+        };
+        let params_json =
+            serde_json::to_vec_pretty(params).map_err(|e| encode(SOCCER_PARAMETERS, e))?;
+        let tree_json = serde_json::to_vec_pretty(spec).map_err(|e| encode(SOCCER_TREE, e))?;
+        recorder
+            .writer
+            .attach(SOCCER_PARAMETERS, "application/json", params_json)?;
+        recorder
+            .writer
+            .attach(SOCCER_TREE, "application/json", tree_json)?;
+        let mut meta = BTreeMap::new();
+        meta.insert("crate_version".into(), env!("CARGO_PKG_VERSION").into());
+        meta.insert("profile".into(), "soccer".into());
+        meta.insert("command".into(), facts.command.clone());
+        meta.insert(
+            "config_path".into(),
+            facts.config_path.display().to_string(),
+        );
+        if let Some(seed) = facts.seed {
+            meta.insert("seed".into(), seed.to_string());
+        }
+        if let Some(scenario) = &facts.scenario {
+            meta.insert("scenario".into(), scenario.display().to_string());
+        }
+        for (k, v) in &facts.extra {
+            meta.insert(k.clone(), v.clone());
+        }
+        recorder.writer.write_metadata(METADATA_NAME, meta)?;
+        for prefix in robots {
+            for (topic, name, schema) in soccer_channel_schemas() {
+                recorder
+                    .writer
+                    .add_channel(&format!("{prefix}{topic}"), name, &schema)?;
+            }
         }
         recorder.writer.flush()?;
         Ok(recorder)

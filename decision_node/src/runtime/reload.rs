@@ -1,6 +1,7 @@
-//! Hot reload: watches the config, decision, waypoint and map files; on a change loads and
-//! checks them in a background thread and hands the result to the tick loop, which swaps at a
-//! tick boundary. Rejected files leave the last good tables running.
+//! Hot reload: watches a profile's files (RoboMaster: config, decisions, waypoints, map;
+//! soccer: parameter files and tree); on a change loads and checks them in a background
+//! thread and hands the result to the tick loop, which swaps at a tick boundary. Rejected
+//! files leave the last good state running.
 
 use decision_core::robomaster::{Diagnostics, Tables, lint, load};
 use notify::{RecursiveMode, Watcher};
@@ -26,18 +27,31 @@ pub enum Reload {
     },
 }
 
-/// Watches a configuration's files and reloads them when they change.
-pub struct ReloadWatcher {
+/// Watches a profile's files and reloads them when they change; `R` is the loader's result.
+pub struct ReloadWatcher<R = Reload> {
     _watcher: notify::RecommendedWatcher,
-    results: Receiver<Reload>,
+    results: Receiver<R>,
 }
 
 /// Quiet time after the last change before loading, so an editor's several writes load once.
 const DEBOUNCE: Duration = Duration::from_millis(150);
 
 impl ReloadWatcher {
-    /// Starts watching the folders of `files` (editors replace files, so folders are watched).
+    /// Watches a RoboMaster configuration: `files` are its files, reloaded from `config`.
     pub fn start(config: &Path, files: &[&Path]) -> notify::Result<Self> {
+        let config = config.to_path_buf();
+        let files: Vec<PathBuf> = files.iter().map(|f| f.to_path_buf()).collect();
+        ReloadWatcher::start_with(&files, Box::new(move || load_checked(&config)))
+    }
+}
+
+impl<R: Send + 'static> ReloadWatcher<R> {
+    /// Starts watching the folders of `files` (editors replace files, so folders are watched);
+    /// after each burst of changes `load` runs in a background thread.
+    pub fn start_with(
+        files: &[PathBuf],
+        load: Box<dyn Fn() -> R + Send>,
+    ) -> notify::Result<Self> {
         let (change_tx, change_rx) = channel::<()>();
         let watched: Vec<PathBuf> = files.iter().filter_map(|f| f.canonicalize().ok()).collect();
         let names = watched.clone();
@@ -65,10 +79,9 @@ impl ReloadWatcher {
             watcher.watch(folder, RecursiveMode::NonRecursive)?;
         }
         let (result_tx, results) = channel();
-        let config = config.to_path_buf();
         std::thread::Builder::new()
             .name("reload".into())
-            .spawn(move || reload_loop(&config, &change_rx, &result_tx))
+            .spawn(move || reload_loop(&*load, &change_rx, &result_tx))
             .map_err(|e| notify::Error::generic(&e.to_string()))?;
         Ok(Self {
             _watcher: watcher,
@@ -77,21 +90,21 @@ impl ReloadWatcher {
     }
 
     /// A finished reload, if any (never blocks).
-    pub fn poll(&self) -> Option<Reload> {
+    pub fn poll(&self) -> Option<R> {
         self.results.try_recv().ok()
     }
 
     /// Waits up to `timeout` for a finished reload.
-    pub fn wait(&self, timeout: Duration) -> Option<Reload> {
+    pub fn wait(&self, timeout: Duration) -> Option<R> {
         self.results.recv_timeout(timeout).ok()
     }
 }
 
-fn reload_loop(config: &Path, changes: &Receiver<()>, results: &Sender<Reload>) {
+fn reload_loop<R>(load: &dyn Fn() -> R, changes: &Receiver<()>, results: &Sender<R>) {
     while changes.recv().is_ok() {
         // Debounce: wait until the files have been quiet for a moment.
         while changes.recv_timeout(DEBOUNCE).is_ok() {}
-        if results.send(load_checked(config)).is_err() {
+        if results.send(load()).is_err() {
             return;
         }
     }

@@ -654,6 +654,18 @@ fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
 
 /// `robot-decision replay`: exit 0 identical, 1 different, 2 usage / unreadable file.
 pub fn replay_command(args: &ReplayArgs) -> u8 {
+    if matches!(detect(&args.file), Ok(InputKind::Mcap)) {
+        match read_mcap(&args.file) {
+            Ok(recording) if crate::soccer::replay::is_soccer(&recording) => {
+                return replay_soccer_command(args, &recording);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("{e}");
+                return 2;
+            }
+        }
+    }
     let outcome = match replay(args) {
         Ok(outcome) => outcome,
         Err(e) => {
@@ -702,4 +714,67 @@ pub fn write_traces(path: &Path, ticks: &[Tick]) -> std::io::Result<()> {
         out.write_all(b"\n")?;
     }
     out.flush()
+}
+
+/// `replay` of a soccer recording: `--config` is another parameters folder (with the
+/// recorded location and robot overrides); exit codes as for RoboMaster.
+fn replay_soccer_command(args: &ReplayArgs, recording: &Recording) -> u8 {
+    use crate::soccer::replay as soccer;
+    if args.base.is_some() || args.output.is_some() {
+        eprintln!("--base and --output are not used with soccer recordings");
+        return 2;
+    }
+    if let Some(w) = &recording.warning {
+        eprintln!("warning: {w}");
+    }
+    let other = match &args.config {
+        None => None,
+        Some(dir) => {
+            let facts = recording.facts();
+            let sources = crate::soccer::sources::SoccerSources {
+                params_dir: dir.clone(),
+                location: facts.and_then(|f| f.get("location")).cloned(),
+                robot: facts.and_then(|f| f.get("robot")).cloned(),
+                tree: None,
+            };
+            let spec = match soccer::recorded_setup(recording) {
+                Ok((_, spec)) => spec,
+                Err(e) => {
+                    eprintln!("{}: {e}", args.file.display());
+                    return 2;
+                }
+            };
+            match sources.load() {
+                Ok((params, _)) => Some((dir.display().to_string(), params, spec)),
+                Err(lines) => {
+                    for line in lines {
+                        eprintln!("{line}");
+                    }
+                    return 2;
+                }
+            }
+        }
+    };
+    let report = match soccer::replay(
+        recording,
+        other.as_ref().map(|(name, p, s)| (name.as_str(), Arc::clone(p), s.clone())),
+    ) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("{}: {e}", args.file.display());
+            return 2;
+        }
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("cannot render the report: {e}");
+                return 2;
+            }
+        }
+    } else {
+        print!("{}", soccer::render_text(&report));
+    }
+    u8::from(!report.identical)
 }

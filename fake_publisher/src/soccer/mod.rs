@@ -10,6 +10,7 @@ mod frames;
 mod network;
 mod perception;
 pub mod referee;
+pub mod remote;
 mod scenario;
 mod scripted;
 mod simulation;

@@ -27,6 +27,8 @@ pub const TICK: f64 = 0.02;
 enum Brain {
     /// Our behaviour.
     Node(Box<SoccerBrain>),
+    /// A node elsewhere (on the bus): gets its frame each tick, sends its motion command.
+    Remote,
     /// The scripted opponent.
     Scripted,
 }
@@ -50,6 +52,7 @@ pub struct Player {
     /// Its last decision (nodes only).
     pub decision: Option<Decision>,
     brain: Brain,
+    remote_command: Option<MotionCommand>,
     inbox: Vec<TeammateMessage>,
     rng: SplitMix64,
 }
@@ -59,7 +62,7 @@ impl Player {
     pub fn has_heard_from(&self, number: u8) -> bool {
         match &self.brain {
             Brain::Node(brain) => brain.has_heard_from(number),
-            Brain::Scripted => false,
+            Brain::Scripted | Brain::Remote => false,
         }
     }
 }
@@ -90,6 +93,7 @@ pub struct SoccerMatch {
     rng: SplitMix64,
     delivered: Vec<(Side, TeammateMessage)>,
     kicks: [u32; 2],
+    remote_frames: Vec<(Side, u8, Frame)>,
 }
 
 impl SoccerMatch {
@@ -134,6 +138,7 @@ impl SoccerMatch {
                     motion: MotionCommand::STAND,
                     decision: None,
                     brain,
+                    remote_command: None,
                     inbox: Vec::new(),
                     rng: SplitMix64::for_stream(
                         seed,
@@ -185,12 +190,52 @@ impl SoccerMatch {
             rng: SplitMix64::for_stream(seed, 1),
             delivered: Vec::new(),
             kicks: [0, 0],
+            remote_frames: Vec::new(),
         })
     }
 
     /// The scenario's name of a team.
     pub fn team_name(&self, side: Side) -> &str {
         &self.scenario.team(side).name
+    }
+
+    /// Makes `side`'s robots of our behaviour remote: each tick their frames are collected
+    /// ([`take_remote_frames`](Self::take_remote_frames)) instead of decided, and they move
+    /// by the commands given with [`command_remote`](Self::command_remote).
+    pub fn make_remote(&mut self, side: Side) {
+        for p in self.players.iter_mut().filter(|p| p.side == side) {
+            if matches!(p.brain, Brain::Node(_)) {
+                p.brain = Brain::Remote;
+            }
+        }
+    }
+
+    /// The frames of the remote robots built by the last step, as `(side, number, frame)`.
+    pub fn take_remote_frames(&mut self) -> Vec<(Side, u8, Frame)> {
+        std::mem::take(&mut self.remote_frames)
+    }
+
+    /// The latest motion command of a remote robot (and the role it reports, if any).
+    pub fn command_remote(
+        &mut self,
+        side: Side,
+        number: u8,
+        command: MotionCommand,
+        role: Option<&'static str>,
+    ) {
+        if let Some(p) = self
+            .players
+            .iter_mut()
+            .find(|p| p.side == side && p.number == number && matches!(p.brain, Brain::Remote))
+        {
+            p.remote_command = Some(command);
+            p.role = role;
+        }
+    }
+
+    /// Counts a State message a remote robot of `side` sent against the team's budget.
+    pub fn count_remote_message(&mut self, side: Side) {
+        self.referee.spend_message(side);
     }
 
     /// Whether the match is over (or the scenario's time is up).
@@ -523,6 +568,36 @@ impl SoccerMatch {
                 player.role = None;
                 player.branch = "scripted".to_owned();
             }
+            Brain::Remote => {
+                let frame = Frame {
+                    t: now,
+                    player_number: player.number,
+                    primary_state: primary,
+                    motion_switch_allowed: true,
+                    fallen: player.body.is_down(),
+                    stand_up_available: player.body.can_stand_up(now),
+                    remote_control: None,
+                    game: Some(game),
+                    pose: pose.map(|p| PoseJson {
+                        x: p.position.x,
+                        y: p.position.y,
+                        yaw: p.yaw,
+                    }),
+                    head_yaw: player.body.head_yaw,
+                    ball: ball_team,
+                    rule_ball: rule_ball.map(|p| PointJson { x: p.x, y: p.y }),
+                    obstacles,
+                    teammate_messages: std::mem::take(&mut player.inbox),
+                    search_target: None,
+                    search_cell_size: None,
+                };
+                self.remote_frames.push((side, player.number, frame));
+                player.motion = player
+                    .remote_command
+                    .clone()
+                    .unwrap_or(MotionCommand::STAND);
+                player.branch = "remote".to_owned();
+            }
             Brain::Node(brain) => {
                 let frame = Frame {
                     t: now,
@@ -618,7 +693,7 @@ impl SoccerMatch {
                     Brain::Node(brain) => {
                         brain.decider().context().out.path_next.unwrap_or(target.position)
                     }
-                    Brain::Scripted => target.position,
+                    Brain::Scripted | Brain::Remote => target.position,
                 };
                 let yaw = pose_for(
                     side,
