@@ -36,7 +36,10 @@ fn unix_time() -> f64 {
 /// Runs the match; `Err` is a message and the exit code.
 pub fn run(args: &SoccerArgs) -> Result<(), (String, u8)> {
     if !(args.speed.is_finite() && args.speed > 0.0) {
-        return Err((format!("error: --speed must be > 0, found {}", args.speed), 2));
+        return Err((
+            format!("error: --speed must be > 0, found {}", args.speed),
+            2,
+        ));
     }
     let mut scenario = match &args.scenario {
         Some(path) => load_soccer_scenario(path).map_err(|e| (e.to_string(), 2))?,

@@ -420,7 +420,11 @@ pub fn run(
             for line in &lines {
                 eprintln!("{line}");
             }
-            eprintln!("{}: not started ({} error(s))", sources.params_dir.display(), lines.len());
+            eprintln!(
+                "{}: not started ({} error(s))",
+                sources.params_dir.display(),
+                lines.len()
+            );
             return ExitCode::from(1);
         }
     };
@@ -438,7 +442,9 @@ pub fn run(
                 config_path: sources.params_dir.clone(),
                 ..RunFacts::default()
             };
-            facts.extra.insert("namespace".into(), args.namespace.clone());
+            facts
+                .extra
+                .insert("namespace".into(), args.namespace.clone());
             facts.extra.insert("player".into(), player.to_string());
             for (key, value) in [("location", &sources.location), ("robot", &sources.robot)] {
                 if let Some(value) = value {
@@ -465,7 +471,9 @@ pub fn run(
     };
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = Arc::clone(&stop);
-    if let Err(e) = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed)) {
+    if let Err(e) =
+        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
+    {
         eprintln!("cannot install the Ctrl-C handler: {e}");
     }
     let result =

@@ -244,13 +244,21 @@ impl Body {
 impl Head {
     /// Reads a head motion written by [`Serialize`].
     pub fn from_json(value: &serde_json::Value) -> Result<Head, String> {
-        Ok(match value.get("kind").and_then(serde_json::Value::as_str) {
-            Some("look_forward") => Head::LookForward,
-            Some("look_around") => Head::LookAround,
-            Some("search") => Head::Search,
-            Some("look_at") => Head::LookAt(Point2::new(number(value, "x")?, number(value, "y")?)),
-            _ => return Err("`kind`: expected look_forward, look_around, search or look_at".into()),
-        })
+        Ok(
+            match value.get("kind").and_then(serde_json::Value::as_str) {
+                Some("look_forward") => Head::LookForward,
+                Some("look_around") => Head::LookAround,
+                Some("search") => Head::Search,
+                Some("look_at") => {
+                    Head::LookAt(Point2::new(number(value, "x")?, number(value, "y")?))
+                }
+                _ => {
+                    return Err(
+                        "`kind`: expected look_forward, look_around, search or look_at".into(),
+                    );
+                }
+            },
+        )
     }
 }
 
@@ -262,10 +270,10 @@ impl<'de> Deserialize<'de> for MotionCommand {
                 .get(key)
                 .ok_or_else(|| D::Error::custom(format!("missing `{key}`")))
         };
-        let body = Body::from_json(part("body")?)
-            .map_err(|e| D::Error::custom(format!("body: {e}")))?;
-        let head = Head::from_json(part("head")?)
-            .map_err(|e| D::Error::custom(format!("head: {e}")))?;
+        let body =
+            Body::from_json(part("body")?).map_err(|e| D::Error::custom(format!("body: {e}")))?;
+        let head =
+            Head::from_json(part("head")?).map_err(|e| D::Error::custom(format!("head: {e}")))?;
         Ok(MotionCommand { body, head })
     }
 }
@@ -310,8 +318,9 @@ mod tests {
             let back: Result<MotionCommand, _> = serde_json::from_str(&text);
             assert_eq!(back.ok(), Some(command), "{text}");
         }
-        let bad: Result<MotionCommand, _> =
-            serde_json::from_str(r#"{"body":{"kind":"kick","foot":"middle"},"head":{"kind":"search"}}"#);
+        let bad: Result<MotionCommand, _> = serde_json::from_str(
+            r#"{"body":{"kind":"kick","foot":"middle"},"head":{"kind":"search"}}"#,
+        );
         assert!(bad.is_err_and(|e| e.to_string().contains("foot")));
     }
 

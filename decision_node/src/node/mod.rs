@@ -404,10 +404,30 @@ impl crate::profile::NodeProfile for NodeCore {
         _wanted: &dyn Fn(&str) -> bool,
     ) -> Vec<crate::profile::Outgoing> {
         let mut out = Vec::with_capacity(5);
-        out.extend(output.cancel.as_ref().and_then(|m| encoded(topics::NAV_CANCEL, m)));
-        out.extend(output.goal.as_ref().and_then(|m| encoded(topics::NAV_GOAL, m)));
-        out.extend(output.decision.as_ref().and_then(|m| encoded(topics::DECISION, m)));
-        out.extend(output.aim_yaw.as_ref().and_then(|m| encoded(topics::AIM_YAW, m)));
+        out.extend(
+            output
+                .cancel
+                .as_ref()
+                .and_then(|m| encoded(topics::NAV_CANCEL, m)),
+        );
+        out.extend(
+            output
+                .goal
+                .as_ref()
+                .and_then(|m| encoded(topics::NAV_GOAL, m)),
+        );
+        out.extend(
+            output
+                .decision
+                .as_ref()
+                .and_then(|m| encoded(topics::DECISION, m)),
+        );
+        out.extend(
+            output
+                .aim_yaw
+                .as_ref()
+                .and_then(|m| encoded(topics::AIM_YAW, m)),
+        );
         out.extend(encoded(topics::TRACE, &output.trace));
         out
     }

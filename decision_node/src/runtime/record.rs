@@ -171,23 +171,43 @@ pub fn soccer_channel_schemas() -> Vec<(&'static str, &'static str, serde_json::
     use bus::soccer::{self as s};
     let any = serde_json::Value::Bool(true);
     vec![
-        (s::GAME_STATE, "GameStateMsg", schema_of::<s::GameStateMsg>()),
-        (s::LOCALIZATION, "LocalizationMsg", schema_of::<s::LocalizationMsg>()),
+        (
+            s::GAME_STATE,
+            "GameStateMsg",
+            schema_of::<s::GameStateMsg>(),
+        ),
+        (
+            s::LOCALIZATION,
+            "LocalizationMsg",
+            schema_of::<s::LocalizationMsg>(),
+        ),
         (s::BALL, "BallMsg", schema_of::<s::BallMsg>()),
         (s::OBSTACLES, "ObstaclesMsg", schema_of::<s::ObstaclesMsg>()),
-        (s::FALL_STATE, "FallStateMsg", schema_of::<s::FallStateMsg>()),
+        (
+            s::FALL_STATE,
+            "FallStateMsg",
+            schema_of::<s::FallStateMsg>(),
+        ),
         (s::MOTION_COMMAND, "MotionCommandMsg", any.clone()),
         (s::TREE_LAYOUT, "TreeSpec", schema_of::<TreeSpec>()),
         (s::TRACE, "SoccerTrace", any.clone()),
         (s::BLACKBOARD, "Blackboard", any),
-        (s::SEND_INTERVAL, "SendIntervalMsg", schema_of::<s::SendIntervalMsg>()),
+        (
+            s::SEND_INTERVAL,
+            "SendIntervalMsg",
+            schema_of::<s::SendIntervalMsg>(),
+        ),
         (s::HEATMAP, "HeatmapMsg", schema_of::<s::HeatmapMsg>()),
         (
             s::SUGGESTED_SEARCH_POSITION,
             "SearchPositionMsg",
             schema_of::<s::SearchPositionMsg>(),
         ),
-        (s::SEARCH_CELL_SIZE, "CellSizeMsg", schema_of::<s::CellSizeMsg>()),
+        (
+            s::SEARCH_CELL_SIZE,
+            "CellSizeMsg",
+            schema_of::<s::CellSizeMsg>(),
+        ),
     ]
 }
 

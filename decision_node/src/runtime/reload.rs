@@ -48,10 +48,7 @@ impl ReloadWatcher {
 impl<R: Send + 'static> ReloadWatcher<R> {
     /// Starts watching the folders of `files` (editors replace files, so folders are watched);
     /// after each burst of changes `load` runs in a background thread.
-    pub fn start_with(
-        files: &[PathBuf],
-        load: Box<dyn Fn() -> R + Send>,
-    ) -> notify::Result<Self> {
+    pub fn start_with(files: &[PathBuf], load: Box<dyn Fn() -> R + Send>) -> notify::Result<Self> {
         let (change_tx, change_rx) = channel::<()>();
         let watched: Vec<PathBuf> = files.iter().filter_map(|f| f.canonicalize().ok()).collect();
         let names = watched.clone();

@@ -757,7 +757,9 @@ fn replay_soccer_command(args: &ReplayArgs, recording: &Recording) -> u8 {
     };
     let report = match soccer::replay(
         recording,
-        other.as_ref().map(|(name, p, s)| (name.as_str(), Arc::clone(p), s.clone())),
+        other
+            .as_ref()
+            .map(|(name, p, s)| (name.as_str(), Arc::clone(p), s.clone())),
     ) {
         Ok(report) => report,
         Err(e) => {

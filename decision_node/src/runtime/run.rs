@@ -123,7 +123,10 @@ pub fn run_profile<P: NodeProfile>(
     let description = node.describe();
     publish_event(&Event::new(wall_clock(), "start", description.clone()));
     publish_layout(&node);
-    tracing::info!("node running on namespace `{}` with {description}", bus.namespace());
+    tracing::info!(
+        "node running on namespace `{}` with {description}",
+        bus.namespace()
+    );
     let period = node.tick_period();
     let mut next_tick = period.map(|p| Instant::now() + p);
     let mut last_stats = Instant::now();

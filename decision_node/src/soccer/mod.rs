@@ -13,9 +13,8 @@ use crate::runtime::events::Event;
 use bus::decode;
 use bus::messages::Header;
 use bus::soccer::{
-    self as topics, BallMsg, CellSizeMsg, FallStateMsg, GameStateMsg, HeatmapMsg,
-    LocalizationMsg, MotionCommandMsg, ObstaclesMsg, SearchPositionMsg, SendIntervalMsg,
-    TeamStateMsg, robot_topic,
+    self as topics, BallMsg, CellSizeMsg, FallStateMsg, GameStateMsg, HeatmapMsg, LocalizationMsg,
+    MotionCommandMsg, ObstaclesMsg, SearchPositionMsg, SendIntervalMsg, TeamStateMsg, robot_topic,
 };
 use decision_core::engine::TreeSpec;
 use soccer_profile::brain::SoccerBrain;
@@ -145,7 +144,12 @@ impl SoccerNode {
     }
 
     /// Decodes and stores one input; `Err` names the topic and field.
-    fn store(&mut self, topic: &'static str, payload: &[u8], now: f64) -> Result<Option<f64>, String> {
+    fn store(
+        &mut self,
+        topic: &'static str,
+        payload: &[u8],
+        now: f64,
+    ) -> Result<Option<f64>, String> {
         let stamp_of = |h: &Header| {
             if h.stamp.sec == 0 && h.stamp.nanosec == 0 {
                 now
@@ -182,7 +186,10 @@ impl SoccerNode {
             topics::LOCALIZATION => {
                 let m: LocalizationMsg = decode(topic, payload).map_err(|e| e.to_string())?;
                 if let Some(p) = &m.pose {
-                    finite(p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite(), "pose")?;
+                    finite(
+                        p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite(),
+                        "pose",
+                    )?;
                 }
                 finite(m.head_yaw.is_finite(), "head_yaw")?;
                 let stamp = stamp_of(&m.header);
@@ -215,7 +222,9 @@ impl SoccerNode {
                     .iter()
                     .position(|o| !(o.x.is_finite() && o.y.is_finite() && o.radius.is_finite()))
                 {
-                    return Err(format!("topic `{topic}`: field `obstacles[{i}]`: not finite"));
+                    return Err(format!(
+                        "topic `{topic}`: field `obstacles[{i}]`: not finite"
+                    ));
                 }
                 m.obstacles.retain(|o| o.radius >= 0.0);
                 let stamp = stamp_of(&m.header);

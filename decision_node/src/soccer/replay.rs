@@ -234,7 +234,9 @@ pub fn replay(
         Some(_) => r.spans.is_empty(),
     });
     Ok(SoccerReport {
-        compared_with: other.as_ref().map_or("recorded".into(), |o| o.0.to_string()),
+        compared_with: other
+            .as_ref()
+            .map_or("recorded".into(), |o| o.0.to_string()),
         robots: reports,
         identical,
     })

@@ -51,7 +51,9 @@ impl SoccerTraceRecord {
 
     /// The role while playing.
     pub fn role(&self) -> Option<&str> {
-        self.decision.get("role").and_then(serde_json::Value::as_str)
+        self.decision
+            .get("role")
+            .and_then(serde_json::Value::as_str)
     }
 
     /// The body motion's kind (`walk_to`, `kick`, ...).

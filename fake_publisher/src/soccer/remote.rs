@@ -11,6 +11,7 @@ use bus::soccer::{
     ObstaclesMsg, TeamStateMsg, robot_topic, split_robot_topic,
 };
 use bus::{Bus, BusError, decode};
+use soccer_profile::context::Role;
 use soccer_profile::frame::Frame;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,6 +106,7 @@ pub fn run_remote_match(
     for p in &game.players {
         let team = &teams[usize::from(p.side == Side::Away)];
         inputs.push(team_robot_topic(team, p.number, topics::MOTION_COMMAND));
+        inputs.push(team_robot_topic(team, p.number, topics::TRACE));
     }
     for team in &teams {
         inputs.push(format!("{team}/{}", topics::TEAM_STATE));
@@ -116,7 +118,9 @@ pub fn run_remote_match(
     let mut next = Instant::now();
     while !game.is_over() && !stop.load(Ordering::Relaxed) {
         while let Some(received) = subscription.try_recv() {
-            receive(game, &teams, &received, &mut stats);
+            if let Some(h) = receive(game, &teams, &received, &mut stats) {
+                happened(&h);
+            }
         }
         for h in game.step() {
             happened(&h);
@@ -141,15 +145,21 @@ pub fn run_remote_match(
     Ok(stats)
 }
 
-/// Applies one received message: a motion command moves its robot; a State message counts.
-fn receive(game: &mut SoccerMatch, teams: &[String; 2], received: &bus::Received, stats: &mut RemoteStats) {
-    let Some((team, rest)) = received.topic.split_once('/') else {
-        return;
-    };
-    let Some(side) = teams.iter().position(|t| t == team).map(|i| {
-        if i == 0 { Side::Home } else { Side::Away }
-    }) else {
-        return;
+/// Applies one received message: a motion command moves its robot, a trace reports its
+/// role (a change is returned for the timeline), a State message counts.
+fn receive(
+    game: &mut SoccerMatch,
+    teams: &[String; 2],
+    received: &bus::Received,
+    stats: &mut RemoteStats,
+) -> Option<Happening> {
+    let (team, rest) = received.topic.split_once('/')?;
+    let Some(side) = teams
+        .iter()
+        .position(|t| t == team)
+        .map(|i| if i == 0 { Side::Home } else { Side::Away })
+    else {
+        return None;
     };
     let bad = |stats: &mut RemoteStats| {
         *stats.malformed.entry(received.topic.clone()).or_default() += 1;
@@ -162,19 +172,34 @@ fn receive(game: &mut SoccerMatch, teams: &[String; 2], received: &bus::Received
             }
             Err(_) => bad(stats),
         }
-        return;
+        return None;
     }
-    let Some((number, topics::MOTION_COMMAND)) = split_robot_topic(rest) else {
-        return;
-    };
-    match decode::<MotionCommandMsg>(&received.topic, &received.payload) {
-        Ok(m) => {
-            *stats
-                .commands
-                .entry(format!("{}/{number}", side_name(side)))
-                .or_default() += 1;
-            game.command_remote(side, number, m.command, None);
+    match split_robot_topic(rest)? {
+        (number, topics::MOTION_COMMAND) => {
+            match decode::<MotionCommandMsg>(&received.topic, &received.payload) {
+                Ok(m) => {
+                    *stats
+                        .commands
+                        .entry(format!("{}/{number}", side_name(side)))
+                        .or_default() += 1;
+                    game.command_remote(side, number, m.command);
+                }
+                Err(_) => bad(stats),
+            }
+            None
         }
-        Err(_) => bad(stats),
+        (number, topics::TRACE) => {
+            let Ok(trace) = serde_json::from_slice::<serde_json::Value>(&received.payload) else {
+                bad(stats);
+                return None;
+            };
+            let role = trace
+                .pointer("/decision/role")
+                .and_then(serde_json::Value::as_str)
+                .and_then(Role::from_name)
+                .map(Role::name);
+            game.report_remote_role(side, number, role)
+        }
+        _ => None,
     }
 }

@@ -215,22 +215,41 @@ impl SoccerMatch {
         std::mem::take(&mut self.remote_frames)
     }
 
-    /// The latest motion command of a remote robot (and the role it reports, if any).
-    pub fn command_remote(
+    fn remote_player(&mut self, side: Side, number: u8) -> Option<&mut Player> {
+        self.players
+            .iter_mut()
+            .find(|p| p.side == side && p.number == number && matches!(p.brain, Brain::Remote))
+    }
+
+    /// The latest motion command of a remote robot.
+    pub fn command_remote(&mut self, side: Side, number: u8, command: MotionCommand) {
+        if let Some(p) = self.remote_player(side, number) {
+            p.remote_command = Some(command);
+        }
+    }
+
+    /// The role a remote robot reports (from its trace), with the timeline entry of a change.
+    pub fn report_remote_role(
         &mut self,
         side: Side,
         number: u8,
-        command: MotionCommand,
         role: Option<&'static str>,
-    ) {
-        if let Some(p) = self
-            .players
-            .iter_mut()
-            .find(|p| p.side == side && p.number == number && matches!(p.brain, Brain::Remote))
-        {
-            p.remote_command = Some(command);
-            p.role = role;
+    ) -> Option<Happening> {
+        let now = self.now;
+        let p = self.remote_player(side, number)?;
+        if p.role == role {
+            return None;
         }
+        let previous = std::mem::replace(&mut p.role, role);
+        role.map(|role| Happening {
+            t: now,
+            text: format!(
+                "{} {} {} -> {role}",
+                side_name(side),
+                number,
+                previous.unwrap_or("-")
+            ),
+        })
     }
 
     /// Counts a State message a remote robot of `side` sent against the team's budget.
@@ -690,9 +709,12 @@ impl SoccerMatch {
             Motion::WalkTo { target, speed } => {
                 // The decider's planned next destination, else the target.
                 let next = match &player.brain {
-                    Brain::Node(brain) => {
-                        brain.decider().context().out.path_next.unwrap_or(target.position)
-                    }
+                    Brain::Node(brain) => brain
+                        .decider()
+                        .context()
+                        .out
+                        .path_next
+                        .unwrap_or(target.position),
                     Brain::Scripted | Brain::Remote => target.position,
                 };
                 let yaw = pose_for(

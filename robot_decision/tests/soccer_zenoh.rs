@@ -1,0 +1,386 @@
+//! End-to-end soccer over Zenoh on 127.0.0.1 with real processes: `fake-publisher --soccer`
+//! (the game controller, world and perception; it listens) and five `robot-decision soccer
+//! run` nodes (clients), watched by this test (a client). Every robot gets a role, mostly
+//! exactly one striker, home scores from the kick-off, a killed and restarted robot rejoins,
+//! garbage on every topic is counted and ignored, and the lost ball is found.
+
+use bus::soccer::{self as topics, robot_topic};
+use bus::{Bus, Mode, ZenohOptions};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The fake-publisher binary, built on demand when this package is tested alone.
+fn fake_publisher_bin() -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let bin = dir.join("fake-publisher");
+    if !bin.is_file() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "fake_publisher", "--bin", "fake-publisher"])
+            .current_dir(repo())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    bin
+}
+
+/// Kills the child when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The game-controller simulation; its timeline lines arrive on the receiver.
+fn start_match(endpoint: &str, scenario: &Path, seconds: u32) -> (Killed, Receiver<String>) {
+    let mut child = Command::new(fake_publisher_bin())
+        .arg("--soccer")
+        .arg(scenario)
+        .args(["--seconds", &seconds.to_string(), "--listen", endpoint])
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (Killed(child), rx)
+}
+
+fn start_robot(endpoint: &str, player: u8) -> Killed {
+    Killed(
+        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+            .args([
+                "soccer",
+                "run",
+                "sample/soccer/parameters",
+                "--location",
+                "simulation",
+                "--player",
+                &player.to_string(),
+                "--namespace",
+                "home",
+                "--connect",
+                endpoint,
+                "--no-reload",
+            ])
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn client(endpoint: &str) -> Bus {
+    Bus::zenoh(&ZenohOptions {
+        mode: Mode::Client,
+        listen: vec![],
+        connect: vec![endpoint.to_string()],
+        namespace: String::new(),
+        ..ZenohOptions::default()
+    })
+    .unwrap()
+}
+
+fn scenario_file(name: &str, text: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soccer_zenoh");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Reads lines until one satisfies `done` or the deadline passes; returns all lines read.
+fn lines_until(
+    rx: &Receiver<String>,
+    deadline: Instant,
+    done: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    while Instant::now() < deadline {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            let finished = done(&line);
+            lines.push(line);
+            if finished {
+                break;
+            }
+        }
+    }
+    lines
+}
+
+/// One trace as this test needs it: time, robot, role, ball.
+#[derive(Debug, Clone)]
+struct Seen {
+    t: f64,
+    player: u8,
+    branch: String,
+    role: Option<String>,
+    ball: Option<(f64, f64, String)>,
+}
+
+fn seen(payload: &[u8]) -> Option<Seen> {
+    let v: Value = serde_json::from_slice(payload).ok()?;
+    let d = &v["decision"];
+    Some(Seen {
+        t: d["t"].as_f64()?,
+        player: u8::try_from(v["player"].as_u64()?).ok()?,
+        branch: d["branch"].as_str()?.to_string(),
+        role: d["role"].as_str().map(str::to_string),
+        ball: d["ball"].as_object().and_then(|b| {
+            Some((
+                b.get("x")?.as_f64()?,
+                b.get("y")?.as_f64()?,
+                b.get("source")?.as_str()?.to_string(),
+            ))
+        }),
+    })
+}
+
+#[test]
+fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let scenario = scenario_file(
+        "kickoff_vs_scripted.json5",
+        "{ kickoff_team: 'home', away: { name: 'away', kind: 'scripted' } }",
+    );
+    // 50 simulated seconds at real time: the first goal comes at about 27 s.
+    let (_game, timeline) = start_match(&endpoint, &scenario, 50);
+    let mut robots: BTreeMap<u8, Killed> =
+        (1..=5).map(|p| (p, start_robot(&endpoint, p))).collect();
+    let watcher = client(&endpoint);
+    let mut watched: Vec<String> = (1..=5)
+        .flat_map(|p| {
+            [
+                format!("home/{}", robot_topic(p, topics::TRACE)),
+                format!("home/{}", robot_topic(p, topics::EVENTS)),
+            ]
+        })
+        .collect();
+    watched.push(format!("home/{}", topics::TEAM_STATE));
+    let refs: Vec<&str> = watched.iter().map(String::as_str).collect();
+    let sub = watcher.subscribe(&refs).unwrap();
+
+    let mut traces: Vec<Seen> = Vec::new();
+    let mut stats_of_3: Option<Value> = None;
+    let mut team_messages = 0u32;
+    let mut garbage_sent = false;
+    let mut restarted_at: Option<f64> = None;
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(60);
+    let mut lines: Vec<String> = Vec::new();
+    while Instant::now() < deadline {
+        while let Ok(line) = timeline.try_recv() {
+            lines.push(line);
+        }
+        if lines.iter().any(|l| l.contains(" end: ")) {
+            break;
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        if !garbage_sent && elapsed > 8.0 {
+            // Garbage on every input topic of robot 3, on the team key and on a command topic.
+            let garbage = client(&endpoint);
+            for topic in topics::ROBOT_INPUTS {
+                garbage
+                    .publish_raw(&format!("home/{}", robot_topic(3, topic)), b"{not json")
+                    .unwrap();
+            }
+            garbage
+                .publish_raw(&format!("home/{}", topics::TEAM_STATE), b"[1,2]")
+                .unwrap();
+            garbage
+                .publish_raw(
+                    &format!("home/{}", robot_topic(2, topics::MOTION_COMMAND)),
+                    b"{\"body\":7}",
+                )
+                .unwrap();
+            garbage_sent = true;
+        }
+        if restarted_at.is_none() && elapsed > 12.0 {
+            // Robot 4 dies and comes back.
+            robots.remove(&4);
+            std::thread::sleep(Duration::from_millis(500));
+            robots.insert(4, start_robot(&endpoint, 4));
+            restarted_at = Some(traces.last().map_or(0.0, |s| s.t));
+        }
+        if let Some(r) = sub.recv_timeout(Duration::from_millis(20)) {
+            if r.topic.ends_with(topics::TRACE) {
+                if let Some(s) = seen(&r.payload) {
+                    traces.push(s);
+                }
+            } else if r.topic.ends_with(topics::TEAM_STATE) {
+                team_messages += 1;
+            } else if r.topic == format!("home/{}", robot_topic(3, topics::EVENTS)) {
+                let v: Value = serde_json::from_slice(&r.payload).unwrap_or_default();
+                if v["kind"] == "stats" {
+                    stats_of_3 = Some(v["stats"].clone());
+                }
+            }
+        }
+    }
+    lines.extend(lines_until(
+        &timeline,
+        Instant::now() + Duration::from_secs(5),
+        |l| l.contains(" end: "),
+    ));
+    let text = lines.join("\n");
+
+    // Every robot decided and got a role while playing.
+    let roles: BTreeMap<u8, BTreeSet<String>> = traces.iter().fold(BTreeMap::new(), |mut m, s| {
+        if let Some(role) = &s.role {
+            m.entry(s.player).or_default().insert(role.clone());
+        }
+        m
+    });
+    assert_eq!(
+        roles.keys().copied().collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5],
+        "{roles:?}"
+    );
+    assert!(roles[&1].contains("goalkeeper"), "{roles:?}");
+
+    // Exactly one striker most of the time: sample the latest role of each robot every
+    // 100 ms of playing time.
+    let mut latest: BTreeMap<u8, (f64, Option<String>)> = BTreeMap::new();
+    let (mut moments, mut one_striker) = (0u32, 0u32);
+    let mut next_sample = 0.0;
+    for s in &traces {
+        latest.insert(s.player, (s.t, s.role.clone()));
+        let playing = latest
+            .values()
+            .filter(|(t, r)| s.t - t < 0.2 && r.is_some())
+            .count();
+        if s.t >= next_sample && playing == 5 {
+            next_sample = s.t + 0.1;
+            moments += 1;
+            let strikers = latest
+                .values()
+                .filter(|(_, r)| r.as_deref() == Some("striker"))
+                .count();
+            one_striker += u32::from(strikers == 1);
+        }
+    }
+    assert!(
+        moments > 50,
+        "only {moments} moments with five playing robots"
+    );
+    assert!(
+        // The in-process match's bar: role changes take a State message round, and robot 4's
+        // restart and the kick-offs start with several strikers for a moment.
+        f64::from(one_striker) >= 0.6 * f64::from(moments),
+        "exactly one striker in {one_striker} of {moments} moments"
+    );
+
+    // Home scores within the 50 simulated seconds.
+    assert!(text.contains("GOAL home"), "no home goal:\n{text}");
+
+    // The State messages flow between the nodes and the game controller counts them.
+    assert!(team_messages > 20, "{team_messages} team messages");
+    let end = lines
+        .iter()
+        .find(|l| l.contains(" end: "))
+        .cloned()
+        .unwrap_or_default();
+    assert!(end.contains("team messages"), "{end}");
+
+    // Robot 4 rejoined after its restart: it decides again and has a role.
+    let restart = restarted_at.unwrap();
+    let after: Vec<&Seen> = traces
+        .iter()
+        .filter(|s| s.player == 4 && s.t > restart + 2.0)
+        .collect();
+    assert!(
+        after.len() > 100,
+        "robot 4 after restart: {} ticks",
+        after.len()
+    );
+    assert!(
+        after.iter().any(|s| s.role.is_some()),
+        "robot 4 has no role after restart"
+    );
+    assert!(after.iter().all(|s| !s.branch.is_empty()));
+
+    // Garbage was counted per topic by robot 3 (and it kept deciding).
+    let stats = stats_of_3.expect("no stats event of robot 3");
+    for topic in topics::ROBOT_INPUTS {
+        let key = robot_topic(3, topic);
+        assert_eq!(stats["malformed"][&key], 1, "{key}: {stats}");
+    }
+    assert_eq!(stats["malformed"][topics::TEAM_STATE], 1, "{stats}");
+    assert!(traces.iter().filter(|s| s.player == 3).count() > 1000);
+    // ... and the game controller counted the bad motion command.
+    assert!(
+        end.contains("home/player_2/behavior/motion_command"),
+        "{end}"
+    );
+}
+
+#[test]
+fn soccer_nodes_find_the_lost_ball_over_zenoh() {
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let scenario = scenario_file(
+        "lost_ball.json5",
+        "{ start: 'playing', ball: [3.9, -2.6], away: { name: 'away', players: [1], kind: 'scripted' } }",
+    );
+    let (_game, _timeline) = start_match(&endpoint, &scenario, 40);
+    let _robots: Vec<Killed> = (1..=5).map(|p| start_robot(&endpoint, p)).collect();
+    let watcher = client(&endpoint);
+    let watched: Vec<String> = (1..=5)
+        .map(|p| format!("home/{}", robot_topic(p, topics::TRACE)))
+        .collect();
+    let refs: Vec<&str> = watched.iter().map(String::as_str).collect();
+    let sub = watcher.subscribe(&refs).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(45);
+    let mut searched = false;
+    let mut found: Option<Seen> = None;
+    while Instant::now() < deadline && found.is_none() {
+        let Some(r) = sub.recv_timeout(Duration::from_millis(50)) else {
+            continue;
+        };
+        let Some(s) = seen(&r.payload) else { continue };
+        searched |= s.role.as_deref() == Some("searcher");
+        if let Some((x, y, source)) = &s.ball
+            && source == "local"
+            && (x - 3.9).hypot(y + 2.6) < 1.0
+        {
+            found = Some(s);
+        }
+    }
+    assert!(searched, "nobody searched");
+    let found = found.expect("no robot saw the ball in the corner");
+    assert!((1..=5).contains(&found.player));
+}
