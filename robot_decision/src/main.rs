@@ -198,6 +198,10 @@ enum SoccerCommand {
         /// Robot override folder name (for every robot).
         #[arg(long)]
         robot: Option<String>,
+        /// Record every robot's frames, traces and motion commands to this MCAP file
+        /// (`robot-decision replay` decides them again).
+        #[arg(long, value_name = "FILE.mcap")]
+        record: Option<PathBuf>,
     },
     /// Run one robot's soccer node on the bus: its inputs under `player_<N>/`, the team's
     /// State messages on `team/state_message`, a tick every 20 ms, the motion command, trace,
@@ -301,6 +305,7 @@ fn main() -> ExitCode {
                 tree,
                 location,
                 robot,
+                record,
             } => soccer::sim(&soccer::SimArgs {
                 params_dir,
                 scenario,
@@ -310,6 +315,7 @@ fn main() -> ExitCode {
                 tree,
                 location,
                 robot,
+                record,
             }),
             SoccerCommand::Run {
                 params,

@@ -255,6 +255,107 @@ pub struct SimArgs {
     pub location: Option<String>,
     /// Robot override.
     pub robot: Option<String>,
+    /// The MCAP file to record to.
+    pub record: Option<PathBuf>,
+}
+
+/// The recording of an in-process match: every in-process robot's frame, trace and motion
+/// command per tick, at simulated time.
+struct SimRecording {
+    recorder: decision_node::runtime::record::Recorder,
+    ticks: Vec<u64>,
+}
+
+impl SimRecording {
+    fn create(
+        path: &Path,
+        args: &SimArgs,
+        location: Option<&str>,
+        params: &soccer_profile::params::Parameters,
+        spec: &decision_core::engine::TreeSpec,
+        game: &fake_publisher::soccer::SoccerMatch,
+        seed: u64,
+    ) -> Result<Self, String> {
+        use decision_node::runtime::record::{Recorder, RunFacts};
+        let mut facts = RunFacts {
+            command: "soccer sim".into(),
+            seed: Some(seed),
+            config_path: args.params_dir.clone().unwrap_or_else(sample_params),
+            scenario: args.scenario.clone(),
+            ..RunFacts::default()
+        };
+        for (key, value) in [("location", location), ("robot", args.robot.as_deref())] {
+            if let Some(value) = value {
+                facts.extra.insert(key.into(), value.to_owned());
+            }
+        }
+        let prefixes: Vec<String> = game
+            .players
+            .iter()
+            .filter(|p| p.brain().is_some())
+            .map(|p| Self::prefix(game, p))
+            .collect();
+        let recorder = Recorder::create_soccer(path, &facts, params, spec, &prefixes)
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            recorder,
+            ticks: vec![0; game.players.len()],
+        })
+    }
+
+    fn prefix(
+        game: &fake_publisher::soccer::SoccerMatch,
+        p: &fake_publisher::soccer::Player,
+    ) -> String {
+        format!(
+            "{}/{}",
+            game.team_name(p.side),
+            bus::soccer::robot_topic(p.number, "")
+        )
+    }
+
+    /// Records the step just taken.
+    fn record_step(&mut self, game: &fake_publisher::soccer::SoccerMatch) -> Result<(), String> {
+        use decision_node::soccer::trace::{blackboard_payload, trace_payload};
+        let now = game.now;
+        for (i, p) in game.players.iter().enumerate() {
+            let (Some(brain), Some(frame), Some(decision)) =
+                (p.brain(), &p.recorded_frame, &p.decision)
+            else {
+                continue;
+            };
+            let prefix = Self::prefix(game, p);
+            let tick = self.ticks[i];
+            self.ticks[i] += 1;
+            let command = bus::soccer::MotionCommandMsg {
+                header: bus::messages::Header::at(frame.t),
+                player: p.number,
+                command: decision.motion.clone(),
+            };
+            let r = &mut self.recorder;
+            r.record(
+                &format!("{prefix}{}", bus::soccer::BLACKBOARD),
+                &blackboard_payload(p.number, frame),
+                now,
+            )
+            .and_then(|()| {
+                r.record_message(
+                    &format!("{prefix}{}", bus::soccer::MOTION_COMMAND),
+                    &command,
+                    now,
+                )
+            })
+            .and_then(|()| {
+                r.record(
+                    &format!("{prefix}{}", bus::soccer::TRACE),
+                    &trace_payload(brain, p.number, tick, decision),
+                    now,
+                )
+            })
+            .map_err(|e| e.to_string())?;
+        }
+        self.recorder.poll(now).map_err(|e| e.to_string())
+    }
 }
 
 /// One robot in one tick of `soccer sim --json`, keys in the contract's order.
@@ -333,12 +434,35 @@ pub fn sim(args: &SimArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut game = match SoccerMatch::new(scenario, Arc::new(parameters), &spec, args.seed) {
+    let seed = args.seed.unwrap_or(scenario.seed);
+    let parameters = Arc::new(parameters);
+    let mut game = match SoccerMatch::new(scenario, Arc::clone(&parameters), &spec, args.seed) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(1);
         }
+    };
+    let mut recording = match &args.record {
+        Some(path) => {
+            game.set_recording(true);
+            match SimRecording::create(
+                path,
+                args,
+                location.as_deref(),
+                &parameters,
+                &spec,
+                &game,
+                seed,
+            ) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        None => None,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -348,6 +472,12 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     ];
     while !game.is_over() {
         let happenings = game.step();
+        if let Some(r) = &mut recording
+            && let Err(e) = r.record_step(&game)
+        {
+            eprintln!("recording stopped: {e}");
+            recording = None;
+        }
         let written = if args.json {
             let score = Score {
                 home: (&names[0], game.referee.goals(Side::Home)),
@@ -401,6 +531,19 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         let _ = side_name;
     }
     let _ = out.flush();
+    if let Some(r) = recording {
+        match r.recorder.finish() {
+            Ok(summary) => eprintln!(
+                "recorded {} messages to {}",
+                summary.messages,
+                args.record.as_deref().unwrap_or(Path::new("")).display()
+            ),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
     ExitCode::SUCCESS
 }
 

@@ -96,3 +96,94 @@ fn a_bad_scenario_is_refused_with_its_field() {
     assert!(out.is_empty());
     assert!(err.contains("home.players"), "{err}");
 }
+
+fn replay(args: &[&std::ffi::OsStr]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .current_dir(repo())
+        .arg("replay")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Copies a folder tree.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_recorded_match_replays_identically_and_diffs_against_other_parameters() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soccer_record");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kickoff.mcap");
+    let (_, err, code) = sim(&[
+        "--scenario",
+        "sample/soccer/scenarios/kickoff.json5",
+        "--seconds",
+        "20",
+        "--record",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("recorded"), "{err}");
+
+    // Replayed with the recorded parameters and tree: every tick of every robot, byte for byte.
+    let (out, err, code) = replay(&[file.as_os_str()]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let robots: Vec<&str> = out.lines().filter(|l| l.contains(" ticks, ")).collect();
+    assert_eq!(robots.len(), 10, "{out}");
+    for line in &robots {
+        assert!(
+            line.contains(": 1000 ticks, 1000 identical to recorded, 0 span(s) differ"),
+            "{line}"
+        );
+    }
+    assert!(out.ends_with("identical decisions\n"), "{out}");
+
+    // Other parameters: slower walking to the kick-off positions changes the motion commands.
+    let other = dir.join("slow");
+    copy_dir(&repo().join("sample/soccer/parameters"), &other);
+    let behavior = other.join("base/behavior_node.json5");
+    let text = std::fs::read_to_string(&behavior).unwrap();
+    assert!(text.contains("walk_to_kickoff: 0.5"));
+    std::fs::write(
+        &behavior,
+        text.replace("walk_to_kickoff: 0.5", "walk_to_kickoff: 0.2"),
+    )
+    .unwrap();
+    let (out, err, code) = replay(&[
+        file.as_os_str(),
+        std::ffi::OsStr::new("--config"),
+        other.as_os_str(),
+    ]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.ends_with("decisions differ\n"), "{out}");
+    let spans = out.lines().filter(|l| l.contains("  ->  ")).count();
+    assert!(spans >= 10, "{out}");
+    assert!(out.contains("walk_to"), "{out}");
+
+    // A parameter folder that does not load is a usage error naming the file.
+    std::fs::write(&behavior, "{ walking: 3 ").unwrap();
+    let (_, err, code) = replay(&[
+        file.as_os_str(),
+        std::ffi::OsStr::new("--config"),
+        other.as_os_str(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("behavior_node.json5"), "{err}");
+}

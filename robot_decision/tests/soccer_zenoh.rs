@@ -79,6 +79,10 @@ fn start_match(endpoint: &str, scenario: &Path, seconds: u32) -> (Killed, Receiv
 }
 
 fn start_robot(endpoint: &str, player: u8) -> Killed {
+    start_robot_with(endpoint, player, &[])
+}
+
+fn start_robot_with(endpoint: &str, player: u8, extra: &[&str]) -> Killed {
     Killed(
         Command::new(env!("CARGO_BIN_EXE_robot-decision"))
             .args([
@@ -95,6 +99,7 @@ fn start_robot(endpoint: &str, player: u8) -> Killed {
                 endpoint,
                 "--no-reload",
             ])
+            .args(extra)
             .current_dir(repo())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -383,4 +388,59 @@ fn soccer_nodes_find_the_lost_ball_over_zenoh() {
     assert!(searched, "nobody searched");
     let found = found.expect("no robot saw the ball in the corner");
     assert!((1..=5).contains(&found.player));
+}
+
+#[test]
+fn a_recorded_soccer_node_replays_identically() {
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let scenario = scenario_file(
+        "record.json5",
+        "{ start: 'playing', ball: [1.0, 0.5], home: { name: 'home', players: [1, 2] }, away: { name: 'away', players: [1], kind: 'scripted' } }",
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soccer_zenoh");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("player2_{port}.mcap"));
+    let (_game, timeline) = start_match(&endpoint, &scenario, 8);
+    let _keeper = start_robot(&endpoint, 1);
+    let mut robot = start_robot_with(&endpoint, 2, &["--record", file.to_str().unwrap()]);
+    lines_until(&timeline, Instant::now() + Duration::from_secs(20), |l| {
+        l.contains(" end: ")
+    });
+    // Ctrl-C: the node finishes its recording.
+    let status = Command::new("kill")
+        .args(["-INT", &robot.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while robot.0.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("player_2:"))
+        .unwrap_or_default();
+    let ticks: usize = line
+        .split(' ')
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(ticks > 200, "{text}");
+    assert!(
+        line.contains(&format!("{ticks} identical to recorded")),
+        "{text}"
+    );
 }

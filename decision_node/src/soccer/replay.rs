@@ -145,19 +145,29 @@ pub struct SoccerReport {
     pub identical: bool,
 }
 
+/// A trace's decision without the explanations (what the robot does, not why).
+fn decided(trace: &SoccerTraceRecord) -> serde_json::Value {
+    let mut decision = trace.decision.clone();
+    if let Some(map) = decision.as_object_mut() {
+        map.remove("explain");
+        map.remove("path_next");
+    }
+    decision
+}
+
 /// `branch / role / motion` of a trace.
-fn summary(trace: &[u8]) -> String {
-    let record: SoccerTraceRecord = serde_json::from_slice(trace).unwrap_or_default();
+fn summary(trace: &SoccerTraceRecord) -> String {
     format!(
         "{} / {} / {}",
-        record.branch(),
-        record.role().unwrap_or("-"),
-        record.motion_kind()
+        trace.branch(),
+        trace.role().unwrap_or("-"),
+        trace.motion_kind()
     )
 }
 
-/// Compares two robots' traces tick by tick: identical bytes, and the spans where the
-/// summaries differ.
+/// Compares two robots' traces tick by tick: identical bytes, and the spans of consecutive
+/// ticks whose decisions (branch, role, motion, ball, message, ...) differ, each described by
+/// its first tick.
 fn compare(robot: &str, times: &[f64], old: &[Vec<u8>], new: &[Vec<u8>]) -> RobotReport {
     let ticks = old.len().min(new.len());
     let mut spans: Vec<SoccerSpan> = Vec::new();
@@ -166,20 +176,24 @@ fn compare(robot: &str, times: &[f64], old: &[Vec<u8>], new: &[Vec<u8>]) -> Robo
     for i in 0..ticks {
         if old[i] == new[i] {
             identical_ticks += 1;
+            open = false;
+            continue;
         }
-        let (a, b) = (summary(&old[i]), summary(&new[i]));
+        let parse =
+            |bytes: &[u8]| serde_json::from_slice::<SoccerTraceRecord>(bytes).unwrap_or_default();
+        let (a, b) = (parse(&old[i]), parse(&new[i]));
         let t = times.get(i).copied().unwrap_or(0.0);
-        if a == b {
+        if decided(&a) == decided(&b) {
             open = false;
             continue;
         }
         match spans.last_mut() {
-            Some(span) if open && span.old == a && span.new == b => span.to = t,
+            Some(span) if open => span.to = t,
             _ => spans.push(SoccerSpan {
                 from: t,
                 to: t,
-                old: a,
-                new: b,
+                old: summary(&a),
+                new: summary(&b),
             }),
         }
         open = true;

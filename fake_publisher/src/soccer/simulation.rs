@@ -53,11 +53,21 @@ pub struct Player {
     pub decision: Option<Decision>,
     brain: Brain,
     remote_command: Option<MotionCommand>,
+    /// The frame this robot decided on in the last step (only while recording).
+    pub recorded_frame: Option<Frame>,
     inbox: Vec<TeammateMessage>,
     rng: SplitMix64,
 }
 
 impl Player {
+    /// The robot's behaviour and search suggestor, when it is one of our in-process robots.
+    pub fn brain(&self) -> Option<&SoccerBrain> {
+        match &self.brain {
+            Brain::Node(brain) => Some(brain),
+            Brain::Scripted | Brain::Remote => None,
+        }
+    }
+
     /// Whether a State message of teammate `number` has reached this robot.
     pub fn has_heard_from(&self, number: u8) -> bool {
         match &self.brain {
@@ -94,6 +104,7 @@ pub struct SoccerMatch {
     delivered: Vec<(Side, TeammateMessage)>,
     kicks: [u32; 2],
     remote_frames: Vec<(Side, u8, Frame)>,
+    recording: bool,
 }
 
 impl SoccerMatch {
@@ -139,6 +150,7 @@ impl SoccerMatch {
                     decision: None,
                     brain,
                     remote_command: None,
+                    recorded_frame: None,
                     inbox: Vec::new(),
                     rng: SplitMix64::for_stream(
                         seed,
@@ -191,12 +203,24 @@ impl SoccerMatch {
             delivered: Vec::new(),
             kicks: [0, 0],
             remote_frames: Vec::new(),
+            recording: false,
         })
     }
 
     /// The scenario's name of a team.
     pub fn team_name(&self, side: Side) -> &str {
         &self.scenario.team(side).name
+    }
+
+    /// Keeps each in-process robot's frame of the last step in [`Player::recorded_frame`]
+    /// and turns on the why-not explanations, so a recording holds what replay needs.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+        for p in &mut self.players {
+            if let Brain::Node(brain) = &mut p.brain {
+                brain.decider_mut().set_explain(on);
+            }
+        }
     }
 
     /// Makes `side`'s robots of our behaviour remote: each tick their frames are collected
@@ -530,6 +554,7 @@ impl SoccerMatch {
         let ball = self.ball;
         let half_length = self.params.field.half_length();
         let keeper = self.params.behavior_node.goalkeeper.player_number;
+        let recording = self.recording;
         let player = &mut self.players[i];
         let primary = if player.penalized_until.is_some() {
             PrimaryState::Penalized
@@ -640,6 +665,9 @@ impl SoccerMatch {
                     search_target: None,
                     search_cell_size: None,
                 };
+                if recording {
+                    player.recorded_frame = Some(frame.clone());
+                }
                 let decision = brain.step(frame);
                 if let Some(message) = decision.message {
                     let m = TeammateMessage {
