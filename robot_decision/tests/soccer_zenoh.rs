@@ -444,3 +444,87 @@ fn a_recorded_soccer_node_replays_identically() {
         "{text}"
     );
 }
+
+#[test]
+fn a_soccer_node_reloads_edited_parameters_and_keeps_the_last_good_ones() {
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("soccer_reload_{port}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("base")).unwrap();
+    for stem in ["behavior_node", "field", "search_suggestor"] {
+        std::fs::copy(
+            repo().join(format!("sample/soccer/parameters/base/{stem}.json5")),
+            dir.join(format!("base/{stem}.json5")),
+        )
+        .unwrap();
+    }
+    let (_hub, watcher) = hub_and_client(&endpoint);
+    let events = watcher
+        .subscribe(&[&format!("home/{}", robot_topic(1, topics::EVENTS))])
+        .unwrap();
+    let _robot = Killed(
+        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+            .args(["soccer", "run"])
+            .arg(&dir)
+            .args([
+                "--player",
+                "1",
+                "--namespace",
+                "home",
+                "--connect",
+                &endpoint,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let next_event = |kind: &str| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(r) = events.recv_timeout(Duration::from_millis(100)) {
+                let v: Value = serde_json::from_slice(&r.payload).unwrap_or_default();
+                if v["kind"] == kind {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    };
+    assert!(next_event("start").is_some() || next_event("stats").is_some());
+    let file = dir.join("base/behavior_node.json5");
+    let good = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        good.replace("walk_to_kickoff: 0.5", "walk_to_kickoff: 0.4"),
+    )
+    .unwrap();
+    let accepted = next_event("reload_accepted").expect("no reload_accepted");
+    assert!(
+        accepted["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("reloaded")
+    );
+    std::fs::write(&file, "{ walking: { speed: { kicking: -1 } } }").unwrap();
+    let rejected = next_event("reload_rejected").expect("no reload_rejected");
+    let message = rejected["message"].as_str().unwrap_or("");
+    assert!(message.contains("behavior_node.json5:"), "{message}");
+    // Still deciding with the last good parameters.
+    assert!(next_event("stats").is_some_and(|v| v["stats"]["ticks"].as_u64() > Some(10)));
+}
+
+/// For tests that need no game controller: a listening peer (the hub robots connect to) and
+/// a client of it.
+fn hub_and_client(endpoint: &str) -> (Bus, Bus) {
+    let hub = Bus::zenoh(&ZenohOptions {
+        mode: Mode::Peer,
+        listen: vec![endpoint.to_string()],
+        connect: vec![],
+        namespace: String::new(),
+        ..ZenohOptions::default()
+    })
+    .unwrap();
+    (hub, client(endpoint))
+}

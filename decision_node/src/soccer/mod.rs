@@ -517,3 +517,6 @@ impl NodeProfile for SoccerNode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
