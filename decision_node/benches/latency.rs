@@ -1,7 +1,7 @@
 //! Input published -> decision received latency over Zenoh on loopback: the node
 //! (`run_node`, a peer listening on 127.0.0.1) and a client that publishes the four inputs of
 //! a tick and waits for the Decision message. Prints p50, p99 and max over the ticks.
-//! `cargo bench -p robot_decision --bench latency` (ROBOT_DECISION_LATENCY_TICKS to change
+//! `cargo bench -p decision_node --bench latency` (ROBOT_DECISION_LATENCY_TICKS to change
 //! the count, default 10,000).
 
 use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};

@@ -2,7 +2,7 @@
 //! (`sim --record`) at the scenario's 10 Hz and at 50 Hz (a copy of the scenario with
 //! `rate: 50`), then replays each recording through a fresh node as `replay` does: read the
 //! file, feed the inputs in log-time order, compare with the recorded decisions.
-//! `cargo bench -p robot_decision --bench replay` (ROBOT_DECISION_REPLAY_RUNS, default 5).
+//! `cargo bench -p decision_node --bench replay` (ROBOT_DECISION_REPLAY_RUNS, default 5).
 
 use decision_node::runtime::record::{Recorder, RunFacts};
 use decision_node::runtime::replay::{diff, load_tables, progress, read_mcap, replay_messages};
