@@ -5,7 +5,9 @@
 //! `cargo bench -p decision_node --bench replay` (ROBOT_DECISION_REPLAY_RUNS, default 5).
 
 use decision_node::runtime::record::{Recorder, RunFacts};
-use decision_node::runtime::replay::{diff, load_tables, progress, read_mcap, replay_messages};
+use decision_node::runtime::replay::{
+    diff, load_tables, progress, read_mcap, replay_messages, traces,
+};
 use decision_node::runtime::sim::{SimOptions, simulate_recorded};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,7 +58,7 @@ fn bench(label: &str, config: &Path, file: &Path, runs: usize) {
         let replayed =
             replay_messages(Arc::clone(&tables), &recording.messages, &progress(0)).expect("ok");
         let t2 = Instant::now();
-        let report = diff(&recording.traces(), &replayed, Some(&tables), Some(&tables));
+        let report = diff(&traces(&recording), &replayed, Some(&tables), Some(&tables));
         let t3 = Instant::now();
         assert!(report.identical && report.traces_identical, "{report:?}");
         recorded = recording.span().map_or(0.0, |(a, b)| b - a);

@@ -154,13 +154,10 @@ fn receive(
     stats: &mut RemoteStats,
 ) -> Option<Happening> {
     let (team, rest) = received.topic.split_once('/')?;
-    let Some(side) = teams
+    let side = teams
         .iter()
         .position(|t| t == team)
-        .map(|i| if i == 0 { Side::Home } else { Side::Away })
-    else {
-        return None;
-    };
+        .map(|i| if i == 0 { Side::Home } else { Side::Away })?;
     let bad = |stats: &mut RemoteStats| {
         *stats.malformed.entry(received.topic.clone()).or_default() += 1;
     };
