@@ -80,11 +80,21 @@ pub fn summarise(recording: &Recording, file_bytes: u64) -> RecordInfo {
             message_encoding: c.message_encoding.clone(),
         })
         .collect();
-    let traces = super::replay::traces(recording);
-    let decision_changes = traces
-        .windows(2)
-        .filter(|w| matches!(w, [a, b] if a.record.chosen != b.record.chosen))
-        .count();
+    let (ticks, decisions_taken, decision_changes) = if crate::soccer::replay::is_soccer(recording)
+    {
+        soccer_counts(recording)
+    } else {
+        let traces = super::replay::traces(recording);
+        let changes = traces
+            .windows(2)
+            .filter(|w| matches!(w, [a, b] if a.record.chosen != b.record.chosen))
+            .count();
+        (
+            traces.len(),
+            counts.get(topics::DECISION).copied().unwrap_or(0),
+            changes,
+        )
+    };
     let span = recording.span();
     RecordInfo {
         file_bytes,
@@ -93,8 +103,8 @@ pub fn summarise(recording: &Recording, file_bytes: u64) -> RecordInfo {
         messages: recording.messages.len(),
         start: span.map(|s| s.0),
         end: span.map(|s| s.1),
-        ticks: traces.len(),
-        decisions_taken: counts.get(topics::DECISION).copied().unwrap_or(0),
+        ticks,
+        decisions_taken,
         decision_changes,
         topics,
         attachments: recording
@@ -108,6 +118,32 @@ pub fn summarise(recording: &Recording, file_bytes: u64) -> RecordInfo {
             .collect(),
         metadata: recording.metadata.clone(),
     }
+}
+
+/// A soccer recording's ticks (traces of every robot), motion commands, and changes of a
+/// robot's branch or role from one of its ticks to the next.
+fn soccer_counts(recording: &Recording) -> (usize, usize, usize) {
+    use crate::soccer::trace::SoccerTraceRecord;
+    let mut last: BTreeMap<&str, (String, Option<String>)> = BTreeMap::new();
+    let (mut ticks, mut commands, mut changes) = (0, 0, 0);
+    for m in &recording.messages {
+        if m.topic.ends_with(bus::soccer::MOTION_COMMAND) {
+            commands += 1;
+        }
+        let Some(prefix) = m.topic.strip_suffix(bus::soccer::TRACE) else {
+            continue;
+        };
+        let Ok(trace) = serde_json::from_slice::<SoccerTraceRecord>(&m.data) else {
+            continue;
+        };
+        ticks += 1;
+        let now = (trace.branch().to_string(), trace.role().map(str::to_string));
+        if last.get(prefix).is_some_and(|before| *before != now) {
+            changes += 1;
+        }
+        last.insert(prefix, now);
+    }
+    (ticks, commands, changes)
 }
 
 /// The summary in words.
