@@ -25,9 +25,25 @@ pub fn default_spec() -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
     bt_xml::parse_json5(DEFAULT_TREE, Path::new(DEFAULT_TREE_NAME))
 }
 
-/// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec.
+/// The tree a BT.CPP file with several trees and no `main_tree_to_execute` runs: Booster's
+/// brain calls `createTree("MainTree")`, as many BT.CPP programs do.
+pub const MAIN_TREE: &str = "MainTree";
+
+/// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec. An XML file with several
+/// trees and no `main_tree_to_execute` runs its [`MAIN_TREE`] when it has one.
 pub fn load_spec(path: &Path) -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
-    bt_xml::load_any(path, None)
+    let is_xml = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
+    if !is_xml {
+        return bt_xml::load_any(path, None);
+    }
+    let document = bt_xml::load_file(path)?;
+    let requested = (document.main_tree.is_none()
+        && document.trees.len() > 1
+        && document.tree(MAIN_TREE).is_some())
+    .then_some(MAIN_TREE);
+    bt_xml::main_spec(&document, requested, path)
 }
 
 /// Whether `spec` uses a soccer leaf (so `check` compiles it against this registry).
