@@ -17,6 +17,7 @@ pub fn registry() -> Registry<SoccerContext> {
     let mut registry = Registry::new();
     nodes::register_standard(&mut registry);
     crate::leaves::register(&mut registry);
+    crate::booster::register(&mut registry);
     registry
 }
 
@@ -46,11 +47,13 @@ pub fn load_spec(path: &Path) -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
     bt_xml::main_spec(&document, requested, path)
 }
 
-/// Whether `spec` uses a soccer leaf (so `check` compiles it against this registry).
+/// Whether `spec` uses a soccer leaf or a Booster node (so `check` compiles it against this
+/// registry).
 pub fn uses_soccer_leaves(spec: &TreeSpec) -> bool {
     let soccer = {
         let mut r: Registry<SoccerContext> = Registry::new();
         crate::leaves::register(&mut r);
+        crate::booster::register(&mut r);
         r
     };
     fn walk(spec: &TreeSpec, soccer: &Registry<SoccerContext>) -> bool {
