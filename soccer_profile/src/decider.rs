@@ -536,3 +536,72 @@ mod without_pose {
         assert!(matches!(searcher.motion.body, crate::motion::Body::Turn(_)));
     }
 }
+
+#[cfg(test)]
+mod booster {
+    use super::*;
+    use crate::motion::Body;
+
+    fn decider(xml: &str) -> SoccerDecider {
+        let doc = match bt_xml::load_str(xml, "t.xml", std::path::Path::new(".")) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        };
+        let spec = match bt_xml::main_spec(&doc, None, std::path::Path::new("t.xml")) {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    fn frame(json: &str) -> Frame {
+        match Frame::parse(json) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn a_booster_tree_reads_the_brain_keys_and_moves_while_running() {
+        // The keys exist before the first tick (a script reading them compiles and runs),
+        // and a RUNNING root still carries its motion.
+        let mut d = decider(
+            r#"<root BTCPP_format="4"><BehaviorTree ID="M">
+              <ReactiveSequence>
+                <ScriptCondition code="gc_game_state == 'PLAY' &amp;&amp; ball_location_known" />
+                <CalcKickDir />
+                <Kick min_msec_kick="1000" />
+              </ReactiveSequence>
+            </BehaviorTree></root>"#,
+        );
+        assert!(d.is_booster());
+        let out = d.decide(&frame(
+            r#"{"player_number": 3, "pose": {"x": -1, "y": 0, "yaw": 0}, "ball": {"x": 0, "y": 0}}"#,
+        ));
+        assert!(
+            matches!(out.motion.body, Body::Kick { .. }),
+            "{:?}",
+            out.motion
+        );
+        assert_eq!(out.role, Some("striker"));
+        assert_ne!(out.branch, "fallback");
+        // Not playing: the condition fails, the robot stands.
+        let out = d.decide(&frame(
+            r#"{"t": 0.02, "player_number": 3, "primary_state": "ready",
+                "pose": {"x": -1, "y": 0, "yaw": 0}, "ball": {"x": 0, "y": 0}}"#,
+        ));
+        assert_eq!(out.motion, MotionCommand::STAND);
+        assert_eq!(out.branch, "fallback");
+    }
+
+    #[test]
+    fn a_tree_without_booster_nodes_runs_without_the_brain() {
+        let d = decider(
+            r#"<root BTCPP_format="4"><BehaviorTree ID="M"><stand/></BehaviorTree></root>"#,
+        );
+        assert!(!d.is_booster());
+    }
+}

@@ -102,4 +102,57 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn several_trees_without_main_tree_to_execute_run_main_tree() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            if let Err(e) = std::fs::write(&path, text) {
+                panic!("{e}");
+            }
+            path
+        };
+        let both = write(
+            "two.xml",
+            r#"<root BTCPP_format="4">
+  <BehaviorTree ID="Other"><SetVelocity x="1"/></BehaviorTree>
+  <BehaviorTree ID="MainTree"><Sequence name="main"><SubTree ID="Other"/></Sequence></BehaviorTree>
+</root>"#,
+        );
+        let spec = match load_spec(&both) {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        assert_eq!(spec.label(), "main");
+        // Without a MainTree the choice stays ambiguous, and the error says so.
+        let neither = write(
+            "none.xml",
+            r#"<root BTCPP_format="4">
+  <BehaviorTree ID="A"><SetVelocity/></BehaviorTree>
+  <BehaviorTree ID="B"><SetVelocity/></BehaviorTree>
+</root>"#,
+        );
+        let e = load_spec(&neither).err().unwrap_or_default();
+        assert!(
+            e.first()
+                .is_some_and(|d| d.message.contains("no main_tree_to_execute")),
+            "{e:?}"
+        );
+        // main_tree_to_execute still wins.
+        let chosen = write(
+            "chosen.xml",
+            r#"<root BTCPP_format="4" main_tree_to_execute="Other">
+  <BehaviorTree ID="Other"><SetVelocity name="other"/></BehaviorTree>
+  <BehaviorTree ID="MainTree"><SetVelocity name="main"/></BehaviorTree>
+</root>"#,
+        );
+        assert_eq!(
+            load_spec(&chosen).map(|s| s.label().to_owned()),
+            Ok("other".to_owned())
+        );
+    }
 }
