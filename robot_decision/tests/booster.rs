@@ -220,3 +220,38 @@ fn shared_booster_original_game_xml_loads_and_drives_the_robot() {
         game.now
     );
 }
+
+#[test]
+fn a_bad_booster_port_is_refused_with_its_file_line_column_node_and_port() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tree = dir.path().join("bad.xml");
+    std::fs::write(
+        &tree,
+        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"MainTree\">\n    <Sequence>\n      \
+         <Chase vx_limit=\"fast\" />\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
+         </BehaviorTree>\n</root>\n",
+    )
+    .expect("writes the tree");
+    let tree = tree.to_string_lossy().into_owned();
+    let (out, err, code) = run(
+        &[
+            "soccer",
+            "decide",
+            "sample/soccer/parameters",
+            "--tree",
+            &tree,
+            "--input",
+            "-",
+        ],
+        "{}\n",
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("bad.xml:4:14") && err.contains("Chase") && err.contains("vx_limit"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.xml:5:7") && err.contains("Kick") && err.contains("min_msec_kick"),
+        "{err}"
+    );
+}
