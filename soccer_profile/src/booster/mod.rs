@@ -266,8 +266,9 @@ pub struct BrainState {
     pub set_play_since: Option<f64>,
     /// Stand-up attempts of the current fall.
     pub stand_up_attempts: u32,
-    /// Whether the previous tick's root status was reached while fallen.
-    pub was_fallen: bool,
+    /// Whether the stand-up motion was available on the previous tick (attempts count its
+    /// rising edges).
+    pub stand_up_was_available: bool,
     /// `WaveHand`'s state.
     pub waving: bool,
     /// The last `PrintMsg` text.

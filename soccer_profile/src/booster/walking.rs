@@ -532,17 +532,19 @@ impl Leaf for CheckAndStandUp {
     fn tick(&mut self, _p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         let c = cx.ctx_mut();
         let penalized = c.world.primary_state == crate::frame::PrimaryState::Penalized;
+        let b = &mut c.memory.booster;
         if !c.world.fallen || penalized {
-            c.memory.booster.stand_up_attempts = 0;
-            c.memory.booster.was_fallen = false;
+            b.stand_up_attempts = 0;
+            b.stand_up_was_available = false;
             return Ok(Status::Success);
         }
-        let b = &mut c.memory.booster;
-        if c.world.stand_up_available && !b.was_fallen && b.stand_up_attempts < 2 {
+        // Each time the stand-up becomes available is one attempt; at most two per fall.
+        let available = c.world.stand_up_available;
+        if available && !b.stand_up_was_available {
             b.stand_up_attempts += 1;
         }
-        b.was_fallen = !c.world.stand_up_available;
-        if b.stand_up_attempts > 0 && b.stand_up_attempts <= 2 {
+        b.stand_up_was_available = available;
+        if available && b.stand_up_attempts <= 2 {
             c.out.body = Some(Body::StandUp);
         }
         Ok(Status::Success)
@@ -811,6 +813,17 @@ mod tests {
         assert_eq!(ctx.out.body, Some(Body::StandUp));
         super::super::drive(&mut ctx, Body::Stand);
         assert_eq!(ctx.out.body, Some(Body::StandUp), "not overridden");
+        // Two attempts per fall: the third time the motion becomes available is refused.
+        for (available, stands_up) in [(false, false), (true, true), (false, false), (true, false)]
+        {
+            ctx.world.stand_up_available = available;
+            tick(&mut t, &mut ctx);
+            assert_eq!(
+                ctx.out.body == Some(Body::StandUp),
+                stands_up,
+                "{available}"
+            );
+        }
         let mut ctx = at([0.0, 0.0, 0.0], None);
         tick(&mut t, &mut ctx);
         assert_eq!(ctx.out.body, None, "standing");
