@@ -72,8 +72,22 @@ pub fn load_decider(
     match SoccerDecider::new(&spec, Arc::new(parameters)) {
         Ok(d) => Some(d),
         Err(errors) => {
+            // Each error names its node too (a Booster tree's ports belong to a node kind).
             let file = tree.unwrap_or(Path::new(soccer_profile::tree::DEFAULT_TREE_NAME));
-            crate::bt::print_compile_errors(&errors, file);
+            for e in &errors {
+                match &e.span {
+                    Some(s) => eprintln!(
+                        "{}:{}:{}: error: {}: {}",
+                        s.file, s.line, s.column, e.node_path, e.message
+                    ),
+                    None => eprintln!(
+                        "{}:1:1: error: {}: {}",
+                        file.display(),
+                        e.node_path,
+                        e.message
+                    ),
+                }
+            }
             None
         }
     }

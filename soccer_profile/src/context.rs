@@ -83,6 +83,8 @@ pub struct Memory {
     pub voronoi_fresh: bool,
     /// The path planner behind `walk_to`.
     pub walker: Walker,
+    /// What Booster's brain keeps beside a Booster tree.
+    pub booster: crate::booster::BrainState,
 }
 
 /// The context the soccer tree ticks with.

@@ -2,13 +2,15 @@
 //! striker hysteresis, ticks the tree, assembles the motion command and sends the team
 //! message (contract section B).
 
+use crate::booster::cooperation::{Keys, cooperate};
 use crate::context::{Role, SoccerContext, TickChoices};
 use crate::frame::{Frame, PrimaryState};
 use crate::messages::{MessageSender, StateMessage};
 use crate::motion::MotionCommand;
 use crate::params::Parameters;
 use crate::world::{BallSource, BallState, has_reached};
-use decision_core::engine::{CompileError, NodeId, Status, Tree, TreeSpec, compile};
+use decision_core::engine::blackboard::Blackboards;
+use decision_core::engine::{CompileError, NodeId, Status, Tree, TreeSpec, compile, compile_with};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -85,12 +87,33 @@ pub struct SoccerDecider {
     last_raw: bool,
     started: bool,
     explain: bool,
+    /// Set for a Booster-vocabulary tree: the root keys its brain writes before each tick.
+    booster: Option<Keys>,
 }
 
 impl SoccerDecider {
-    /// Compiles `spec` against the soccer registry.
+    /// Compiles `spec` against the soccer registry. A tree using a Booster node gets
+    /// Booster's brain around it: the root blackboard keys with their initial values, the
+    /// cooperation before each tick, and RUNNING / SKIPPED roots that still move the robot.
     pub fn new(spec: &TreeSpec, params: Arc<Parameters>) -> Result<Self, Vec<CompileError>> {
-        let tree = compile(spec, &crate::tree::registry())?;
+        let registry = crate::tree::registry();
+        let (tree, booster) = if crate::booster::uses_booster_nodes(spec) {
+            let mut blackboards = Blackboards::new();
+            let root = blackboards.new_root();
+            let keys = Keys::create(&mut blackboards, root).map_err(|e| {
+                vec![CompileError {
+                    span: spec.span.clone(),
+                    node_path: spec.label().to_owned(),
+                    message: format!("Booster blackboard keys: {e}"),
+                }]
+            })?;
+            (
+                compile_with(spec, &registry, blackboards, root)?,
+                Some(keys),
+            )
+        } else {
+            (compile(spec, &registry)?, None)
+        };
         let mut branches = Vec::new();
         let mut next = 1u32;
         for child in &spec.children {
@@ -120,7 +143,13 @@ impl SoccerDecider {
             last_raw: false,
             started: false,
             explain: false,
+            booster,
         })
+    }
+
+    /// Whether the tree uses the Booster vocabulary (and Booster's brain runs around it).
+    pub fn is_booster(&self) -> bool {
+        self.booster.is_some()
     }
 
     /// Adds the why-not of the failed branches to each decision.
@@ -148,7 +177,12 @@ impl SoccerDecider {
         let (status, motion) = self.tick(frame);
         let params = self.ctx.params.clone();
         let branch = self.branch_of(status);
-        let role = if branch == "playing" {
+        let playing = if self.booster.is_some() {
+            self.ctx.world.primary_state == PrimaryState::Playing
+        } else {
+            branch == "playing"
+        };
+        let role = if playing {
             self.ctx.out.role.map(Role::name)
         } else {
             None
@@ -195,9 +229,26 @@ impl SoccerDecider {
         self.ctx.world.update(frame, &params);
         self.ctx.out = TickChoices::default();
         self.ctx.memory.voronoi_fresh = false;
-        self.update_striker_hysteresis();
+        if let Some(keys) = &self.booster {
+            // The keys were created with the types written here; a tree script that re-typed
+            // one (`:=` cannot) is the only way this fails, and then the key keeps its value.
+            let _ = cooperate(&mut self.ctx, self.tree.blackboard_mut(), keys);
+        } else {
+            self.update_striker_hysteresis();
+        }
         let now = self.ctx.world.now;
         let status = self.tree.tick(&mut self.ctx, now);
+        if self.booster.is_some() {
+            // Booster's loop ticks a running tree on and on: RUNNING (a kick, a turn) and
+            // SKIPPED (every branch off) still carry this tick's motion.
+            let motion = if status == Status::Failure {
+                MotionCommand::STAND
+            } else {
+                MotionCommand::assemble(self.ctx.out.body.take(), self.ctx.out.head.take())
+            };
+            self.ctx.memory.last_body = Some(motion.body.clone());
+            return (status, motion);
+        }
         let motion = if status == Status::Success {
             MotionCommand::assemble(self.ctx.out.body.take(), self.ctx.out.head.take())
         } else {
@@ -237,13 +288,20 @@ impl SoccerDecider {
 
     /// The label of the root branch that succeeded this tick, or `fallback`.
     fn branch_of(&self, status: Status) -> String {
-        if status != Status::Success {
+        let booster = self.booster.is_some();
+        let ran = |s: Option<Status>| {
+            s == Some(Status::Success) || (booster && s == Some(Status::Running))
+        };
+        if !ran(Some(status)) {
             return "fallback".to_owned();
         }
         let trace = self.tree.trace();
         self.branches
             .iter()
-            .find(|b| trace.status_of(b.node) == Some(Status::Success))
+            .rev()
+            .filter(|_| booster)
+            .chain(self.branches.iter().filter(|_| !booster))
+            .find(|b| ran(trace.status_of(b.node)))
             .map_or_else(|| "fallback".to_owned(), |b| b.label.clone())
     }
 
@@ -476,5 +534,74 @@ mod without_pose {
         let searcher = decide(r#"{"player_number": 3, "pose": null}"#);
         assert_eq!(searcher.role, Some("searcher"));
         assert!(matches!(searcher.motion.body, crate::motion::Body::Turn(_)));
+    }
+}
+
+#[cfg(test)]
+mod booster {
+    use super::*;
+    use crate::motion::Body;
+
+    fn decider(xml: &str) -> SoccerDecider {
+        let doc = match bt_xml::load_str(xml, "t.xml", std::path::Path::new(".")) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        };
+        let spec = match bt_xml::main_spec(&doc, None, std::path::Path::new("t.xml")) {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(d) => d,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    fn frame(json: &str) -> Frame {
+        match Frame::parse(json) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn a_booster_tree_reads_the_brain_keys_and_moves_while_running() {
+        // The keys exist before the first tick (a script reading them compiles and runs),
+        // and a RUNNING root still carries its motion.
+        let mut d = decider(
+            r#"<root BTCPP_format="4"><BehaviorTree ID="M">
+              <ReactiveSequence>
+                <ScriptCondition code="gc_game_state == 'PLAY' &amp;&amp; ball_location_known" />
+                <CalcKickDir />
+                <Kick min_msec_kick="1000" />
+              </ReactiveSequence>
+            </BehaviorTree></root>"#,
+        );
+        assert!(d.is_booster());
+        let out = d.decide(&frame(
+            r#"{"player_number": 3, "pose": {"x": -1, "y": 0, "yaw": 0}, "ball": {"x": 0, "y": 0}}"#,
+        ));
+        assert!(
+            matches!(out.motion.body, Body::Kick { .. }),
+            "{:?}",
+            out.motion
+        );
+        assert_eq!(out.role, Some("striker"));
+        assert_ne!(out.branch, "fallback");
+        // Not playing: the condition fails, the robot stands.
+        let out = d.decide(&frame(
+            r#"{"t": 0.02, "player_number": 3, "primary_state": "ready",
+                "pose": {"x": -1, "y": 0, "yaw": 0}, "ball": {"x": 0, "y": 0}}"#,
+        ));
+        assert_eq!(out.motion, MotionCommand::STAND);
+        assert_eq!(out.branch, "fallback");
+    }
+
+    #[test]
+    fn a_tree_without_booster_nodes_runs_without_the_brain() {
+        let d = decider(
+            r#"<root BTCPP_format="4"><BehaviorTree ID="M"><stand/></BehaviorTree></root>"#,
+        );
+        assert!(!d.is_booster());
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! * [`params`]: the parameter files (`behavior_node`, `search_suggestor`, `field`), merged
 //!   base / location / robot and validated with file, line and column.
+//! * [`booster`]: the Booster `game.xml` vocabulary (BehaviorTree.CPP custom nodes and the
+//!   brain's blackboard keys) on the same world and motions.
 pub mod bench_support;
+pub mod booster;
 pub mod brain;
 pub mod context;
 pub mod decider;

@@ -17,6 +17,7 @@ pub fn registry() -> Registry<SoccerContext> {
     let mut registry = Registry::new();
     nodes::register_standard(&mut registry);
     crate::leaves::register(&mut registry);
+    crate::booster::register(&mut registry);
     registry
 }
 
@@ -25,16 +26,34 @@ pub fn default_spec() -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
     bt_xml::parse_json5(DEFAULT_TREE, Path::new(DEFAULT_TREE_NAME))
 }
 
-/// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec.
+/// The tree a BT.CPP file with several trees and no `main_tree_to_execute` runs: Booster's
+/// brain calls `createTree("MainTree")`, as many BT.CPP programs do.
+pub const MAIN_TREE: &str = "MainTree";
+
+/// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec. An XML file with several
+/// trees and no `main_tree_to_execute` runs its [`MAIN_TREE`] when it has one.
 pub fn load_spec(path: &Path) -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
-    bt_xml::load_any(path, None)
+    let is_xml = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
+    if !is_xml {
+        return bt_xml::load_any(path, None);
+    }
+    let document = bt_xml::load_file(path)?;
+    let requested = (document.main_tree.is_none()
+        && document.trees.len() > 1
+        && document.tree(MAIN_TREE).is_some())
+    .then_some(MAIN_TREE);
+    bt_xml::main_spec(&document, requested, path)
 }
 
-/// Whether `spec` uses a soccer leaf (so `check` compiles it against this registry).
+/// Whether `spec` uses a soccer leaf or a Booster node (so `check` compiles it against this
+/// registry).
 pub fn uses_soccer_leaves(spec: &TreeSpec) -> bool {
     let soccer = {
         let mut r: Registry<SoccerContext> = Registry::new();
         crate::leaves::register(&mut r);
+        crate::booster::register(&mut r);
         r
     };
     fn walk(spec: &TreeSpec, soccer: &Registry<SoccerContext>) -> bool {
@@ -82,5 +101,58 @@ mod tests {
                     .join("\n")
             );
         }
+    }
+
+    #[test]
+    fn several_trees_without_main_tree_to_execute_run_main_tree() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            if let Err(e) = std::fs::write(&path, text) {
+                panic!("{e}");
+            }
+            path
+        };
+        let both = write(
+            "two.xml",
+            r#"<root BTCPP_format="4">
+  <BehaviorTree ID="Other"><SetVelocity x="1"/></BehaviorTree>
+  <BehaviorTree ID="MainTree"><Sequence name="main"><SubTree ID="Other"/></Sequence></BehaviorTree>
+</root>"#,
+        );
+        let spec = match load_spec(&both) {
+            Ok(s) => s,
+            Err(e) => panic!("{e:?}"),
+        };
+        assert_eq!(spec.label(), "main");
+        // Without a MainTree the choice stays ambiguous, and the error says so.
+        let neither = write(
+            "none.xml",
+            r#"<root BTCPP_format="4">
+  <BehaviorTree ID="A"><SetVelocity/></BehaviorTree>
+  <BehaviorTree ID="B"><SetVelocity/></BehaviorTree>
+</root>"#,
+        );
+        let e = load_spec(&neither).err().unwrap_or_default();
+        assert!(
+            e.first()
+                .is_some_and(|d| d.message.contains("no main_tree_to_execute")),
+            "{e:?}"
+        );
+        // main_tree_to_execute still wins.
+        let chosen = write(
+            "chosen.xml",
+            r#"<root BTCPP_format="4" main_tree_to_execute="Other">
+  <BehaviorTree ID="Other"><SetVelocity name="other"/></BehaviorTree>
+  <BehaviorTree ID="MainTree"><SetVelocity name="main"/></BehaviorTree>
+</root>"#,
+        );
+        assert_eq!(
+            load_spec(&chosen).map(|s| s.label().to_owned()),
+            Ok("other".to_owned())
+        );
     }
 }

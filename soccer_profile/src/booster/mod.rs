@@ -1,0 +1,553 @@
+//! The Booster vocabulary: the custom nodes of the Booster RoboCup demo's BehaviorTree.CPP
+//! tree (`game.xml` and its subtrees, spec `soccer.md` §4) mapped onto the soccer world and
+//! motions, so such a tree loads unchanged and drives a robot of ours.
+//!
+//! * Nodes by area: [`head`] (camera), [`walking`] (body velocities, chasing, standing up),
+//!   [`kicking`] (kick direction and kicks), [`decisions`] (striker / goalie decisions),
+//!   [`positioning`] (ready, blocking, assisting, free-kick slots), [`locating`] (the
+//!   self-localisation nodes, which our world model already answers).
+//! * [`cooperation`]: the root blackboard keys Booster's brain creates (`initEntry`) and
+//!   writes before every tick (game controller, ball memory, team ball, lead, kick-off wait).
+//! * [`catalogue`]: every node with its one-line doc and its ports (BT.CPP's typed ports with
+//!   defaults), the single source the registry and the docs are built from.
+//!
+//! Nodes read the blackboard through their ports only; what Booster's C++ brain keeps beside
+//! the tree (kick direction, lead, striker rank) lives in [`BrainState`] in the context's
+//! memory. Body motions follow BT.CPP's "last command wins" within a tick, except that a
+//! stand-up chosen by `CheckAndStandUp` is never overridden.
+
+pub mod cooperation;
+pub mod decisions;
+pub mod head;
+pub mod kicking;
+pub mod locating;
+pub mod positioning;
+pub mod walking;
+
+use crate::context::SoccerContext;
+use crate::motion::{Body, Head};
+use crate::params::FieldDimensions;
+use decision_core::engine::blackboard::Value;
+use decision_core::engine::{
+    Behavior, Children, Cx, Fault, NodeBuilder, NodeModel, Port, PortDecl, Registry, Status,
+    TreeSpec,
+};
+use geometry::{Field, Point2, Pose2, Vector2};
+
+/// A Booster node's behaviour over its resolved ports.
+pub trait Leaf: Send {
+    /// Ticks once: reads ports from `ports`, acts on `cx`'s context.
+    fn tick(&mut self, ports: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault>;
+    /// The node was running and is abandoned (BT.CPP's `onHalted`).
+    fn halt(&mut self, _ctx: &mut SoccerContext) {}
+}
+
+/// Builds a node's [`Leaf`] from its ports; an error is a compile error of the node.
+pub type Make = fn(&Ports) -> Result<Box<dyn Leaf>, String>;
+
+/// One node kind of the vocabulary: id, one-line doc, ports, constructor.
+pub struct NodeKind {
+    /// The registration id (the XML tag).
+    pub id: &'static str,
+    /// What the node does, in a line.
+    pub doc: &'static str,
+    /// Its ports with defaults, as BT.CPP's `providedPorts()`.
+    pub ports: Vec<PortDecl>,
+    /// The constructor.
+    pub make: Make,
+}
+
+/// Every node of the vocabulary, by area.
+pub fn catalogue() -> Vec<NodeKind> {
+    let mut all = Vec::new();
+    all.extend(head::kinds());
+    all.extend(walking::kinds());
+    all.extend(kicking::kinds());
+    all.extend(decisions::kinds());
+    all.extend(positioning::kinds());
+    all.extend(locating::kinds());
+    all
+}
+
+/// Registers every Booster node.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    for kind in catalogue() {
+        let make = kind.make;
+        let names: Vec<&'static str> = kind.ports.iter().map(|p| p.name).collect();
+        registry.register(
+            kind.id,
+            NodeModel::new(Children::None, kind.ports),
+            move |b: &mut NodeBuilder<'_>| {
+                let ports = Ports::resolve(b, &names);
+                let leaf = make(&ports)?;
+                Ok(Box::new(Node { ports, leaf }) as Box<dyn Behavior<SoccerContext>>)
+            },
+        );
+    }
+}
+
+/// Whether `id` is a Booster node.
+pub fn is_booster_node(id: &str) -> bool {
+    catalogue().iter().any(|k| k.id == id)
+}
+
+/// Whether `spec` uses a Booster node anywhere (the decider then runs Booster's brain
+/// around the tree: the blackboard keys and the cooperation before each tick).
+pub fn uses_booster_nodes(spec: &TreeSpec) -> bool {
+    let ids: Vec<&'static str> = catalogue().iter().map(|k| k.id).collect();
+    fn walk(spec: &TreeSpec, ids: &[&str]) -> bool {
+        ids.contains(&spec.kind.as_str()) || spec.children.iter().any(|c| walk(c, ids))
+    }
+    walk(spec, &ids)
+}
+
+/// A registered Booster node: its ports and behaviour.
+struct Node {
+    ports: Ports,
+    leaf: Box<dyn Leaf>,
+}
+
+impl Behavior<SoccerContext> for Node {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        self.leaf.tick(&self.ports, cx)
+    }
+
+    fn halt(&mut self, cx: &mut Cx<'_, SoccerContext>) {
+        self.leaf.halt(cx.ctx_mut());
+    }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
+}
+
+/// A node's declared ports, resolved at compile time (literals already of the port's type).
+pub struct Ports {
+    entries: Vec<(&'static str, Port)>,
+}
+
+impl Ports {
+    fn resolve(b: &NodeBuilder<'_>, names: &[&'static str]) -> Ports {
+        Ports {
+            entries: names.iter().map(|n| (*n, b.port(n))).collect(),
+        }
+    }
+
+    fn port(&self, name: &str) -> &Port {
+        self.entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&Port::Missing, |(_, p)| p)
+    }
+
+    /// The literal value of port `name`, if it is one (constructors check ranges with it).
+    pub fn literal(&self, name: &str) -> Option<&Value> {
+        match self.port(name) {
+            Port::Literal(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A literal number of port `name` (`None` for a blackboard entry or a missing port).
+    pub fn literal_f64(&self, name: &str) -> Option<f64> {
+        self.literal(name).and_then(|v| v.as_double().ok())
+    }
+
+    /// Checks that the literal ports `names` are finite and not negative.
+    pub fn non_negative(&self, names: &[&str]) -> Result<(), String> {
+        for name in names {
+            if let Some(v) = self.literal_f64(name)
+                && (!v.is_finite() || v < 0.0)
+            {
+                return Err(format!("port `{name}`: must be a number >= 0, got {v}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the literal string port `name` is one of `allowed`.
+    pub fn one_of(&self, name: &str, allowed: &[&str]) -> Result<(), String> {
+        if let Some(Value::Str(s)) = self.literal(name)
+            && !allowed.contains(&s.as_str())
+        {
+            return Err(format!(
+                "port `{name}`: unknown value `{s}` (expected one of {})",
+                allowed.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
+    /// Port `name` as a finite double.
+    pub fn f64(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<f64, Fault> {
+        let v = cx.get_double(self.port(name), name)?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(Fault::from(format!("port `{name}`: not a finite number")))
+        }
+    }
+
+    /// Port `name` as a bool.
+    pub fn bool(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<bool, Fault> {
+        Ok(cx.get_bool(self.port(name), name)?)
+    }
+
+    /// Port `name` as an int.
+    pub fn i64(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<i64, Fault> {
+        Ok(cx.get_int(self.port(name), name)?)
+    }
+
+    /// Port `name` as text (an empty string when its entry has no value).
+    pub fn text(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> String {
+        let mut out = String::new();
+        if let Some(v) = cx.get(self.port(name)) {
+            v.write_string_into(&mut out);
+        }
+        out
+    }
+
+    /// Writes output port `name` (an unconnected output is not written, as in BT.CPP).
+    pub fn set(
+        &self,
+        cx: &mut Cx<'_, SoccerContext>,
+        name: &str,
+        value: Value,
+    ) -> Result<(), Fault> {
+        match self.port(name) {
+            Port::Missing => Ok(()),
+            port => cx
+                .set(port, value)
+                .map_err(|e| Fault::from(format!("port `{name}`: {e}"))),
+        }
+    }
+}
+
+/// What Booster's brain keeps beside the tree (its `data` struct), per robot.
+#[derive(Debug, Clone, Default)]
+pub struct BrainState {
+    /// Whether the Booster brain runs (a Booster tree is loaded).
+    pub active: bool,
+    /// Playing as the goalkeeper (`player_role == "goal_keeper"`), else striker.
+    pub goalkeeper: bool,
+    /// The own ball was seen within `ball_memory_timeout`.
+    pub ball_known: bool,
+    /// A teammate's ball is reliable (`tm_ball_pos_reliable`).
+    pub team_ball_reliable: bool,
+    /// When a reliable team ball was last found.
+    pub team_ball_at: Option<f64>,
+    /// The lead (cheapest to reach the ball) of the team.
+    pub is_lead: bool,
+    /// This robot's cost to kick (seconds-equivalent).
+    pub cost: f64,
+    /// How many alive teammates have a lower cost.
+    pub cost_rank: usize,
+    /// How many alive striker teammates have a lower player number.
+    pub striker_rank: usize,
+    /// The field direction the ball should go (rad), set by `CalcKickDir`.
+    pub kick_dir: f64,
+    /// Where the ball should go.
+    pub kick_target: Option<Point2<Field>>,
+    /// The kind of kick `CalcKickDir` chose.
+    pub kick_type: KickType,
+    /// Our team kicks off / takes the set play.
+    pub kickoff_side: bool,
+    /// A set play is in progress against us.
+    pub defending_set_play: bool,
+    /// Waiting for the opponent's kick-off (`wait_for_opponent_kickoff`).
+    pub waiting_for_kickoff: bool,
+    /// Where the ball was when the kick-off wait started.
+    pub kickoff_ball: Option<Point2<Field>>,
+    /// When the kick-off wait started.
+    pub kickoff_wait_since: Option<f64>,
+    /// The game-controller state written last (`gc_game_state`).
+    pub game_state: &'static str,
+    /// When the current set play started (our own, to place before playing it).
+    pub set_play_since: Option<f64>,
+    /// Stand-up attempts of the current fall.
+    pub stand_up_attempts: u32,
+    /// Whether the stand-up motion was available on the previous tick (attempts count its
+    /// rising edges).
+    pub stand_up_was_available: bool,
+    /// `WaveHand`'s state.
+    pub waving: bool,
+    /// The last `PrintMsg` text.
+    pub message: Option<String>,
+    /// The pose a `CalibrateOdom` set.
+    pub odometry_reset: Option<Pose2<Field>>,
+    /// The primary state of the previous tick (to map the stop button once).
+    pub last_primary: Option<crate::frame::PrimaryState>,
+}
+
+/// The kick `CalcKickDir` chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KickType {
+    /// At the goal.
+    #[default]
+    Shoot,
+    /// A cross in front of the goal.
+    Cross,
+    /// Away from the own goal (defending a set play).
+    Block,
+}
+
+/// The field dimensions.
+pub(crate) fn field(c: &SoccerContext) -> &FieldDimensions {
+    &c.params.field
+}
+
+/// The ball the nodes use (own, remembered, or a teammate's).
+pub(crate) fn ball(c: &SoccerContext) -> Option<Point2<Field>> {
+    c.world.ball.map(|b| b.position)
+}
+
+/// Chooses a body motion, unless a stand-up was chosen this tick.
+pub(crate) fn drive(c: &mut SoccerContext, body: Body) {
+    if !matches!(c.out.body, Some(Body::StandUp)) {
+        c.out.body = Some(body);
+    }
+}
+
+/// Chooses a head motion.
+pub(crate) fn look(c: &mut SoccerContext, head: Head) {
+    c.out.head = Some(head);
+}
+
+/// Looks `yaw` to the side of the body (0 = forward): a point 3 m away in that direction
+/// when localized, else forward.
+pub(crate) fn look_at_angle(c: &mut SoccerContext, yaw: f64) {
+    let head = match c.world.pose {
+        Some(pose) if yaw.abs() > 1e-3 => {
+            let dir = Vector2::<Field>::from_angle(pose.yaw + yaw);
+            Head::LookAt(pose.position + dir * 3.0)
+        }
+        _ => Head::LookForward,
+    };
+    look(c, head);
+}
+
+/// A velocity command towards `target` (robot-frame P-control, each axis clamped), turning
+/// towards `face` (a field heading) at up to `vtheta_limit`.
+pub(crate) fn velocity_to(
+    pose: &Pose2<Field>,
+    target: Point2<Field>,
+    face: f64,
+    [vx_limit, vy_limit, vtheta_limit]: [f64; 3],
+) -> Body {
+    let local = pose.to_robot(target);
+    let gain = 1.5;
+    let mut vx = (local.x * gain).clamp(-vx_limit, vx_limit);
+    let mut vy = (local.y * gain).clamp(-vy_limit, vy_limit);
+    let turn = geometry::wrap_pi(face - pose.yaw);
+    // Slow down forward walking while the turn is large (a smooth step, as Booster's sigmoid).
+    let slow = 1.0 / (1.0 + (6.0 * (turn.abs() - 0.8)).exp());
+    vx *= slow.max(0.1);
+    if !vx.is_finite() || !vy.is_finite() {
+        vx = 0.0;
+        vy = 0.0;
+    }
+    let vyaw = (turn * 2.0).clamp(-vtheta_limit, vtheta_limit);
+    Body::WalkVelocity { vx, vy, vyaw }
+}
+
+/// Whether `p` is on the field (inside the lines, widened by `margin`).
+pub(crate) fn on_field(f: &FieldDimensions, p: Point2<Field>, margin: f64) -> bool {
+    p.x.abs() <= f.half_length() + margin && p.y.abs() <= f.half_width() + margin
+}
+
+/// The own goal's centre.
+pub(crate) fn own_goal(f: &FieldDimensions) -> Point2<Field> {
+    Point2::new(-f.half_length(), 0.0)
+}
+
+/// The opponent goal's centre.
+pub(crate) fn opponent_goal(f: &FieldDimensions) -> Point2<Field> {
+    Point2::new(f.half_length(), 0.0)
+}
+
+/// Elapsed seconds since `since`.
+pub(crate) fn elapsed(now: f64, since: f64) -> f64 {
+    (now - since).max(0.0)
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Ticking one Booster node against a context.
+    use super::*;
+    use crate::leaves::test_support as soccer;
+    use decision_core::engine::{Tree, compile};
+
+    pub use soccer::{context, frame};
+
+    /// Compiles a one-node tree of `id` with string `ports` (as XML gives them).
+    pub fn compile_node(id: &str, ports: &[(&str, &str)]) -> Result<Tree<SoccerContext>, String> {
+        let mut spec = TreeSpec::new(id);
+        for (k, v) in ports {
+            spec.ports
+                .insert((*k).to_owned(), serde_json::Value::String((*v).to_owned()));
+        }
+        compile(&spec, &crate::tree::registry()).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    /// A compiled one-node tree (panics when it does not compile: test data only).
+    pub fn node(id: &str, ports: &[(&str, &str)]) -> Tree<SoccerContext> {
+        match compile_node(id, ports) {
+            Ok(t) => t,
+            Err(e) => panic!("{id}: {e}"),
+        }
+    }
+
+    /// Ticks `tree` at the context's time with fresh choices.
+    pub fn tick(tree: &mut Tree<SoccerContext>, ctx: &mut SoccerContext) -> Status {
+        ctx.out = crate::context::TickChoices::default();
+        let now = ctx.world.now;
+        tree.tick(ctx, now)
+    }
+
+    /// A localized context at `pose` with the ball at `ball` (or none), Booster brain on.
+    pub fn at(pose: [f64; 3], ball: Option<[f64; 2]>) -> SoccerContext {
+        let ball = match ball {
+            Some([x, y]) => format!(r#", "ball": {{"x": {x}, "y": {y}}}"#),
+            None => String::new(),
+        };
+        let json = format!(
+            r#"{{"player_number": 3, "pose": {{"x": {}, "y": {}, "yaw": {}}}{ball}}}"#,
+            pose[0], pose[1], pose[2]
+        );
+        let mut ctx = context(&frame(&json));
+        ctx.memory.booster.active = true;
+        ctx.memory.booster.ball_known = ball_known(&ctx);
+        ctx
+    }
+
+    fn ball_known(ctx: &SoccerContext) -> bool {
+        ctx.world.ball.is_some()
+    }
+
+    /// The chosen walk velocity `(vx, vy, vyaw)`, if any.
+    pub fn velocity(ctx: &SoccerContext) -> Option<(f64, f64, f64)> {
+        match ctx.out.body {
+            Some(Body::WalkVelocity { vx, vy, vyaw }) => Some((vx, vy, vyaw)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn every_node_has_a_doc_and_described_ports_and_a_unique_id() {
+        let all = catalogue();
+        assert!(all.len() >= 35, "{}", all.len());
+        let mut ids: Vec<&str> = all.iter().map(|k| k.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all.len(), "duplicate ids");
+        for k in &all {
+            assert!(!k.doc.trim().is_empty(), "{} has no doc", k.id);
+            for p in &k.ports {
+                assert!(
+                    !p.description.trim().is_empty(),
+                    "{}.{} has no description",
+                    k.id,
+                    p.name
+                );
+            }
+            // Every node compiles with its defaults alone (required ports aside).
+            let required: Vec<(&str, &str)> = k
+                .ports
+                .iter()
+                .filter(|p| {
+                    p.default.is_none()
+                        && p.direction == decision_core::engine::PortDirection::Input
+                })
+                .map(|p| (p.name, "x"))
+                .collect();
+            if let Err(e) = compile_node(k.id, &required) {
+                panic!("{}: {e}", k.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_custom_node_of_the_booster_files_is_in_the_vocabulary() {
+        let used = [
+            "SimpleChase",
+            "Kick",
+            "CamScanField",
+            "SelfLocateEnterField",
+            "SetVelocity",
+            "MoveHead",
+            "GoToReadyPosition",
+            "CamTrackBall",
+            "CamFindBall",
+            "CheckAndStandUp",
+            "GoBackInField",
+            "CamFastScan",
+            "TurnOnSpot",
+            "GoToGoalBlockingPosition",
+            "SelfLocate",
+            "GoalieDecide",
+            "Chase",
+            "Adjust",
+            "SelfLocate1M",
+            "SelfLocate2T",
+            "SelfLocatePT",
+            "SelfLocateLT",
+            "SelfLocate2X",
+            "SelfLocateBorder",
+            "CalcKickDir",
+            "GoToFreekickPosition",
+            "StrikerDecide",
+            "Assist",
+            "RLVisionKick",
+        ];
+        for id in used {
+            assert!(is_booster_node(id), "{id}");
+        }
+        assert!(!is_booster_node("Sequence") && !is_booster_node("walk_to_target"));
+    }
+
+    #[test]
+    fn an_unknown_port_and_a_bad_literal_name_the_node_and_the_port() {
+        let e = compile_node("Chase", &[("vx_limt", "0.5")])
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("Chase") && e.contains("vx_limt"), "{e}");
+        assert!(e.contains("did you mean `vx_limit`"), "{e}");
+        let e = compile_node("Chase", &[("vx_limit", "fast")])
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("Chase") && e.contains("port `vx_limit`"), "{e}");
+        let e = compile_node("Chase", &[("vx_limit", "-1")])
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("Chase") && e.contains("port `vx_limit`"), "{e}");
+    }
+
+    #[test]
+    fn velocity_to_walks_forward_to_a_point_ahead_and_turns_to_face() {
+        let pose = Pose2::new(0.0, 0.0, 0.0);
+        let Body::WalkVelocity { vx, vy, vyaw } =
+            velocity_to(&pose, Point2::new(2.0, 0.0), 0.0, [0.5, 0.3, 1.0])
+        else {
+            panic!("not a velocity");
+        };
+        assert_eq!((vx, vy, vyaw), (0.5 / (1.0 + (-4.8f64).exp()), 0.0, 0.0));
+        let Body::WalkVelocity { vyaw, .. } =
+            velocity_to(&pose, Point2::new(0.0, 1.0), 1.5, [0.5, 0.3, 1.0])
+        else {
+            panic!("not a velocity");
+        };
+        assert_eq!(vyaw, 1.0, "clamped to the limit");
+    }
+}
