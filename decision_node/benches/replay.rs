@@ -5,9 +5,7 @@
 //! `cargo bench -p decision_node --bench replay` (ROBOT_DECISION_REPLAY_RUNS, default 5).
 
 use decision_node::runtime::record::{Recorder, RunFacts};
-use decision_node::runtime::replay::{
-    diff, load_tables, progress, read_mcap, replay_messages, traces,
-};
+use decision_node::runtime::replay::{diff, load_tables, read_mcap, replay_messages, traces};
 use decision_node::runtime::sim::{SimOptions, simulate_recorded};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,7 +54,7 @@ fn bench(label: &str, config: &Path, file: &Path, runs: usize) {
         let t1 = Instant::now();
         let tables = load_tables(config).expect("loads");
         let replayed =
-            replay_messages(Arc::clone(&tables), &recording.messages, &progress(0)).expect("ok");
+            replay_messages(Arc::clone(&tables), &recording.messages, &|_, _| {}).expect("ok");
         let t2 = Instant::now();
         let report = diff(&traces(&recording), &replayed, Some(&tables), Some(&tables));
         let t3 = Instant::now();

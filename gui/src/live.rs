@@ -8,7 +8,7 @@ use bus::{Bus, Received, ZenohOptions, topics};
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
 use decision_node::node::{Ingested, NodeCore};
-use decision_node::runtime::run::wall_clock;
+use decision_node::runtime::clock::wall_clock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};

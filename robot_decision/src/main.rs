@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use decision_core::robomaster::load;
 use decision_node::node::NodeCore;
 use decision_node::runtime::record::{Recorder, RunFacts};
-use decision_node::runtime::{record_info, replay, run, sim};
+use decision_node::runtime::{record_info, replay_cli as replay, run, sim};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;

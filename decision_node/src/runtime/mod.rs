@@ -2,11 +2,17 @@
 //! simulation (`sim`), hot reload, the events topic,
 //! and record / replay / record-info of MCAP recordings.
 
+pub mod clock;
 pub mod events;
 pub mod record;
 pub mod record_info;
 pub mod reload;
 pub mod replay;
+#[cfg(feature = "cli")]
+pub mod replay_cli;
+#[cfg(feature = "cli")]
 pub mod run;
 pub mod sim;
 pub mod timeline;
+#[cfg(feature = "cli")]
+pub mod watch;

@@ -13,13 +13,10 @@ pub use bus::recording::{
 use bus::topics;
 use decision_core::robomaster::snapshot::parse_line;
 use decision_core::robomaster::{Decider, Tables, TickInput, TickResult, load};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The recorded traces, in file order (unparseable ones are skipped).
 pub fn traces(recording: &Recording) -> Vec<Tick> {
@@ -50,26 +47,13 @@ impl Tick {
     }
 }
 
-/// A progress bar on stderr when it is a terminal, hidden otherwise.
-pub fn progress(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} replay [{bar:40}] {pos}/{len} messages ({eta})")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
-}
-
 /// Feeds the node inputs among `messages` through a fresh node for `tables`, in log-time
 /// order (stable for equal times), `now` = log time; returns the traces of the ticks.
+/// `progress(done, total)` is told every few thousand inputs and at the end.
 pub fn replay_messages(
     tables: Arc<Tables>,
     messages: &[RecordedMessage],
-    bar: &ProgressBar,
+    progress: &dyn Fn(u64, u64),
 ) -> Result<Vec<Tick>, String> {
     let mut node = NodeCore::new(tables).map_err(|errors| {
         errors
@@ -83,7 +67,7 @@ pub fn replay_messages(
         .filter(|m| topics::NODE_INPUTS.contains(&m.topic.as_str()))
         .collect();
     inputs.sort_by_key(|m| m.log_time);
-    bar.set_length(inputs.len() as u64);
+    let total = inputs.len() as u64;
     let mut ticks = Vec::new();
     for (i, m) in inputs.iter().enumerate() {
         if let Ingested::Tick(output) = node.ingest(&m.topic, &m.data, from_nanos(m.log_time)) {
@@ -93,10 +77,10 @@ pub fn replay_messages(
             }
         }
         if i % 4096 == 0 {
-            bar.set_position(i as u64);
+            progress(i as u64, total);
         }
     }
-    bar.finish_and_clear();
+    progress(total, total);
     Ok(ticks)
 }
 
@@ -471,21 +455,6 @@ fn write_inside(dir: &Path, name: &str, data: &[u8]) -> Result<PathBuf, String> 
     Ok(path)
 }
 
-/// Options of `robot-decision replay`.
-#[derive(Debug, Clone, Default)]
-pub struct ReplayArgs {
-    /// The recording (MCAP) or snapshot file (JSON Lines).
-    pub file: PathBuf,
-    /// The edited config to compare with.
-    pub config: Option<PathBuf>,
-    /// The config of the old side (snapshots: required; MCAP: instead of the recorded one).
-    pub base: Option<PathBuf>,
-    /// Where to write the replayed traces (JSON Lines).
-    pub output: Option<PathBuf>,
-    /// Print the report as JSON.
-    pub json: bool,
-}
-
 /// Loads a config for replay; the error text includes the diagnostics.
 pub fn load_tables(config: &Path) -> Result<Arc<Tables>, String> {
     let outcome = load::load(config);
@@ -521,262 +490,4 @@ pub fn detect(path: &Path) -> Result<InputKind, String> {
     } else {
         Ok(InputKind::Snapshots)
     }
-}
-
-/// Everything `replay` computed, before printing.
-pub struct ReplayOutcome {
-    /// The comparison.
-    pub report: DiffReport,
-    /// The new side's traces (what `--output` writes).
-    pub replayed: Vec<Tick>,
-    /// Inputs fed (messages or snapshot lines).
-    pub inputs: usize,
-    /// Seconds of log time (MCAP) covered.
-    pub recorded_seconds: f64,
-    /// Wall seconds the replay of the new side took.
-    pub replay_seconds: f64,
-}
-
-/// Runs a replay: `Err` is a usage error or an unreadable file (exit code 2).
-pub fn replay(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
-    match detect(&args.file)? {
-        InputKind::Mcap => replay_mcap(args),
-        InputKind::Snapshots => replay_snapshots(args),
-    }
-}
-
-fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
-    let recording = read_mcap(&args.file)?;
-    let mut warnings: Vec<String> = recording.warning.iter().cloned().collect();
-    // The recorded config: the attachments, else the path it was recorded with.
-    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temp dir: {e}"))?;
-    let recorded_config = match extract_config(&recording, temp.path()) {
-        Ok(path) => Some(path),
-        Err(e) => {
-            let fallback = recording
-                .facts()
-                .and_then(|f| f.get("config_resolved").or(f.get("config_path")))
-                .map(PathBuf::from)
-                .filter(|p| p.is_file());
-            if let Some(path) = &fallback {
-                warnings.push(format!(
-                    "{e}; using the recorded path {} (it may have changed since)",
-                    path.display()
-                ));
-            }
-            fallback
-        }
-    };
-    let recorded_tables = match &recorded_config {
-        Some(path) => match load_tables(path) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                warnings.push(format!("the recorded config does not load: {e}"));
-                None
-            }
-        },
-        None => None,
-    };
-    let (old_ticks, old_tables, old_name) = match &args.base {
-        Some(base) => {
-            let tables = load_tables(base)?;
-            let ticks = replay_messages(Arc::clone(&tables), &recording.messages, &progress(0))?;
-            (ticks, Some(tables), base.display().to_string())
-        }
-        None => (
-            traces(&recording),
-            recorded_tables.clone(),
-            "recorded".to_string(),
-        ),
-    };
-    let (new_tables, new_name) = match (&args.config, &recorded_tables) {
-        (Some(config), _) => (load_tables(config)?, config.display().to_string()),
-        (None, Some(tables)) => (Arc::clone(tables), "recorded config".to_string()),
-        (None, None) => {
-            return Err(format!(
-                "{}: the recorded config cannot be used; pass --config",
-                args.file.display()
-            ));
-        }
-    };
-    let started = Instant::now();
-    let replayed = replay_messages(Arc::clone(&new_tables), &recording.messages, &progress(0))?;
-    let replay_seconds = started.elapsed().as_secs_f64();
-    let mut report = diff(
-        &old_ticks,
-        &replayed,
-        old_tables.as_deref(),
-        Some(&new_tables),
-    );
-    report.old = old_name;
-    report.new = new_name;
-    report.warnings = warnings;
-    let inputs = recording
-        .messages
-        .iter()
-        .filter(|m| topics::NODE_INPUTS.contains(&m.topic.as_str()))
-        .count();
-    Ok(ReplayOutcome {
-        report,
-        replayed,
-        inputs,
-        recorded_seconds: recording.span().map_or(0.0, |(a, b)| b - a),
-        replay_seconds,
-    })
-}
-
-fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
-    let base = args.base.as_ref().ok_or(
-        "a snapshot file has no recorded config: pass --base CONFIG (and --config OTHER to compare)",
-    )?;
-    let (inputs, warnings) = read_snapshots(&args.file)?;
-    let old_tables = load_tables(base)?;
-    let new_tables = match &args.config {
-        Some(config) => load_tables(config)?,
-        None => Arc::clone(&old_tables),
-    };
-    let old = decide_snapshots(Arc::clone(&old_tables), &inputs)?;
-    let started = Instant::now();
-    let replayed = decide_snapshots(Arc::clone(&new_tables), &inputs)?;
-    let replay_seconds = started.elapsed().as_secs_f64();
-    let mut report = diff(&old, &replayed, Some(&old_tables), Some(&new_tables));
-    report.old = base.display().to_string();
-    report.new = args.config.as_ref().unwrap_or(base).display().to_string();
-    report.warnings = warnings;
-    Ok(ReplayOutcome {
-        report,
-        replayed,
-        inputs: inputs.len(),
-        recorded_seconds: 0.0,
-        replay_seconds,
-    })
-}
-
-/// `robot-decision replay`: exit 0 identical, 1 different, 2 usage / unreadable file.
-pub fn replay_command(args: &ReplayArgs) -> u8 {
-    if matches!(detect(&args.file), Ok(InputKind::Mcap)) {
-        match read_mcap(&args.file) {
-            Ok(recording) if crate::soccer::replay::is_soccer(&recording) => {
-                return replay_soccer_command(args, &recording);
-            }
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("{e}");
-                return 2;
-            }
-        }
-    }
-    let outcome = match replay(args) {
-        Ok(outcome) => outcome,
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
-        }
-    };
-    if let Some(path) = &args.output
-        && let Err(e) = write_traces(path, &outcome.replayed)
-    {
-        eprintln!("{}: cannot write: {e}", path.display());
-        return 2;
-    }
-    let report = &outcome.report;
-    if args.json {
-        match serde_json::to_string_pretty(report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("cannot render the report: {e}");
-                return 2;
-            }
-        }
-    } else {
-        print!("{}", render_text(report));
-    }
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
-    if outcome.recorded_seconds > 0.0 && outcome.replay_seconds > 0.0 {
-        eprintln!(
-            "replayed {} inputs ({:.1} s recorded) in {:.3} s: {:.0} x real time",
-            outcome.inputs,
-            outcome.recorded_seconds,
-            outcome.replay_seconds,
-            outcome.recorded_seconds / outcome.replay_seconds
-        );
-    }
-    u8::from(!report.identical)
-}
-
-/// Writes traces as JSON Lines.
-pub fn write_traces(path: &Path, ticks: &[Tick]) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    for tick in ticks {
-        out.write_all(&tick.bytes)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()
-}
-
-/// `replay` of a soccer recording: `--config` is another parameters folder (with the
-/// recorded location and robot overrides); exit codes as for RoboMaster.
-fn replay_soccer_command(args: &ReplayArgs, recording: &Recording) -> u8 {
-    use crate::soccer::replay as soccer;
-    if args.base.is_some() || args.output.is_some() {
-        eprintln!("--base and --output are not used with soccer recordings");
-        return 2;
-    }
-    if let Some(w) = &recording.warning {
-        eprintln!("warning: {w}");
-    }
-    let other = match &args.config {
-        None => None,
-        Some(dir) => {
-            let facts = recording.facts();
-            let sources = crate::soccer::sources::SoccerSources {
-                params_dir: dir.clone(),
-                location: facts.and_then(|f| f.get("location")).cloned(),
-                robot: facts.and_then(|f| f.get("robot")).cloned(),
-                tree: None,
-            };
-            let spec = match soccer::recorded_setup(recording) {
-                Ok((_, spec)) => spec,
-                Err(e) => {
-                    eprintln!("{}: {e}", args.file.display());
-                    return 2;
-                }
-            };
-            match sources.load() {
-                Ok((params, _)) => Some((dir.display().to_string(), params, spec)),
-                Err(lines) => {
-                    for line in lines {
-                        eprintln!("{line}");
-                    }
-                    return 2;
-                }
-            }
-        }
-    };
-    let report = match soccer::replay(
-        recording,
-        other
-            .as_ref()
-            .map(|(name, p, s)| (name.as_str(), Arc::clone(p), s.clone())),
-    ) {
-        Ok(report) => report,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return 2;
-        }
-    };
-    if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("cannot render the report: {e}");
-                return 2;
-            }
-        }
-    } else {
-        print!("{}", soccer::render_text(&report));
-    }
-    u8::from(!report.identical)
 }

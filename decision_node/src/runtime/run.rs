@@ -5,23 +5,17 @@
 
 use super::events::Event;
 use super::record::{RecordError, Recorder};
-use super::reload::{Reload, ReloadWatcher};
+use super::reload::ReloadWatcher;
 use crate::node::{Ingested, NodeCore};
 use crate::profile::NodeProfile;
 use bus::Bus;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-/// Seconds since the UNIX epoch: the node's clock for message ages.
-pub fn wall_clock() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
-}
+pub use super::clock::wall_clock;
 
 /// How often the counters and the layout are re-published.
 const STATS_PERIOD: Duration = Duration::from_secs(1);
@@ -191,46 +185,4 @@ pub fn run_profile<P: NodeProfile>(
     Ok(())
 }
 
-/// Swaps accepted tables into the node, or reports the rejected files; both go to the log and
-/// the events topic.
-pub fn apply_reload(node: &mut NodeCore, reload: Reload, publish_event: &dyn Fn(&Event)) {
-    match reload {
-        Reload::Accepted { tables, warnings } => {
-            let shown = tables.files.config.display().to_string();
-            match node.reload(Arc::clone(&tables)) {
-                Ok(()) => {
-                    tracing::info!(
-                        "reloaded {shown} ({} warning(s))",
-                        warnings.warnings().count()
-                    );
-                    let mut event =
-                        Event::new(wall_clock(), "reload_accepted", format!("reloaded {shown}"));
-                    event.diagnostics = warnings.items().to_vec();
-                    publish_event(&event);
-                }
-                Err(errors) => {
-                    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    tracing::error!(
-                        "reload rejected, the tree does not compile: {}",
-                        text.join("; ")
-                    );
-                    publish_event(&Event::new(
-                        wall_clock(),
-                        "reload_rejected",
-                        text.join("; "),
-                    ));
-                }
-            }
-        }
-        Reload::Rejected { diagnostics } => {
-            tracing::error!("reload rejected, the last good files keep running:\n{diagnostics}");
-            let mut event = Event::new(
-                wall_clock(),
-                "reload_rejected",
-                "files have errors; the last good files keep running",
-            );
-            event.diagnostics = diagnostics.items().to_vec();
-            publish_event(&event);
-        }
-    }
-}
+pub use super::reload::apply_reload;
