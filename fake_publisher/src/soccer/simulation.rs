@@ -62,6 +62,14 @@ impl Player {
             Brain::Scripted => false,
         }
     }
+
+    /// Its decider and search suggestor (`None` for a scripted opponent), for viewers.
+    pub fn brain(&self) -> Option<&SoccerBrain> {
+        match &self.brain {
+            Brain::Node(brain) => Some(brain),
+            Brain::Scripted => None,
+        }
+    }
 }
 
 /// Something worth a line in the timeline.
@@ -201,6 +209,16 @@ impl SoccerMatch {
     /// Messages sent and lost per team.
     pub fn message_counts(&self) -> ([u64; 2], [u64; 2]) {
         (self.network.sent, self.network.lost)
+    }
+
+    /// The parameters every robot of a `nodes` team decides with (field dimensions, ...).
+    pub fn params(&self) -> &Parameters {
+        &self.params
+    }
+
+    /// The team messages delivered in the last tick: `(team, message)` in arrival order.
+    pub fn delivered(&self) -> &[(Side, TeammateMessage)] {
+        &self.delivered
     }
 
     /// Kicks per team.
@@ -615,9 +633,12 @@ impl SoccerMatch {
             Motion::WalkTo { target, speed } => {
                 // The decider's planned next destination, else the target.
                 let next = match &player.brain {
-                    Brain::Node(brain) => {
-                        brain.decider().context().out.path_next.unwrap_or(target.position)
-                    }
+                    Brain::Node(brain) => brain
+                        .decider()
+                        .context()
+                        .out
+                        .path_next
+                        .unwrap_or(target.position),
                     Brain::Scripted => target.position,
                 };
                 let yaw = pose_for(
