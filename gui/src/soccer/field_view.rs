@@ -130,16 +130,36 @@ impl FieldTransform {
     }
 }
 
-/// The heatmap's colour for a value in [0, 1]: transparent at 0, through orange to yellow.
+/// The heatmap's colour for a value in [0, 1] (relative to the map's maximum): transparent at
+/// 0, then from translucent violet through red to opaque yellow, so it stands out on the grass.
 pub fn heat_colour(value: f64) -> Color32 {
     let v = if value.is_finite() {
         value.clamp(0.0, 1.0)
     } else {
         0.0
     } as f32;
-    let g = (40.0 + 200.0 * v) as u8;
-    let a = (200.0 * v.sqrt()) as u8;
-    Color32::from_rgba_unmultiplied(255, g, 30, a)
+    if v <= 0.0 {
+        return Color32::TRANSPARENT;
+    }
+    let lerp = |a: (f32, f32, f32), b: (f32, f32, f32), t: f32| {
+        (
+            a.0 + (b.0 - a.0) * t,
+            a.1 + (b.1 - a.1) * t,
+            a.2 + (b.2 - a.2) * t,
+        )
+    };
+    let (violet, red, yellow) = (
+        (90.0, 30.0, 160.0),
+        (230.0, 50.0, 60.0),
+        (255.0, 235.0, 60.0),
+    );
+    let (r, g, b) = if v < 0.5 {
+        lerp(violet, red, v * 2.0)
+    } else {
+        lerp(red, yellow, v * 2.0 - 1.0)
+    };
+    let a = 70.0 + 150.0 * v;
+    Color32::from_rgba_unmultiplied(r as u8, g as u8, b as u8, a as u8)
 }
 
 /// A distinct translucent colour per player number for the Voronoi regions.
@@ -233,9 +253,20 @@ impl FieldView {
             && h.cells_y > 0
         {
             let (cl, cw) = (f.length / h.cells_x as f64, f.width / h.cells_y as f64);
+            // Relative to the map's maximum, so a flat map still shows where it is highest.
+            let max = h
+                .values
+                .iter()
+                .copied()
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max);
             for iy in 0..h.cells_y {
                 for ix in 0..h.cells_x {
-                    let v = h.value(ix, iy);
+                    let v = if max > 0.0 {
+                        h.value(ix, iy) / max
+                    } else {
+                        0.0
+                    };
                     if v <= 0.0 {
                         continue;
                     }
@@ -445,6 +476,18 @@ fn draw_messages(painter: &egui::Painter, tf: &FieldTransform, scene: &SoccerSce
     }
 }
 
+/// White text with a dark shadow, readable on grass, heat and team colours.
+fn shadowed_text(painter: &egui::Painter, at: Pos2, align: Align2, text: &str, font: FontId) {
+    painter.text(
+        at + Vec2::new(1.0, 1.0),
+        align,
+        text,
+        font.clone(),
+        Color32::from_black_alpha(220),
+    );
+    painter.text(at, align, text, font, Color32::WHITE);
+}
+
 fn draw_robot(painter: &egui::Painter, tf: &FieldTransform, r: &RobotView, selected: bool) {
     let c = tf.to_screen(r.x, r.y);
     let radius = tf.length(ROBOT_RADIUS).max(7.0);
@@ -467,25 +510,32 @@ fn draw_robot(painter: &egui::Painter, tf: &FieldTransform, r: &RobotView, selec
         ],
         Stroke::new(2.0, Color32::from_rgb(255, 240, 150)),
     );
+    // Heading: a white nose on the rim.
+    let fwd = dir(r.yaw);
+    let side = Vec2::new(-fwd.y, fwd.x);
+    painter.add(Shape::convex_polygon(
+        vec![
+            c + fwd * (radius + 6.0),
+            c + fwd * (radius - 2.0) + side * radius * 0.45,
+            c + fwd * (radius - 2.0) - side * radius * 0.45,
+        ],
+        Color32::WHITE,
+        Stroke::new(1.0, Color32::BLACK),
+    ));
     painter.circle(c, radius, fill, Stroke::new(1.5, Color32::BLACK));
-    // Heading: a white tick from the centre to the rim.
-    painter.line_segment(
-        [c, c + dir(r.yaw) * radius],
-        Stroke::new(2.5, Color32::WHITE),
-    );
-    painter.text(
+    shadowed_text(
+        painter,
         c,
         Align2::CENTER_CENTER,
-        r.number.to_string(),
-        FontId::proportional((radius * 1.1).clamp(10.0, 18.0)),
-        Color32::WHITE,
+        &r.number.to_string(),
+        FontId::proportional((radius * 1.4).clamp(11.0, 22.0)),
     );
-    painter.text(
+    shadowed_text(
+        painter,
         c + Vec2::new(0.0, radius + 2.0),
         Align2::CENTER_TOP,
-        role_tag(r),
+        &role_tag(r),
         FontId::proportional(11.0),
-        Color32::WHITE,
     );
     if r.fallen {
         let s = radius * 0.8;
@@ -541,7 +591,7 @@ mod tests {
 
     #[test]
     fn heat_is_transparent_at_zero_and_clamped() {
-        assert_eq!(heat_colour(0.0).a(), 0);
+        assert_eq!(heat_colour(0.0), Color32::TRANSPARENT);
         assert_eq!(heat_colour(f64::NAN).a(), 0);
         assert_eq!(heat_colour(7.0), heat_colour(1.0));
         assert!(heat_colour(1.0).a() > heat_colour(0.2).a());

@@ -281,10 +281,11 @@ impl SoccerScene {
     }
 }
 
-/// Match time as `mm:ss` (negative and non-finite times show as `00:00`).
+/// Match time as `mm:ss` (negative and non-finite times show as `00:00`; a time a rounding
+/// error short of a whole second counts as that second).
 pub fn mmss(t: f64) -> String {
     let s = if t.is_finite() && t > 0.0 {
-        t.floor() as u64
+        (t + 1e-6).floor() as u64
     } else {
         0
     };
@@ -319,6 +320,7 @@ mod tests {
     fn match_time_reads_as_minutes_and_seconds() {
         assert_eq!(mmss(0.0), "00:00");
         assert_eq!(mmss(59.99), "00:59");
+        assert_eq!(mmss(27.999_999_99), "00:28");
         assert_eq!(mmss(61.0), "01:01");
         assert_eq!(mmss(605.5), "10:05");
         assert_eq!(mmss(-3.0), "00:00");

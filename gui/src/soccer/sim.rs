@@ -298,7 +298,7 @@ pub fn fill_scene(game: &SoccerMatch, flat_tree: &FlatTree, scene: &mut SoccerSc
                 .iter()
                 .find(|p| team_of(p.side) == team && p.number == number)
         })
-        .map(|p| selected_view(p, game, flat_tree));
+        .map(|p| selected_view(p, flat_tree));
 }
 
 fn robot_view(p: &Player, now: f64) -> RobotView {
@@ -334,7 +334,7 @@ fn robot_view(p: &Player, now: f64) -> RobotView {
     }
 }
 
-fn selected_view(p: &Player, game: &SoccerMatch, flat_tree: &FlatTree) -> SelectedView {
+fn selected_view(p: &Player, flat_tree: &FlatTree) -> SelectedView {
     let Some(brain) = p.brain() else {
         return SelectedView {
             blackboard: vec![
@@ -376,7 +376,7 @@ fn selected_view(p: &Player, game: &SoccerMatch, flat_tree: &FlatTree) -> Select
         tree: flat_tree.clone(),
         statuses,
         why_not,
-        blackboard: blackboard_rows(p, brain, game),
+        blackboard: blackboard_rows(p, brain),
         heatmap: Some(heatmap_view(p.side, brain)),
         voronoi: voronoi_view(p.side, brain),
     }
@@ -451,12 +451,11 @@ fn fmt_point(p: Option<Point2<Field>>) -> String {
 }
 
 /// The selected robot's world, in its own team frame (as its tree sees it).
-fn blackboard_rows(p: &Player, brain: &SoccerBrain, game: &SoccerMatch) -> Vec<(String, String)> {
+fn blackboard_rows(p: &Player, brain: &SoccerBrain) -> Vec<(String, String)> {
     let ctx = brain.decider().context();
     let w = &ctx.world;
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: &str, v: String| rows.push((k.to_owned(), v));
-    row("robot", format!("{} {}", team_of(p.side).name(), p.number));
     row("time", format!("{:.2} s", w.now));
     row(
         "primary state",
@@ -505,26 +504,19 @@ fn blackboard_rows(p: &Player, brain: &SoccerBrain, game: &SoccerMatch) -> Vec<(
         fmt_point(w.current_ball.map(|b| b.position)),
     );
     row("rule ball", fmt_point(w.rule_ball));
-    let mates: Vec<String> = w
-        .teammates
-        .iter()
-        .map(|m| {
+    if w.teammates.is_empty() {
+        row("teammates", "none heard".into());
+    }
+    for m in w.teammates.iter() {
+        row(
+            &format!("teammate {}", m.player),
             format!(
-                "{} at {} ({:.1} s ago)",
-                m.player,
+                "{} ({:.1} s ago)",
                 fmt_point(m.pose.map(|p| p.position)),
                 w.now - m.heard_at
-            )
-        })
-        .collect();
-    row(
-        "teammates",
-        if mates.is_empty() {
-            "none heard".into()
-        } else {
-            mates.join("; ")
-        },
-    );
+            ),
+        );
+    }
     row("obstacles", w.obstacles.len().to_string());
     match &w.game {
         Some(g) => {
@@ -583,16 +575,6 @@ fn blackboard_rows(p: &Player, brain: &SoccerBrain, game: &SoccerMatch) -> Vec<(
     row("motion", format!("{:?}", p.motion.body));
     row("head", format!("{:?}", p.motion.head));
     row("kickoff pose", fmt_pose(ctx.out.kickoff_pose));
-    row(
-        "score",
-        format!(
-            "{} {} : {} {}",
-            game.team_name(Side::Home),
-            game.referee.goals(Side::Home),
-            game.referee.goals(Side::Away),
-            game.team_name(Side::Away)
-        ),
-    );
     rows
 }
 
@@ -685,6 +667,27 @@ mod tests {
         );
         let detail = scene.detail.as_ref().expect("detail");
         assert!(detail.voronoi.as_ref().is_some_and(|v| !v.cells.is_empty()));
+    }
+
+    #[test]
+    fn every_sample_scenario_opens_with_an_explicit_folder_and_seed() {
+        let dir = crate::sample_dir().join("soccer").join("scenarios");
+        let mut opened = 0;
+        for entry in std::fs::read_dir(&dir).expect("sample scenarios").flatten() {
+            let options = SoccerSimOptions {
+                params_dir: Some(sample_params()),
+                scenario: Some(entry.path()),
+                seed: Some(7),
+                tree: None,
+            };
+            let mut sim = SoccerSim::open(&options)
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+            let mut scene = sim.scene();
+            assert!(sim.step_tick(&mut scene));
+            assert!(!scene.robots.is_empty());
+            opened += 1;
+        }
+        assert!(opened >= 5, "{opened} scenarios");
     }
 
     #[test]

@@ -86,11 +86,13 @@ impl SoccerApp {
             .show(ui, |ui| self.timeline(ui));
         egui::Panel::left("soccer-robots")
             .resizable(true)
-            .default_size(340.0)
+            .default_size(290.0)
+            .size_range(200.0..=480.0)
             .show(ui, |ui| self.robots_panel(ui));
         egui::Panel::right("soccer-tree")
             .resizable(true)
-            .default_size(360.0)
+            .default_size(330.0)
+            .size_range(200.0..=560.0)
             .show(ui, |ui| self.tree_panel(ui));
         egui::CentralPanel::default().show(ui, |ui| {
             if let Some(robot) = self.field.show(ui, &self.scene, &self.layers) {
@@ -201,7 +203,7 @@ impl SoccerApp {
                     .show(ui, |ui| {
                         for (key, value) in &detail.blackboard {
                             ui.label(RichText::new(key).strong());
-                            ui.label(value);
+                            ui.add(egui::Label::new(value).wrap());
                             ui.end_row();
                         }
                     });
