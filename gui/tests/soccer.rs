@@ -57,6 +57,18 @@ fn selecting_a_robot_shows_its_tree_and_blackboard() {
             .next()
             .is_some()
     );
+    // Only the branch that succeeded stays open.
+    h.get_by_label("Chosen branch").click();
+    h.run();
+    assert!(!h.state().tree.collapsed.is_empty());
+    let branch = h.state().scene.selected_robot().map(|r| r.branch.clone());
+    let branch = branch.expect("selected robot");
+    assert!(
+        h.query_all_by_label_contains(&format!(" {branch} (success)"))
+            .next()
+            .is_some(),
+        "the chosen branch `{branch}` is not shown"
+    );
     // The blackboard is the robot's own world.
     h.get_by_label("primary state");
     h.get_by_label("role");

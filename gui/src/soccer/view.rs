@@ -6,6 +6,7 @@ use super::field_view::{FieldView, Layers, role_tag, team_colour};
 use super::scene::{SoccerScene, TeamSide, mmss};
 use super::sim::{SoccerSim, SoccerSimOptions};
 use crate::tree_view::TreeView;
+use decision_core::engine::Status;
 use egui::{Color32, RichText};
 
 /// The soccer dashboard on the in-process match.
@@ -218,6 +219,24 @@ impl SoccerApp {
         ui.heading(title);
         match &self.scene.detail {
             Some(d) if !d.tree.is_empty() => {
+                if ui
+                    .button("Chosen branch")
+                    .on_hover_text("collapse every root branch but the one that succeeded")
+                    .clicked()
+                {
+                    self.tree.collapsed = d
+                        .tree
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, n)| {
+                            n.depth == 1
+                                && n.end > i + 1
+                                && d.statuses.get(*i).copied().flatten() != Some(Status::Success)
+                        })
+                        .map(|(i, _)| i)
+                        .collect();
+                }
                 self.tree.show_tree(ui, &d.tree, &d.statuses, &d.why_not);
             }
             _ => {
