@@ -298,7 +298,7 @@ fn hot_reload_rejects_bad_edits_and_applies_good_ones() {
     let out = feed(&mut node, &messages_of(&snap, t), t).unwrap();
     assert_eq!(out.trace.result.chosen, Some(0));
     let apply = |node: &mut NodeCore, reload: Reload| {
-        decision_node::runtime::run::apply_reload(node, reload, &|_| {})
+        decision_node::runtime::reload::apply_reload(node, reload, &|_| {})
     };
 
     // 1. syntax error: rejected, decision 0 keeps being chosen
@@ -380,7 +380,7 @@ fn reload_keeps_a_running_decision_that_still_exists() {
     )
     .unwrap();
     let reload = tick_until_reload(&mut node, &watcher, &snap, &mut t);
-    decision_node::runtime::run::apply_reload(&mut node, reload, &|_| {});
+    decision_node::runtime::reload::apply_reload(&mut node, reload, &|_| {});
     let out = feed(&mut node, &messages_of(&snap, t + 0.01), t + 0.01).unwrap();
     assert_eq!(
         (out.trace.result.chosen, out.trace.result.action),

@@ -4,7 +4,8 @@
 //! node and fake publisher in process), the live bus ([`live::LiveSource`], Zenoh client on a
 //! background thread) or an MCAP recording ([`recording::RecordingSource`]), and renders the
 //! RoboMaster map, the decision table, the decision tree and the node's health from the shared
-//! [`model::View`]. The app is [`app::ViewerApp`].
+//! [`model::View`]. The app is [`app::ViewerApp`]. The soccer view ([`soccer`]) draws a
+//! five-a-side match from its own scene model.
 
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod model;
 pub mod recording;
 pub mod settings;
 pub mod sim;
+pub mod soccer;
 pub mod source;
 pub mod tables_view;
 pub mod tree_view;

@@ -13,9 +13,20 @@ struct Cli {
     /// Run the embedded simulation of this config (node + fake publisher in process).
     #[arg(long, value_name = "CONFIG", conflicts_with_all = ["connect", "open"])]
     sim: Option<PathBuf>,
-    /// Scenario of the simulation (default: the sample's hp_retreat).
+    /// Scenario of the simulation (default: the sample's hp_retreat; with `--soccer-sim`, a
+    /// whole match of two teams of five).
     #[arg(long, value_name = "SCENARIO")]
     scenario: Option<PathBuf>,
+    /// Run the five-a-side soccer match in process, with this parameters folder (default: the
+    /// sample's, as `robot-decision soccer sim`).
+    #[arg(long, value_name = "PARAMS_DIR", conflicts_with_all = ["sim", "connect", "open"])]
+    soccer_sim: Option<Option<PathBuf>>,
+    /// Seed of the soccer match (replaces the scenario's).
+    #[arg(long, value_name = "N", requires = "soccer_sim")]
+    seed: Option<u64>,
+    /// A soccer tree (.json5 or BT.CPP .xml) replacing the default.
+    #[arg(long, value_name = "FILE", requires = "soccer_sim")]
+    tree: Option<PathBuf>,
     /// Connect to the bus (Zenoh client) at this endpoint, e.g. tcp/127.0.0.1:7447.
     #[arg(long, value_name = "ENDPOINT")]
     connect: Option<String>,
@@ -45,6 +56,47 @@ struct Cli {
     no_persistence: bool,
 }
 
+/// Runs the soccer window on the in-process match.
+fn soccer(cli: &Cli, params_dir: Option<PathBuf>) -> ExitCode {
+    let options = gui::soccer::sim::SoccerSimOptions {
+        params_dir,
+        scenario: cli.scenario.clone(),
+        seed: cli.seed,
+        tree: cli.tree.clone(),
+    };
+    let mut app = match gui::soccer::view::SoccerApp::open(&options) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("decision-viewer: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    app.close_after_frames = cli.screenshot_after_frames;
+    if let Some(t) = cli.start_at {
+        app.run_until(t);
+    }
+    app.sim.speed = cli.speed;
+    app.sim.playing = cli.play;
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("decision-viewer: soccer")
+            .with_inner_size([1280.0, 800.0]),
+        persist_window: false,
+        ..Default::default()
+    };
+    match eframe::run_native(
+        "decision-viewer-soccer",
+        options,
+        Box::new(move |_cc| Ok(Box::new(app))),
+    ) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decision-viewer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -53,6 +105,9 @@ fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
+    if let Some(params_dir) = &cli.soccer_sim {
+        return soccer(&cli, params_dir.clone());
+    }
     let sample = gui::sample_config().display().to_string();
     let chosen = if let Some(file) = &cli.open {
         Some(SourceSetting::Recording {

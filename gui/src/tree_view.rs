@@ -2,7 +2,7 @@
 //! tick; subtrees collapse, and only the visible rows are laid out (`ScrollArea::show_rows`),
 //! so it stays usable for thousands of nodes.
 
-use crate::model::View;
+use crate::model::{FlatTree, View};
 use decision_core::engine::Status;
 use egui::{Color32, RichText};
 use std::collections::HashSet;
@@ -30,15 +30,20 @@ pub fn status_colour(status: Option<Status>) -> Color32 {
 impl TreeView {
     /// The preorder ids of the rows shown (collapsed subtrees skipped).
     pub fn visible_rows(&mut self, view: &View) -> &[usize] {
+        self.visible_rows_of(&view.tree)
+    }
+
+    /// The preorder ids of the rows of `tree` shown (collapsed subtrees skipped).
+    pub fn visible_rows_of(&mut self, tree: &FlatTree) -> &[usize] {
         let key = (
-            view.tree.nodes.as_ptr() as usize,
-            view.tree.len(),
+            tree.nodes.as_ptr() as usize,
+            tree.len(),
             self.collapsed.len(),
         );
         if self.dirty_key != Some(key) {
             self.rows.clear();
             let mut i = 0;
-            while let Some(node) = view.tree.nodes.get(i) {
+            while let Some(node) = tree.nodes.get(i) {
                 self.rows.push(i);
                 i = if self.collapsed.contains(&i) {
                     node.end.max(i + 1)
@@ -53,14 +58,25 @@ impl TreeView {
 
     /// Shows the tree.
     pub fn show(&mut self, ui: &mut egui::Ui, view: &View) {
+        self.show_tree(ui, &view.tree, &view.statuses, &[]);
+    }
+
+    /// Shows `tree` with each node's status (by preorder id) and, after a failed node, why it
+    /// failed (`why_not`, by preorder id; may be empty).
+    pub fn show_tree(
+        &mut self,
+        ui: &mut egui::Ui,
+        tree: &FlatTree,
+        statuses: &[Option<Status>],
+        why_not: &[Option<String>],
+    ) {
         ui.horizontal(|ui| {
             if ui.button("Expand all").clicked() {
                 self.collapsed.clear();
                 self.dirty_key = None;
             }
             if ui.button("Collapse all").clicked() {
-                self.collapsed = view
-                    .tree
+                self.collapsed = tree
                     .nodes
                     .iter()
                     .enumerate()
@@ -69,10 +85,10 @@ impl TreeView {
                     .collect();
                 self.dirty_key = None;
             }
-            ui.label(format!("{} nodes", view.tree.len()));
+            ui.label(format!("{} nodes", tree.len()));
         });
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
-        let total = self.visible_rows(view).len();
+        let total = self.visible_rows_of(tree).len();
         let rows = std::mem::take(&mut self.rows);
         let mut toggle = None;
         egui::ScrollArea::vertical()
@@ -80,10 +96,10 @@ impl TreeView {
             .auto_shrink([false, false])
             .show_rows(ui, row_height, total, |ui, range| {
                 for &id in rows.get(range).unwrap_or(&[]) {
-                    let Some(node) = view.tree.nodes.get(id) else {
+                    let Some(node) = tree.nodes.get(id) else {
                         continue;
                     };
-                    let status = view.statuses.get(id).copied().flatten();
+                    let status = statuses.get(id).copied().flatten();
                     let has_children = node.end > id + 1;
                     let open = !self.collapsed.contains(&id);
                     let arrow = match (has_children, open) {
@@ -100,9 +116,12 @@ impl TreeView {
                     };
                     ui.horizontal(|ui| {
                         ui.add_space(node.depth as f32 * 12.0);
-                        let text =
-                            RichText::new(format!("{arrow} #{id} {} ({status_text})", node.label))
-                                .color(status_colour(status));
+                        let mut text = format!("{arrow} #{id} {} ({status_text})", node.label);
+                        if let Some(Some(why)) = why_not.get(id) {
+                            text.push_str(": ");
+                            text.push_str(why);
+                        }
+                        let text = RichText::new(text).color(status_colour(status));
                         let response = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
                         if has_children && response.clicked() {
                             toggle = Some(id);

@@ -5,6 +5,8 @@
 #
 #   bash gui/tests/xvfb_screenshot.sh [OUT.png]     (UPDATE_SCREENSHOT=1 also writes gui/screenshot.png)
 #
+# Then runs xvfb_soccer_screenshot.sh: the same for the soccer view (`--soccer-sim`).
+#
 # Needs: apt-get install -y --no-install-recommends xvfb imagemagick xdotool
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -85,3 +87,6 @@ fail=0
 if [ "$fail" -ne 0 ]; then cat "$tmp/viewer.log"; exit 1; fi
 if [ "${UPDATE_SCREENSHOT:-0}" = 1 ]; then cp "$out" gui/screenshot.png; fi
 echo "xvfb_screenshot: ok"
+
+# The soccer view, on its own display (this script's Xvfb is still up).
+bash gui/tests/xvfb_soccer_screenshot.sh

@@ -471,7 +471,7 @@ impl crate::profile::NodeProfile for NodeCore {
         now: f64,
     ) -> crate::runtime::events::Event {
         let event = std::cell::RefCell::new(None);
-        crate::runtime::run::apply_reload(self, reload, &|e| {
+        crate::runtime::reload::apply_reload(self, reload, &|e| {
             *event.borrow_mut() = Some(e.clone());
         });
         event

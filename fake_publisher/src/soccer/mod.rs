@@ -16,6 +16,7 @@ mod scripted;
 mod simulation;
 pub mod world;
 
+pub use frames::{point_for, pose_for};
 pub use scenario::{
     Event, EventKind, Perception, SetPlay, Side, SoccerScenario, Start, TeamKind, TeamSpec,
     load_soccer_scenario, parse_soccer_scenario,

@@ -291,6 +291,16 @@ impl SoccerMatch {
         (self.network.sent, self.network.lost)
     }
 
+    /// The parameters every robot of a `nodes` team decides with (field dimensions, ...).
+    pub fn params(&self) -> &Parameters {
+        &self.params
+    }
+
+    /// The team messages delivered in the last tick: `(team, message)` in arrival order.
+    pub fn delivered(&self) -> &[(Side, TeammateMessage)] {
+        &self.delivered
+    }
+
     /// Kicks per team.
     pub fn kicks(&self) -> [u32; 2] {
         self.kicks

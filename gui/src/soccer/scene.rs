@@ -1,0 +1,372 @@
+//! What the soccer view draws, as plain data in the world frame (the home team's field frame:
+//! home defends -x, y to the left, metres, radians). An adapter fills it: today
+//! [`super::sim::SoccerSim`] from the in-process match; a bus or recording adapter can fill the
+//! same struct, and the drawing code never sees where it came from.
+
+use crate::model::FlatTree;
+use decision_core::engine::Status;
+use soccer_profile::params::FieldDimensions;
+use std::collections::VecDeque;
+
+/// How many timeline events the scene keeps.
+pub const EVENT_CAPACITY: usize = 500;
+/// How many team messages the scene keeps for the list panel.
+pub const MESSAGE_CAPACITY: usize = 200;
+/// Seconds a team message stays drawn on the field after it arrived.
+pub const MESSAGE_FLASH_SECONDS: f64 = 1.0;
+
+/// A team of the match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TeamSide {
+    /// Defends the goal at -x.
+    Home,
+    /// Defends the goal at +x.
+    Away,
+}
+
+impl TeamSide {
+    /// `home` / `away`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TeamSide::Home => "home",
+            TeamSide::Away => "away",
+        }
+    }
+
+    /// 0 for home, 1 for away (index into per-team arrays).
+    pub fn index(self) -> usize {
+        usize::from(self == TeamSide::Away)
+    }
+}
+
+/// One robot as drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RobotView {
+    /// Its team.
+    pub team: TeamSide,
+    /// Its player number.
+    pub number: u8,
+    /// Position (m).
+    pub x: f64,
+    /// Position (m).
+    pub y: f64,
+    /// Body heading (rad).
+    pub yaw: f64,
+    /// Head yaw relative to the body (rad).
+    pub head_yaw: f64,
+    /// The role it reported (`striker`, ...), if any.
+    pub role: Option<String>,
+    /// The root branch of its last tick (`playing`, `ready`, `scripted`, ...).
+    pub branch: String,
+    /// The body motion's kind (`walk_to`, `kick`, ...).
+    pub motion: String,
+    /// Lying on the ground or getting up.
+    pub fallen: bool,
+    /// Penalized (off the field).
+    pub penalized: bool,
+    /// Whether it runs our behaviour (a decider), not a scripted opponent.
+    pub decides: bool,
+    /// Where its walk or kick goes (m).
+    pub target: Option<[f64; 2]>,
+    /// The planned path's next destination (m).
+    pub path_next: Option<[f64; 2]>,
+    /// The ball it believes in (m), if any.
+    pub perceived_ball: Option<[f64; 2]>,
+}
+
+impl RobotView {
+    /// `home 3` / `away 5`: how lists and labels name the robot.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.team.name(), self.number)
+    }
+
+    /// The robot's key in [`SoccerScene::selected`].
+    pub fn key(&self) -> (TeamSide, u8) {
+        (self.team, self.number)
+    }
+}
+
+/// The ball.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BallView {
+    /// Position (m).
+    pub x: f64,
+    /// Position (m).
+    pub y: f64,
+    /// Velocity (m/s).
+    pub vx: f64,
+    /// Velocity (m/s).
+    pub vy: f64,
+}
+
+/// A search heatmap in the world frame: `cells_x` cells along x from -length/2, `cells_y`
+/// across from -width/2, values in [0, 1] row by row (`iy * cells_x + ix`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeatmapView {
+    /// Cells along x.
+    pub cells_x: usize,
+    /// Cells along y.
+    pub cells_y: usize,
+    /// Values, row by row.
+    pub values: Vec<f64>,
+    /// The suggested search target (m).
+    pub target: Option<[f64; 2]>,
+}
+
+impl HeatmapView {
+    /// The value of cell `(ix, iy)` (0 outside the grid or for a short value list).
+    pub fn value(&self, ix: usize, iy: usize) -> f64 {
+        if ix >= self.cells_x || iy >= self.cells_y {
+            return 0.0;
+        }
+        self.values
+            .get(iy * self.cells_x + ix)
+            .copied()
+            .unwrap_or(0.0)
+    }
+}
+
+/// One cell of a Voronoi partition: its centre and the player owning it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VoronoiCell {
+    /// Centre (m).
+    pub x: f64,
+    /// Centre (m).
+    pub y: f64,
+    /// The owning player's number.
+    pub player: u8,
+}
+
+/// The field players' partition as one robot computed it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VoronoiView {
+    /// The team whose players the partition is of.
+    pub team: Option<TeamSide>,
+    /// Cell side (m).
+    pub resolution: f64,
+    /// The owned cells.
+    pub cells: Vec<VoronoiCell>,
+}
+
+/// A team message as it arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageView {
+    /// Arrival time (s).
+    pub t: f64,
+    /// The sender's team.
+    pub team: TeamSide,
+    /// The sender's number.
+    pub from: u8,
+    /// The sender's pose in the message (m), if it had one.
+    pub pose: Option<[f64; 2]>,
+    /// The ball in the message (m), if any.
+    pub ball: Option<[f64; 2]>,
+}
+
+/// What a timeline event is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// A robot changed role.
+    Role,
+    /// A kick.
+    Kick,
+    /// A goal.
+    Goal,
+    /// The game controller (phases, set plays, halves).
+    Game,
+    /// Anything else (falls, penalties, ...).
+    Other,
+}
+
+impl EventKind {
+    /// The kind's short name in the timeline.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Role => "role",
+            EventKind::Kick => "kick",
+            EventKind::Goal => "goal",
+            EventKind::Game => "game",
+            EventKind::Other => "other",
+        }
+    }
+}
+
+/// One line of the timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventView {
+    /// Match time (s).
+    pub t: f64,
+    /// What it is about.
+    pub kind: EventKind,
+    /// In words.
+    pub text: String,
+}
+
+/// What the selected robot knows and decided, for the tree and blackboard panels.
+#[derive(Debug, Clone, Default)]
+pub struct SelectedView {
+    /// The robot's tree layout (preorder).
+    pub tree: FlatTree,
+    /// Each node's status in the last tick (by preorder id; empty when unknown).
+    pub statuses: Vec<Option<Status>>,
+    /// Why each failed leaf failed (by preorder id).
+    pub why_not: Vec<Option<String>>,
+    /// The world as the robot sees it, `(key, value)` rows.
+    pub blackboard: Vec<(String, String)>,
+    /// Its search heatmap, when it has a suggestor.
+    pub heatmap: Option<HeatmapView>,
+    /// Its Voronoi partition, when it computed one.
+    pub voronoi: Option<VoronoiView>,
+}
+
+/// Everything the soccer view draws.
+#[derive(Debug, Clone, Default)]
+pub struct SoccerScene {
+    /// Field dimensions (lines, areas, goals).
+    pub field: FieldDimensions,
+    /// Match time (s).
+    pub time: f64,
+    /// The game phase in words (`playing`, `ready`, ...).
+    pub phase: String,
+    /// Team names, home first.
+    pub team_names: [String; 2],
+    /// Goals, home first.
+    pub score: [u32; 2],
+    /// Whether the match is over.
+    pub over: bool,
+    /// The true ball.
+    pub ball: BallView,
+    /// Every robot, home first.
+    pub robots: Vec<RobotView>,
+    /// The robot whose view is shown.
+    pub selected: Option<(TeamSide, u8)>,
+    /// The selected robot's tree, world, heatmap and partition.
+    pub detail: Option<SelectedView>,
+    /// Team messages, newest last.
+    pub messages: VecDeque<MessageView>,
+    /// The timeline, newest last.
+    pub events: VecDeque<EventView>,
+}
+
+impl SoccerScene {
+    /// The selected robot, if it is on the scene.
+    pub fn selected_robot(&self) -> Option<&RobotView> {
+        let key = self.selected?;
+        self.robots.iter().find(|r| r.key() == key)
+    }
+
+    /// Adds a timeline event, dropping the oldest past [`EVENT_CAPACITY`].
+    pub fn push_event(&mut self, event: EventView) {
+        if self.events.len() >= EVENT_CAPACITY {
+            self.events.pop_front();
+        }
+        self.events.push_back(event);
+    }
+
+    /// Adds a team message, dropping the oldest past [`MESSAGE_CAPACITY`].
+    pub fn push_message(&mut self, message: MessageView) {
+        if self.messages.len() >= MESSAGE_CAPACITY {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(message);
+    }
+
+    /// Messages that arrived within [`MESSAGE_FLASH_SECONDS`] of the scene's time.
+    pub fn recent_messages(&self) -> impl Iterator<Item = &MessageView> {
+        let now = self.time;
+        self.messages
+            .iter()
+            .rev()
+            .take_while(move |m| now - m.t <= MESSAGE_FLASH_SECONDS)
+    }
+}
+
+/// Match time as `mm:ss` (negative and non-finite times show as `00:00`; a time a rounding
+/// error short of a whole second counts as that second).
+pub fn mmss(t: f64) -> String {
+    let s = if t.is_finite() && t > 0.0 {
+        (t + 1e-6).floor() as u64
+    } else {
+        0
+    };
+    format!("{:02}:{:02}", s / 60, s % 60)
+}
+
+/// The kind of a timeline line from the simulation's wording.
+pub fn classify(text: &str) -> EventKind {
+    if text.starts_with("GOAL") {
+        EventKind::Goal
+    } else if text.ends_with(" kicks") {
+        EventKind::Kick
+    } else if text.contains(" -> ") {
+        EventKind::Role
+    } else if text.starts_with("game ")
+        || text.contains(" for ")
+        || text.starts_with("set play")
+        || text.starts_with("second half")
+        || text.starts_with("match over")
+    {
+        EventKind::Game
+    } else {
+        EventKind::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_time_reads_as_minutes_and_seconds() {
+        assert_eq!(mmss(0.0), "00:00");
+        assert_eq!(mmss(59.99), "00:59");
+        assert_eq!(mmss(27.999_999_99), "00:28");
+        assert_eq!(mmss(61.0), "01:01");
+        assert_eq!(mmss(605.5), "10:05");
+        assert_eq!(mmss(-3.0), "00:00");
+        assert_eq!(mmss(f64::NAN), "00:00");
+    }
+
+    #[test]
+    fn the_simulations_lines_are_classified() {
+        assert_eq!(classify("GOAL home (home 1 : 0 away)"), EventKind::Goal);
+        assert_eq!(classify("home 3 kicks"), EventKind::Kick);
+        assert_eq!(classify("home 3 supporter -> striker"), EventKind::Role);
+        assert_eq!(classify("game playing"), EventKind::Game);
+        assert_eq!(classify("CornerKick for away"), EventKind::Game);
+        assert_eq!(classify("away 2 falls"), EventKind::Other);
+        // "back from penalty" has no " for ".
+        assert_eq!(classify("home 2 back from penalty"), EventKind::Other);
+        assert_eq!(classify("home 2 penalized for 30 s"), EventKind::Game);
+    }
+
+    #[test]
+    fn the_heatmap_reads_zero_outside_its_grid() {
+        let h = HeatmapView {
+            cells_x: 2,
+            cells_y: 1,
+            values: vec![0.25, 0.75],
+            target: None,
+        };
+        assert_eq!(h.value(1, 0), 0.75);
+        assert_eq!(h.value(2, 0), 0.0);
+        assert_eq!(h.value(0, 1), 0.0);
+    }
+
+    #[test]
+    fn recent_messages_are_the_last_second() {
+        let mut scene = SoccerScene::default();
+        for t in [0.0, 1.0, 1.5, 2.0] {
+            scene.push_message(MessageView {
+                t,
+                team: TeamSide::Home,
+                from: 2,
+                pose: None,
+                ball: None,
+            });
+        }
+        scene.time = 2.2;
+        let recent: Vec<f64> = scene.recent_messages().map(|m| m.t).collect();
+        assert_eq!(recent, [2.0, 1.5]);
+    }
+}
