@@ -21,6 +21,14 @@ struct Cli {
     /// sample's, as `robot-decision soccer sim`).
     #[arg(long, value_name = "PARAMS_DIR", conflicts_with_all = ["sim", "connect", "open"])]
     soccer_sim: Option<Option<PathBuf>>,
+    /// Follow live soccer teams on the bus (Zenoh client at `--connect`, default
+    /// tcp/127.0.0.1:7447): the teams' namespaces, first drawn as home (default: `home`).
+    #[arg(long, value_name = "TEAM", num_args = 0.., conflicts_with_all = ["sim", "open", "soccer_sim", "soccer_open"])]
+    soccer_connect: Option<Vec<String>>,
+    /// Open a soccer MCAP recording (`robot-decision soccer sim --record` or `soccer run
+    /// --record`) and play, step and seek through it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["sim", "open", "connect", "soccer_sim"])]
+    soccer_open: Option<PathBuf>,
     /// Seed of the soccer match (replaces the scenario's).
     #[arg(long, value_name = "N", requires = "soccer_sim")]
     seed: Option<u64>,
@@ -56,15 +64,40 @@ struct Cli {
     no_persistence: bool,
 }
 
-/// Runs the soccer window on the in-process match.
-fn soccer(cli: &Cli, params_dir: Option<PathBuf>) -> ExitCode {
-    let options = gui::soccer::sim::SoccerSimOptions {
-        params_dir,
-        scenario: cli.scenario.clone(),
-        seed: cli.seed,
-        tree: cli.tree.clone(),
+/// Which soccer source the command line asks for.
+enum SoccerChoice {
+    /// `--soccer-sim [PARAMS_DIR]`.
+    Sim(Option<PathBuf>),
+    /// `--soccer-connect [TEAM...]`.
+    Live(Vec<String>),
+    /// `--soccer-open FILE`.
+    Recording(PathBuf),
+}
+
+/// Runs the soccer window on the in-process match, a live team or a recording.
+fn soccer(cli: &Cli, choice: SoccerChoice) -> ExitCode {
+    use gui::soccer::view::SoccerApp;
+    let opened = match choice {
+        SoccerChoice::Sim(params_dir) => SoccerApp::open(&gui::soccer::sim::SoccerSimOptions {
+            params_dir,
+            scenario: cli.scenario.clone(),
+            seed: cli.seed,
+            tree: cli.tree.clone(),
+        }),
+        SoccerChoice::Live(teams) => {
+            let endpoint = cli
+                .connect
+                .clone()
+                .unwrap_or_else(|| gui::soccer::live::DEFAULT_ENDPOINT.to_owned());
+            Ok(SoccerApp::live(gui::soccer::live::SoccerLive::connect(
+                &endpoint, &teams,
+            )))
+        }
+        SoccerChoice::Recording(file) => {
+            gui::soccer::replay::SoccerReplay::open(&file).map(SoccerApp::recording)
+        }
     };
-    let mut app = match gui::soccer::view::SoccerApp::open(&options) {
+    let mut app = match opened {
         Ok(app) => app,
         Err(e) => {
             eprintln!("decision-viewer: {e}");
@@ -75,8 +108,8 @@ fn soccer(cli: &Cli, params_dir: Option<PathBuf>) -> ExitCode {
     if let Some(t) = cli.start_at {
         app.run_until(t);
     }
-    app.sim.speed = cli.speed;
-    app.sim.playing = cli.play;
+    app.set_speed(cli.speed);
+    app.set_playing(cli.play || matches!(app.source, gui::soccer::view::SoccerSource::Live(_)));
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("decision-viewer: soccer")
@@ -106,7 +139,13 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     if let Some(params_dir) = &cli.soccer_sim {
-        return soccer(&cli, params_dir.clone());
+        return soccer(&cli, SoccerChoice::Sim(params_dir.clone()));
+    }
+    if let Some(teams) = &cli.soccer_connect {
+        return soccer(&cli, SoccerChoice::Live(teams.clone()));
+    }
+    if let Some(file) = &cli.soccer_open {
+        return soccer(&cli, SoccerChoice::Recording(file.clone()));
     }
     let sample = gui::sample_config().display().to_string();
     let chosen = if let Some(file) = &cli.open {

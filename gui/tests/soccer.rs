@@ -208,14 +208,14 @@ fn stepping_advances_match_time_and_moves_ball_and_robots() {
 fn space_plays_and_pauses() {
     let mut h = harness(app());
     h.run();
-    assert!(!h.state().sim.playing);
+    assert!(!h.state().playing());
     h.key_press(egui::Key::Space);
     h.run_steps(3);
-    assert!(h.state().sim.playing);
+    assert!(h.state().playing());
     h.get_by_label("Pause");
     h.key_press(egui::Key::Space);
     h.run_steps(2);
-    assert!(!h.state().sim.playing);
+    assert!(!h.state().playing());
     let t = h.state().scene.time;
     h.run_steps(5);
     assert_eq!(h.state().scene.time, t);

@@ -305,37 +305,74 @@ impl FieldView {
         for robot in &scene.robots {
             draw_robot(&painter, &tf, robot, scene.selected == Some(robot.key()));
         }
-        // The perceived ball of the selected robot, then the true ball on top.
-        let ball = tf.to_screen(scene.ball.x, scene.ball.y);
         let ball_radius = tf.length(0.07).max(4.0);
-        if layers.perceived_ball
-            && let Some(p) = scene.selected_robot().and_then(|r| r.perceived_ball)
-        {
-            let q = tf.to_screen(p[0], p[1]);
-            painter.extend(Shape::dashed_line(
-                &[q, ball],
-                Stroke::new(1.5, SELECTED_YELLOW),
-                4.0,
-                3.0,
-            ));
-            painter.circle_stroke(q, ball_radius + 2.0, Stroke::new(2.0, SELECTED_YELLOW));
+        if !scene.ball_known {
+            // No true ball (live, recordings): every robot's perceived ball, the selected
+            // robot's in yellow, each joined to the robot that believes in it.
+            if layers.perceived_ball {
+                for r in &scene.robots {
+                    let Some(p) = r.perceived_ball else { continue };
+                    let selected = scene.selected == Some(r.key());
+                    let colour = if selected {
+                        SELECTED_YELLOW
+                    } else {
+                        team_colour(r.team)
+                    };
+                    let q = tf.to_screen(p[0], p[1]);
+                    if selected {
+                        painter.extend(Shape::dashed_line(
+                            &[tf.to_screen(r.x, r.y), q],
+                            Stroke::new(1.0, colour),
+                            4.0,
+                            3.0,
+                        ));
+                    }
+                    painter.circle_stroke(q, ball_radius, Stroke::new(2.0, colour));
+                }
+            }
+        } else {
+            // The perceived ball of the selected robot, then the true ball on top.
+            let ball = tf.to_screen(scene.ball.x, scene.ball.y);
+            if layers.perceived_ball
+                && let Some(p) = scene.selected_robot().and_then(|r| r.perceived_ball)
+            {
+                let q = tf.to_screen(p[0], p[1]);
+                painter.extend(Shape::dashed_line(
+                    &[q, ball],
+                    Stroke::new(1.5, SELECTED_YELLOW),
+                    4.0,
+                    3.0,
+                ));
+                painter.circle_stroke(q, ball_radius + 2.0, Stroke::new(2.0, SELECTED_YELLOW));
+            }
+            painter.circle(
+                ball,
+                ball_radius,
+                Color32::WHITE,
+                Stroke::new(1.5, Color32::BLACK),
+            );
         }
-        painter.circle(
-            ball,
-            ball_radius,
-            Color32::WHITE,
-            Stroke::new(1.5, Color32::BLACK),
-        );
         // The score board.
-        let board = format!(
-            "{} {} : {} {}   {}   {}",
-            scene.team_names[0],
-            scene.score[0],
-            scene.score[1],
-            scene.team_names[1],
-            super::scene::mmss(scene.time),
-            if scene.over { "over" } else { &scene.phase }
-        );
+        let board = if scene.ball_known {
+            format!(
+                "{} {} : {} {}   {}   {}",
+                scene.team_names[0],
+                scene.score[0],
+                scene.score[1],
+                scene.team_names[1],
+                super::scene::mmss(scene.time),
+                if scene.over { "over" } else { &scene.phase }
+            )
+        } else {
+            // No score is published on the bus: only the teams, time and phase.
+            format!(
+                "{} : {}   {}   {}",
+                scene.team_names[0],
+                scene.team_names[1],
+                super::scene::mmss(scene.time),
+                scene.phase
+            )
+        };
         let galley = painter.layout_no_wrap(board, FontId::proportional(16.0), Color32::WHITE);
         let at = rect.left_top() + Vec2::new(10.0, 8.0);
         painter.rect_filled(

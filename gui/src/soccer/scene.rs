@@ -234,8 +234,11 @@ pub struct SoccerScene {
     pub score: [u32; 2],
     /// Whether the match is over.
     pub over: bool,
-    /// The true ball.
+    /// The true ball (meaningful only when [`Self::ball_known`]).
     pub ball: BallView,
+    /// Whether [`Self::ball`] is the true ball (the simulation); live and recorded scenes only
+    /// know the balls the robots perceive.
+    pub ball_known: bool,
     /// Every robot, home first.
     pub robots: Vec<RobotView>,
     /// The robot whose view is shown.

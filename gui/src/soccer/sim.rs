@@ -281,6 +281,7 @@ pub fn fill_scene(game: &SoccerMatch, flat_tree: &FlatTree, scene: &mut SoccerSc
         game.referee.goals(Side::Away),
     ];
     scene.over = game.is_over();
+    scene.ball_known = true;
     scene.ball = BallView {
         x: game.ball.position.x,
         y: game.ball.position.y,

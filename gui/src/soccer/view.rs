@@ -1,18 +1,32 @@
-//! The soccer window: the control bar (play / pause with space, step, speed, layers, score),
+//! The soccer window on any [`SoccerSource`]: the control bar (play / pause with space, step,
+//! speed, seek for recordings, link state live, layers, score),
 //! the robot list and the selected robot's world on the left, its tree on the right, the
 //! timeline and team messages at the bottom, the field in the centre.
 
 use super::field_view::{FieldView, Layers, role_tag, team_colour};
+use super::live::SoccerLive;
+use super::replay::SoccerReplay;
 use super::scene::{SoccerScene, TeamSide, mmss};
 use super::sim::{SoccerSim, SoccerSimOptions};
+use crate::live::LinkState;
 use crate::tree_view::TreeView;
 use decision_core::engine::Status;
 use egui::{Color32, RichText};
 
-/// The soccer dashboard on the in-process match.
+/// Where the soccer window's scene comes from.
+pub enum SoccerSource {
+    /// The in-process match (`--soccer-sim`).
+    Sim(SoccerSim),
+    /// A live team on the bus (`--soccer-connect`).
+    Live(SoccerLive),
+    /// A recording (`--soccer-open`).
+    Recording(SoccerReplay),
+}
+
+/// The soccer dashboard on a match in process, live or recorded.
 pub struct SoccerApp {
-    /// The match.
-    pub sim: SoccerSim,
+    /// The source.
+    pub source: SoccerSource,
     /// What is drawn.
     pub scene: SoccerScene,
     /// The field panel.
@@ -43,8 +57,24 @@ impl SoccerApp {
     /// The app on `sim`.
     pub fn new(sim: SoccerSim) -> Self {
         let scene = sim.scene();
+        Self::with_source(SoccerSource::Sim(sim), scene)
+    }
+
+    /// The app on a live team.
+    pub fn live(live: SoccerLive) -> Self {
+        let scene = live.scene();
+        Self::with_source(SoccerSource::Live(live), scene)
+    }
+
+    /// The app on a recording, paused at its start.
+    pub fn recording(replay: SoccerReplay) -> Self {
+        let scene = replay.scene();
+        Self::with_source(SoccerSource::Recording(replay), scene)
+    }
+
+    fn with_source(source: SoccerSource, scene: SoccerScene) -> Self {
         Self {
-            sim,
+            source,
             scene,
             field: FieldView::default(),
             tree: TreeView::default(),
@@ -55,30 +85,114 @@ impl SoccerApp {
         }
     }
 
+    /// The in-process match, when that is the source.
+    pub fn sim(&self) -> Option<&SoccerSim> {
+        match &self.source {
+            SoccerSource::Sim(sim) => Some(sim),
+            _ => None,
+        }
+    }
+
+    /// The recording, when that is the source.
+    pub fn replay(&self) -> Option<&SoccerReplay> {
+        match &self.source {
+            SoccerSource::Recording(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the source plays (live: whether the view follows the bus).
+    pub fn playing(&self) -> bool {
+        match &self.source {
+            SoccerSource::Sim(s) => s.playing,
+            SoccerSource::Live(l) => l.playing,
+            SoccerSource::Recording(r) => r.playing,
+        }
+    }
+
+    /// Plays or pauses.
+    pub fn set_playing(&mut self, on: bool) {
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.playing = on,
+            SoccerSource::Live(l) => l.playing = on,
+            SoccerSource::Recording(r) => r.playing = on,
+        }
+    }
+
+    /// Sets the speed (simulated or recorded seconds per wall second; live has none).
+    pub fn set_speed(&mut self, speed: f64) {
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.speed = speed,
+            SoccerSource::Recording(r) => r.speed = speed,
+            SoccerSource::Live(_) => {}
+        }
+    }
+
+    /// The source's time (s): match time, recording time from its start, or live feed time.
+    pub fn time(&self) -> f64 {
+        match &self.source {
+            SoccerSource::Sim(s) => s.time(),
+            SoccerSource::Live(l) => l.feed.time,
+            SoccerSource::Recording(r) => r.time(),
+        }
+    }
+
     /// Selects a robot (its tree, world, heatmap and partition are shown).
     pub fn select(&mut self, robot: (TeamSide, u8)) {
         self.scene.selected = Some(robot);
-        self.sim.refresh(&mut self.scene);
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.refresh(&mut self.scene),
+            SoccerSource::Live(l) => l.refresh(&mut self.scene),
+            SoccerSource::Recording(r) => r.refresh(&mut self.scene),
+        }
     }
 
-    /// Steps one tick (pausing).
+    /// Steps one tick (pausing); live cannot step.
     pub fn step_tick(&mut self) -> bool {
-        self.sim.playing = false;
-        self.sim.step_tick(&mut self.scene)
+        self.set_playing(false);
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.step_tick(&mut self.scene),
+            SoccerSource::Recording(r) => r.step(&mut self.scene),
+            SoccerSource::Live(_) => false,
+        }
     }
 
-    /// Runs (paused) until match time `t`.
+    /// Runs (paused) until match time `t` (a recording seeks there; live cannot).
     pub fn run_until(&mut self, t: f64) {
-        self.sim.run_until(t, &mut self.scene);
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.run_until(t, &mut self.scene),
+            SoccerSource::Recording(r) => r.seek(t, &mut self.scene),
+            SoccerSource::Live(_) => {}
+        }
     }
 
-    /// Draws the whole UI into `ui` (advancing the match first).
+    /// Moves a recording's cursor to `t` seconds from its start (pausing).
+    pub fn seek(&mut self, t: f64) {
+        if let SoccerSource::Recording(r) = &mut self.source {
+            r.playing = false;
+            r.seek(t, &mut self.scene);
+        }
+    }
+
+    /// Takes what the source has for this frame (`dt` wall seconds since the last).
+    fn advance(&mut self, dt: f64) {
+        match &mut self.source {
+            SoccerSource::Sim(s) => s.advance(dt, &mut self.scene),
+            SoccerSource::Live(l) => {
+                l.poll(&mut self.scene);
+            }
+            SoccerSource::Recording(r) => r.advance(dt, &mut self.scene),
+        }
+    }
+
+    /// Draws the whole UI into `ui` (advancing the source first).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         if ui.input(|i| i.key_pressed(egui::Key::Space)) {
-            self.sim.playing = !self.sim.playing;
+            let on = !self.playing();
+            self.set_playing(on);
         }
         let dt = ui.input(|i| f64::from(i.unstable_dt)).clamp(0.0, 0.25);
-        self.sim.advance(dt, &mut self.scene);
+        self.advance(dt);
         self.frames += 1;
         egui::Panel::top("soccer-bar").show(ui, |ui| self.control_bar(ui));
         egui::Panel::bottom("soccer-timeline")
@@ -100,7 +214,8 @@ impl SoccerApp {
                 self.select(robot);
             }
         });
-        if self.sim.playing {
+        let live = matches!(self.source, SoccerSource::Live(_));
+        if self.playing() || live {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(16));
         }
@@ -108,27 +223,107 @@ impl SoccerApp {
 
     fn control_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
-            let label = if self.sim.playing { "Pause" } else { "Play" };
-            if ui.button(label).on_hover_text("space").clicked() {
-                self.sim.playing = !self.sim.playing;
-            }
-            if ui.button("Step").clicked() {
-                self.step_tick();
-            }
-            if ui.button("+1 s").clicked() {
-                self.sim.playing = false;
-                let t = self.sim.time() + 1.0;
-                self.run_until(t);
-            }
-            ui.add(
-                egui::Slider::new(&mut self.sim.speed, 0.1..=20.0)
-                    .logarithmic(true)
-                    .text("speed"),
-            );
-            if ui.button("Restart").clicked()
-                && let Err(e) = self.sim.restart(&mut self.scene)
-            {
-                self.error = Some(e);
+            match &mut self.source {
+                SoccerSource::Sim(sim) => {
+                    let label = if sim.playing { "Pause" } else { "Play" };
+                    if ui.button(label).on_hover_text("space").clicked() {
+                        sim.playing = !sim.playing;
+                    }
+                    if ui.button("Step").clicked() {
+                        sim.playing = false;
+                        sim.step_tick(&mut self.scene);
+                    }
+                    if ui.button("+1 s").clicked() {
+                        sim.playing = false;
+                        let t = sim.time() + 1.0;
+                        sim.run_until(t, &mut self.scene);
+                    }
+                    ui.add(
+                        egui::Slider::new(&mut sim.speed, 0.1..=20.0)
+                            .logarithmic(true)
+                            .text("speed"),
+                    );
+                    if ui.button("Restart").clicked()
+                        && let Err(e) = sim.restart(&mut self.scene)
+                    {
+                        self.error = Some(e);
+                    }
+                }
+                SoccerSource::Live(live) => {
+                    let label = if live.playing { "Freeze" } else { "Follow" };
+                    if ui
+                        .button(label)
+                        .on_hover_text("space: freeze the view (messages are still taken)")
+                        .clicked()
+                    {
+                        live.playing = !live.playing;
+                    }
+                    let (text, colour) = match live.link() {
+                        LinkState::Connecting => {
+                            (format!("connecting to {}", live.endpoint), Color32::YELLOW)
+                        }
+                        LinkState::Connected => {
+                            (format!("connected to {}", live.endpoint), Color32::GREEN)
+                        }
+                        LinkState::Failed(e) => (format!("{}: {e}", live.endpoint), Color32::RED),
+                    };
+                    ui.colored_label(colour, text);
+                    let c = live.feed.counts;
+                    ui.label(format!(
+                        "{} robot(s) heard, {} message(s), {} bad, last {}",
+                        live.feed.robots_heard(),
+                        c.received,
+                        c.bad,
+                        live.age().map_or("-".into(), |a| format!("{a:.1} s ago"))
+                    ));
+                    if let Some(e) = live.error() {
+                        ui.colored_label(Color32::RED, e);
+                    }
+                }
+                SoccerSource::Recording(replay) => {
+                    let label = if replay.playing { "Pause" } else { "Play" };
+                    if ui.button(label).on_hover_text("space").clicked() {
+                        replay.playing = !replay.playing;
+                    }
+                    if ui.button("Step").clicked() {
+                        replay.playing = false;
+                        replay.step(&mut self.scene);
+                    }
+                    if ui.button("+1 s").clicked() {
+                        replay.playing = false;
+                        let t = replay.time() + 1.0;
+                        replay.seek(t, &mut self.scene);
+                    }
+                    ui.add(
+                        egui::Slider::new(&mut replay.speed, 0.1..=20.0)
+                            .logarithmic(true)
+                            .text("speed"),
+                    );
+                    let mut t = replay.time();
+                    let response = ui.add(
+                        egui::Slider::new(&mut t, 0.0..=replay.duration().max(0.001))
+                            .text("time")
+                            .suffix(" s"),
+                    );
+                    if response.changed() {
+                        replay.playing = false;
+                        replay.seek(t, &mut self.scene);
+                    }
+                    let name = replay
+                        .path
+                        .file_name()
+                        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                    let c = replay.feed().counts;
+                    ui.label(format!(
+                        "{name}: {} message(s), {} bad",
+                        replay.len(),
+                        c.bad
+                    ))
+                    .on_hover_text(replay.path.display().to_string());
+                    if let Some(w) = &replay.warning {
+                        ui.colored_label(Color32::YELLOW, w);
+                    }
+                }
             }
             ui.separator();
             ui.checkbox(&mut self.layers.heatmap, "Heatmap");
@@ -138,13 +333,20 @@ impl SoccerApp {
             ui.checkbox(&mut self.layers.perceived_ball, "Perceived ball");
             ui.separator();
             let s = &self.scene;
-            ui.label(
-                RichText::new(format!(
-                    "{} {} : {} {}",
-                    s.team_names[0], s.score[0], s.score[1], s.team_names[1]
-                ))
-                .strong(),
-            );
+            if s.ball_known {
+                ui.label(
+                    RichText::new(format!(
+                        "{} {} : {} {}",
+                        s.team_names[0], s.score[0], s.score[1], s.team_names[1]
+                    ))
+                    .strong(),
+                );
+            } else {
+                ui.label(
+                    RichText::new(format!("{} : {}", s.team_names[0], s.team_names[1])).strong(),
+                )
+                .on_hover_text("no true ball or score on the bus: perceived balls only");
+            }
             ui.label(format!(
                 "{} ({:.2} s) {}",
                 mmss(s.time),
