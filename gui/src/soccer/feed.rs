@@ -463,7 +463,7 @@ impl SoccerFeed {
             tree,
             statuses,
             why_not,
-            blackboard: blackboard_rows(key, heard),
+            blackboard: blackboard_rows(heard),
             heatmap,
             voronoi: None,
         }
@@ -596,10 +596,9 @@ fn fmt_point(p: Option<[f64; 2]>) -> String {
 }
 
 /// The selected robot's world from its frame and trace, in its own team frame.
-fn blackboard_rows(key: (TeamSide, u8), heard: &Heard) -> Vec<(String, String)> {
+fn blackboard_rows(heard: &Heard) -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: &str, v: String| rows.push((k.to_owned(), v));
-    row("robot", format!("{} {}", key.0.name(), key.1));
     let trace = heard.trace.as_ref();
     row(
         "branch",
@@ -985,10 +984,12 @@ mod tests {
             .tree
             .nodes
             .iter()
-            .position(|n| n.depth == 1 && n.label.ends_with(" initial"));
-        if let Some(i) = initial {
-            assert_eq!(d.why_not[i].as_deref(), Some("primary state is playing"));
-        }
+            .position(|n| n.depth == 1 && n.label.ends_with(" initial"))
+            .expect("an `initial` root branch");
+        assert_eq!(
+            d.why_not[initial].as_deref(),
+            Some("primary state is playing")
+        );
     }
 
     #[test]
