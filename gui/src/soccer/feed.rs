@@ -93,7 +93,9 @@ pub struct SoccerFeed {
     pub messages_from_traces: bool,
     robots: BTreeMap<(TeamSide, u8), Heard>,
     heatmap: Option<((TeamSide, u8), HeatmapMsg)>,
-    search: Option<((TeamSide, u8), Option<[f64; 2]>)>,
+    /// The robot whose search target [`Self::search_position`] is.
+    search: Option<(TeamSide, u8)>,
+    search_position: Option<[f64; 2]>,
     messages: VecDeque<MessageView>,
     events: VecDeque<EventView>,
     origin: Option<f64>,
@@ -114,6 +116,7 @@ impl SoccerFeed {
             robots: BTreeMap::new(),
             heatmap: None,
             search: None,
+            search_position: None,
             messages: VecDeque::new(),
             events: VecDeque::new(),
             origin: None,
@@ -258,7 +261,8 @@ impl SoccerFeed {
             SUGGESTED_SEARCH_POSITION => match serde_json::from_slice::<SearchPositionMsg>(payload)
             {
                 Ok(msg) => {
-                    self.search = Some((key, msg.position));
+                    self.search = Some(key);
+                    self.search_position = msg.position;
                     true
                 }
                 Err(_) => self.bad(),
@@ -470,17 +474,17 @@ impl SoccerFeed {
     }
 
     fn search_target(&self, key: (TeamSide, u8)) -> Option<[f64; 2]> {
-        self.search
-            .as_ref()
-            .filter(|(k, _)| *k == key)
-            .and_then(|(_, p)| *p)
-            .map(|p| turn(key.0, p))
+        if self.search != Some(key) {
+            return None;
+        }
+        self.search_position.map(|p| turn(key.0, p))
     }
 
     /// Forgets the heatmap and search target (the selection changed).
     pub fn clear_heatmap(&mut self) {
         self.heatmap = None;
         self.search = None;
+        self.search_position = None;
     }
 }
 

@@ -16,11 +16,11 @@ use egui::{Color32, RichText};
 /// Where the soccer window's scene comes from.
 pub enum SoccerSource {
     /// The in-process match (`--soccer-sim`).
-    Sim(SoccerSim),
+    Sim(Box<SoccerSim>),
     /// A live team on the bus (`--soccer-connect`).
-    Live(SoccerLive),
+    Live(Box<SoccerLive>),
     /// A recording (`--soccer-open`).
-    Recording(SoccerReplay),
+    Recording(Box<SoccerReplay>),
 }
 
 /// The soccer dashboard on a match in process, live or recorded.
@@ -57,19 +57,19 @@ impl SoccerApp {
     /// The app on `sim`.
     pub fn new(sim: SoccerSim) -> Self {
         let scene = sim.scene();
-        Self::with_source(SoccerSource::Sim(sim), scene)
+        Self::with_source(SoccerSource::Sim(Box::new(sim)), scene)
     }
 
     /// The app on a live team.
     pub fn live(live: SoccerLive) -> Self {
         let scene = live.scene();
-        Self::with_source(SoccerSource::Live(live), scene)
+        Self::with_source(SoccerSource::Live(Box::new(live)), scene)
     }
 
     /// The app on a recording, paused at its start.
     pub fn recording(replay: SoccerReplay) -> Self {
         let scene = replay.scene();
-        Self::with_source(SoccerSource::Recording(replay), scene)
+        Self::with_source(SoccerSource::Recording(Box::new(replay)), scene)
     }
 
     fn with_source(source: SoccerSource, scene: SoccerScene) -> Self {
