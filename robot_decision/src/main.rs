@@ -443,12 +443,47 @@ fn load_node(config: &Path) -> Option<NodeCore> {
         .ok()
 }
 
+/// Runs a node of any profile on Zenoh until Ctrl-C, then closes its recording.
+fn run_live<P: decision_node::profile::NodeProfile>(
+    node: P,
+    options: &bus::ZenohOptions,
+    watch: bool,
+    mut recorder: Option<Recorder>,
+) -> ExitCode {
+    let bus = match bus::Bus::zenoh(options) {
+        Ok(bus) => bus,
+        Err(e) => {
+            eprintln!("cannot open the bus: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
+        eprintln!("cannot install the Ctrl-C handler: {e}");
+    }
+    let result = run::run_profile(node, &bus, &stop, watch, recorder.as_mut());
+    if let Some(recorder) = recorder {
+        match recorder.finish() {
+            Ok(summary) => tracing::info!("recorded {} messages", summary.messages),
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&Path>) -> ExitCode {
     init_logging();
     let Some(node) = load_node(config) else {
         return ExitCode::from(1);
     };
-    let mut recorder = match record {
+    let recorder = match record {
         Some(path) => {
             let facts = RunFacts {
                 command: "run".into(),
@@ -465,32 +500,7 @@ fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&
         }
         None => None,
     };
-    let bus = match bus::Bus::zenoh(&args.options(true)) {
-        Ok(bus) => bus,
-        Err(e) => {
-            eprintln!("cannot open the bus: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
-        eprintln!("cannot install the Ctrl-C handler: {e}");
-    }
-    let result = run::run_node_recorded(config, node, &bus, &stop, watch, recorder.as_mut());
-    if let Some(recorder) = recorder {
-        match recorder.finish() {
-            Ok(summary) => tracing::info!("recorded {} messages", summary.messages),
-            Err(e) => eprintln!("{e}"),
-        }
-    }
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(1)
-        }
-    }
+    run_live(node, &args.options(true), watch, recorder)
 }
 
 fn sim_command(

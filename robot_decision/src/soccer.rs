@@ -592,7 +592,7 @@ pub fn run(
             return ExitCode::from(1);
         }
     };
-    let mut recorder = match record {
+    let recorder = match record {
         Some(path) => {
             let mut facts = RunFacts {
                 command: "soccer run".into(),
@@ -619,33 +619,5 @@ pub fn run(
         }
         None => None,
     };
-    let bus = match bus::Bus::zenoh(&args.options(false)) {
-        Ok(bus) => bus,
-        Err(e) => {
-            eprintln!("cannot open the bus: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    if let Err(e) =
-        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
-    {
-        eprintln!("cannot install the Ctrl-C handler: {e}");
-    }
-    let result =
-        decision_node::runtime::run::run_profile(node, &bus, &stop, watch, recorder.as_mut());
-    if let Some(recorder) = recorder {
-        match recorder.finish() {
-            Ok(summary) => tracing::info!("recorded {} messages", summary.messages),
-            Err(e) => eprintln!("{e}"),
-        }
-    }
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(1)
-        }
-    }
+    crate::run_live(node, &args.options(false), watch, recorder)
 }

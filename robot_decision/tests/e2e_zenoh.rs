@@ -8,51 +8,13 @@ use bus::{Bus, Mode, Received, ZenohOptions, topics};
 use decision_core::robomaster::load;
 use decision_node::node::{Ingested, NodeCore};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The fake-publisher binary, built on demand when this package is tested alone.
-fn fake_publisher_bin() -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_robot-decision"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let bin = dir.join("fake-publisher");
-    if !bin.is_file() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "-p", "fake_publisher", "--bin", "fake-publisher"])
-            .current_dir(repo())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    bin
-}
-
-/// Kills the child when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::{Killed, fake_publisher_bin, free_port, repo};
 
 fn start_node(endpoint: &str, ns: &str) -> Killed {
     Killed(

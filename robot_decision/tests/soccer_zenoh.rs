@@ -10,50 +10,12 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The fake-publisher binary, built on demand when this package is tested alone.
-fn fake_publisher_bin() -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_robot-decision"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let bin = dir.join("fake-publisher");
-    if !bin.is_file() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "-p", "fake_publisher", "--bin", "fake-publisher"])
-            .current_dir(repo())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    bin
-}
-
-/// Kills the child when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::{Killed, fake_publisher_bin, free_port, repo};
 
 /// The game-controller simulation; its timeline lines arrive on the receiver.
 fn start_match(endpoint: &str, scenario: &Path, seconds: u32) -> (Killed, Receiver<String>) {

@@ -41,6 +41,24 @@ pub struct StateMessage {
     pub ball_age: Option<f64>,
 }
 
+impl StateMessage {
+    /// The message as a teammate receives it (the frame's `teammate_messages` entry).
+    pub fn as_received(&self) -> crate::frame::TeammateMessage {
+        use crate::frame::{PointJson, PoseJson};
+        crate::frame::TeammateMessage {
+            player: self.player,
+            pose: Some(PoseJson {
+                x: self.pose.x,
+                y: self.pose.y,
+                yaw: self.pose.yaw,
+            }),
+            head_yaw: self.head_yaw,
+            ball: self.ball.map(|b| PointJson { x: b.x, y: b.y }),
+            ball_age: self.ball_age.unwrap_or(0.0),
+        }
+    }
+}
+
 /// When the last message went out.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MessageSender {

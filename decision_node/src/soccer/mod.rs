@@ -19,7 +19,7 @@ use bus::soccer::{
 use decision_core::engine::TreeSpec;
 use soccer_profile::brain::SoccerBrain;
 use soccer_profile::decider::Decision;
-use soccer_profile::frame::{Frame, PointJson, PoseJson, PrimaryState, TeammateMessage};
+use soccer_profile::frame::{Frame, PrimaryState, TeammateMessage};
 use soccer_profile::params::Parameters;
 use sources::SoccerSources;
 use std::path::PathBuf;
@@ -58,8 +58,6 @@ pub struct SoccerOutput {
     pub decision: Decision,
     /// The trace payload (built while the brain's node trace is this tick's).
     pub trace: Vec<u8>,
-    /// The search heatmap after this tick.
-    pub heatmap: HeatmapMsg,
     /// The search target.
     pub search_position: Option<[f64; 2]>,
     /// The heatmap's cell size, when it is due for re-publishing.
@@ -310,13 +308,6 @@ impl SoccerNode {
         self.ticks += 1;
         self.stats.ticks += 1;
         let trace = trace::trace_payload(&self.brain, self.player, tick, &decision);
-        let map = self.brain.suggestor().output(frame.t);
-        let heatmap = HeatmapMsg {
-            header: Header::at(frame.t),
-            length: map.grid.cells_x,
-            width: map.grid.cells_y,
-            values: map.values.to_vec(),
-        };
         let cell_size = self.brain.suggestor().cell_size();
         let due = self
             .cell_size_sent
@@ -331,7 +322,6 @@ impl SoccerNode {
             frame,
             decision,
             trace,
-            heatmap,
             cell_size: due.then_some(cell_size),
         }
     }
@@ -355,17 +345,7 @@ pub fn team_message(decision: &Decision) -> Option<TeamStateMsg> {
     let message = decision.message?;
     Some(TeamStateMsg {
         header: Header::at(decision.t),
-        message: TeammateMessage {
-            player: message.player,
-            pose: Some(PoseJson {
-                x: message.pose.x,
-                y: message.pose.y,
-                yaw: message.pose.yaw,
-            }),
-            head_yaw: message.head_yaw,
-            ball: message.ball.map(|b| PointJson { x: b.x, y: b.y }),
-            ball_age: message.ball_age.unwrap_or(0.0),
-        },
+        message: message.as_received(),
     })
 }
 
@@ -441,8 +421,18 @@ impl NodeProfile for SoccerNode {
             ));
         }
         let heatmap_topic = robot_topic(player, topics::HEATMAP);
+        // Built only on demand: the map is the suggestor's after the tick just decided.
         if wanted(&heatmap_topic) {
-            out.extend(encoded(&heatmap_topic, &output.heatmap));
+            let map = self.brain.suggestor().output(output.frame.t);
+            out.extend(encoded(
+                &heatmap_topic,
+                &HeatmapMsg {
+                    header: header.clone(),
+                    length: map.grid.cells_x,
+                    width: map.grid.cells_y,
+                    values: map.values.to_vec(),
+                },
+            ));
         }
         out.push((robot_topic(player, topics::TRACE), output.trace.clone()));
         out.push((

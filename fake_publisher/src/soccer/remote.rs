@@ -22,51 +22,56 @@ pub fn team_robot_topic(team: &str, number: u8, topic: &str) -> String {
     format!("{team}/{}", robot_topic(number, topic))
 }
 
-/// The five input messages of a robot's frame, stamped `stamp` (the wall clock).
-pub fn frame_messages(frame: &Frame, stamp: f64) -> [(&'static str, serde_json::Value); 5] {
+/// Publishes the five input messages of robot `number`'s frame, stamped `stamp` (the wall
+/// clock), under `team`.
+pub fn publish_frame(
+    bus: &Bus,
+    team: &str,
+    number: u8,
+    frame: &Frame,
+    stamp: f64,
+) -> Result<(), BusError> {
     let header = Header::at(stamp);
-    let json = |v: Result<serde_json::Value, serde_json::Error>| v.unwrap_or_default();
-    [
-        (
-            topics::GAME_STATE,
-            json(serde_json::to_value(GameStateMsg {
-                header: header.clone(),
-                primary_state: frame.primary_state,
-                game: frame.game.clone(),
-            })),
-        ),
-        (
-            topics::LOCALIZATION,
-            json(serde_json::to_value(LocalizationMsg {
-                header: header.clone(),
-                pose: frame.pose,
-                head_yaw: frame.head_yaw,
-            })),
-        ),
-        (
-            topics::BALL,
-            json(serde_json::to_value(BallMsg {
-                header: header.clone(),
-                ball: frame.ball,
-                rule_ball: frame.rule_ball,
-            })),
-        ),
-        (
-            topics::OBSTACLES,
-            json(serde_json::to_value(ObstaclesMsg {
-                header: header.clone(),
-                obstacles: frame.obstacles.clone(),
-            })),
-        ),
-        (
-            topics::FALL_STATE,
-            json(serde_json::to_value(FallStateMsg {
-                header,
-                fallen: frame.fallen,
-                stand_up_available: frame.stand_up_available,
-            })),
-        ),
-    ]
+    let topic = |name: &str| team_robot_topic(team, number, name);
+    bus.publish(
+        &topic(topics::GAME_STATE),
+        &GameStateMsg {
+            header: header.clone(),
+            primary_state: frame.primary_state,
+            game: frame.game.clone(),
+        },
+    )?;
+    bus.publish(
+        &topic(topics::LOCALIZATION),
+        &LocalizationMsg {
+            header: header.clone(),
+            pose: frame.pose,
+            head_yaw: frame.head_yaw,
+        },
+    )?;
+    bus.publish(
+        &topic(topics::BALL),
+        &BallMsg {
+            header: header.clone(),
+            ball: frame.ball,
+            rule_ball: frame.rule_ball,
+        },
+    )?;
+    bus.publish(
+        &topic(topics::OBSTACLES),
+        &ObstaclesMsg {
+            header: header.clone(),
+            obstacles: frame.obstacles.clone(),
+        },
+    )?;
+    bus.publish(
+        &topic(topics::FALL_STATE),
+        &FallStateMsg {
+            header,
+            fallen: frame.fallen,
+            stand_up_available: frame.stand_up_available,
+        },
+    )
 }
 
 /// Counters of a match over the bus.
@@ -128,10 +133,13 @@ pub fn run_remote_match(
         stats.ticks += 1;
         let stamp = clock();
         for (side, number, frame) in game.take_remote_frames() {
-            let team = &teams[usize::from(side == Side::Away)];
-            for (topic, message) in frame_messages(&frame, stamp) {
-                bus.publish(&team_robot_topic(team, number, topic), &message)?;
-            }
+            publish_frame(
+                bus,
+                &teams[usize::from(side == Side::Away)],
+                number,
+                &frame,
+                stamp,
+            )?;
         }
         next += period;
         let now = Instant::now();

@@ -622,7 +622,8 @@ impl SoccerMatch {
                 player.role = None;
                 player.branch = "scripted".to_owned();
             }
-            Brain::Remote => {
+            // Our behaviour, in process or on the bus: both get the same frame.
+            brain => {
                 let frame = Frame {
                     t: now,
                     player_number: player.number,
@@ -645,52 +646,22 @@ impl SoccerMatch {
                     search_target: None,
                     search_cell_size: None,
                 };
-                self.remote_frames.push((side, player.number, frame));
-                player.motion = player
-                    .remote_command
-                    .clone()
-                    .unwrap_or(MotionCommand::STAND);
-                player.branch = "remote".to_owned();
-            }
-            Brain::Node(brain) => {
-                let frame = Frame {
-                    t: now,
-                    player_number: player.number,
-                    primary_state: primary,
-                    motion_switch_allowed: true,
-                    fallen: player.body.is_down(),
-                    stand_up_available: player.body.can_stand_up(now),
-                    remote_control: None,
-                    game: Some(game),
-                    pose: pose.map(|p| PoseJson {
-                        x: p.position.x,
-                        y: p.position.y,
-                        yaw: p.yaw,
-                    }),
-                    head_yaw: player.body.head_yaw,
-                    ball: ball_team,
-                    rule_ball: rule_ball.map(|p| PointJson { x: p.x, y: p.y }),
-                    obstacles,
-                    teammate_messages: std::mem::take(&mut player.inbox),
-                    search_target: None,
-                    search_cell_size: None,
+                let Brain::Node(brain) = brain else {
+                    self.remote_frames.push((side, player.number, frame));
+                    player.motion = player
+                        .remote_command
+                        .clone()
+                        .unwrap_or(MotionCommand::STAND);
+                    player.branch = "remote".to_owned();
+                    // A remote robot's role arrives with its trace (`report_remote_role`).
+                    return;
                 };
                 if recording {
                     player.recorded_frame = Some(frame.clone());
                 }
                 let decision = brain.step(frame);
                 if let Some(message) = decision.message {
-                    let m = TeammateMessage {
-                        player: message.player,
-                        pose: Some(PoseJson {
-                            x: message.pose.x,
-                            y: message.pose.y,
-                            yaw: message.pose.yaw,
-                        }),
-                        head_yaw: message.head_yaw,
-                        ball: message.ball.map(|b| PointJson { x: b.x, y: b.y }),
-                        ball_age: message.ball_age.unwrap_or(0.0),
-                    };
+                    let m = message.as_received();
                     self.network.send(
                         side,
                         m,

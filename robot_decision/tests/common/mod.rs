@@ -1,0 +1,46 @@
+//! Helpers of the end-to-end tests over Zenoh: the repository, free ports, the
+//! fake-publisher binary, and children killed when a test ends.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The fake-publisher binary, built on demand when this package is tested alone.
+pub fn fake_publisher_bin() -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let bin = dir.join("fake-publisher");
+    if !bin.is_file() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "fake_publisher", "--bin", "fake-publisher"])
+            .current_dir(repo())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    bin
+}
+
+/// Kills the child when the test ends, however it ends.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
