@@ -1,23 +1,33 @@
-//! The simulated soccer match: one simulated second (50 ticks) of five against five, all ten
-//! robots running our decider and search suggestor. Real-time factor = 1 s / the time shown.
+//! The simulated soccer match, five against five, all ten robots running our decider and
+//! search suggestor:
+//! * `soccer_match/one_simulated_second_5v5`: 50 ticks of open play (real-time factor =
+//!   1 s / the time shown);
+//! * `soccer_match/whole_match_10_minutes_5v5`: the default scenario's whole match (two
+//!   halves of 5 minutes with kick-offs, set plays and stoppages; real-time factor = 600 s /
+//!   the time shown).
+//!
+//! The robots decide in parallel on rayon's pool; `RAYON_NUM_THREADS=1` measures one core.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fake_publisher::soccer::{SoccerMatch, SoccerScenario};
-use soccer_profile::params;
+use soccer_profile::params::{self, Parameters};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
-fn bench(c: &mut Criterion) {
+fn sample_match(scenario: SoccerScenario) -> SoccerMatch {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters");
-    let parameters =
+    let parameters: Arc<Parameters> =
         Arc::new(params::load(&dir, Some("simulation"), None).unwrap_or_else(|e| panic!("{e:?}")));
     let spec = soccer_profile::tree::default_spec().unwrap_or_else(|e| panic!("{e:?}"));
-    let scenario = SoccerScenario {
+    SoccerMatch::new(scenario, parameters, &spec, Some(1)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn one_second(c: &mut Criterion) {
+    let mut game = sample_match(SoccerScenario {
         half_duration: 100_000.0,
         ..SoccerScenario::default()
-    };
-    let mut game =
-        SoccerMatch::new(scenario, parameters, &spec, Some(1)).unwrap_or_else(|e| panic!("{e}"));
+    });
     // Past the kick-off into open play.
     for _ in 0..(30 * 50) {
         game.step();
@@ -31,5 +41,25 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+fn whole_match(c: &mut Criterion) {
+    let mut group = c.benchmark_group("soccer_match");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(60));
+    group.bench_function("whole_match_10_minutes_5v5", |b| {
+        b.iter(|| {
+            let mut game = sample_match(SoccerScenario::default());
+            let mut ticks = 0u32;
+            while !game.is_over() {
+                std::hint::black_box(game.step());
+                ticks += 1;
+            }
+            // Two halves of 300 s at 50 ticks per second, plus the half-time break.
+            assert!(ticks >= 30_000, "the match ended after {ticks} ticks");
+            ticks
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, one_second, whole_match);
 criterion_main!(benches);

@@ -18,5 +18,6 @@ pub mod params;
 pub mod path_planning;
 pub mod search;
 pub mod tree;
+pub mod velocity;
 pub mod voronoi;
 pub mod world;

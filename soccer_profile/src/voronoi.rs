@@ -31,6 +31,34 @@ const STEPS: [(i32, i32); 8] = [
     (1, -1),
 ];
 
+/// The mutable state of one run of the bucket queue, borrowed apart from the grid.
+struct Search<'a> {
+    cost: &'a mut [f32],
+    owner: &'a mut [u8],
+    done: &'a mut [bool],
+    buckets: &'a mut [Vec<u32>],
+    inverse_width: f32,
+    mask: usize,
+    pending: usize,
+}
+
+impl Search<'_> {
+    /// Offers cell `n` the cost `next` through `owner`. Blocked cells cost minus infinity, so
+    /// the first comparison rejects them; offers to a final cell are at least one bucket width
+    /// dearer and fail it too, but for rounding the final flag is checked as well.
+    #[inline(always)]
+    fn offer(&mut self, n: usize, next: f32, owner: u8) {
+        if next >= self.cost[n] || self.done[n] {
+            return;
+        }
+        self.cost[n] = next;
+        self.owner[n] = owner;
+        let index = (next * self.inverse_width) as usize & self.mask;
+        self.buckets[index].push(n as u32);
+        self.pending += 1;
+    }
+}
+
 /// The partition grid.
 #[derive(Debug, Clone, Default)]
 pub struct VoronoiGrid {
@@ -190,15 +218,24 @@ impl VoronoiGrid {
             self.buckets.resize_with(count, Vec::new);
         }
         self.inverse_width = 1.0 / self.bucket_width;
-        for (index, site) in sites.iter().enumerate() {
+        for site in sites {
             if let Some(c) = self.cell_of(site.pose.position) {
                 // A robot's own cell is never blocked (it stands there).
                 self.blocked[c] = false;
-                if self.owner[c] == NOBODY {
-                    self.cost[c] = 0.0;
-                    self.owner[c] = index as u8;
-                    self.push(0.0, c);
-                }
+            }
+        }
+        for (cost, blocked) in self.cost.iter_mut().zip(&self.blocked) {
+            if *blocked {
+                *cost = f32::NEG_INFINITY;
+            }
+        }
+        for (index, site) in sites.iter().enumerate() {
+            if let Some(c) = self.cell_of(site.pose.position)
+                && self.owner[c] == NOBODY
+            {
+                self.cost[c] = 0.0;
+                self.owner[c] = index as u8;
+                self.push(0.0, c);
             }
         }
         self.complete = false;
@@ -217,17 +254,6 @@ impl VoronoiGrid {
         }
     }
 
-    /// Offers cell `n` the cost `next` through `owner`.
-    #[inline]
-    fn relax(&mut self, n: usize, next: f32, owner: u8) {
-        if self.blocked[n] || self.done[n] || next >= self.cost[n] {
-            return;
-        }
-        self.cost[n] = next;
-        self.owner[n] = owner;
-        self.push(next, n);
-    }
-
     fn push(&mut self, cost: f32, cell: usize) {
         let mask = self.buckets.len() - 1;
         let index = (cost * self.inverse_width) as usize & mask;
@@ -237,61 +263,108 @@ impl VoronoiGrid {
 
     fn run(&mut self, stop_at: Option<usize>) {
         let mask = self.buckets.len() - 1;
-        while self.pending > 0 {
-            let Some(cell) = self.buckets[self.current].pop() else {
-                self.current = (self.current + 1) & mask;
+        let (nx, ny) = (self.nx, self.ny);
+        let w = nx as isize;
+        let interior_offsets = [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1];
+        let mut search = Search {
+            cost: &mut self.cost,
+            owner: &mut self.owner,
+            done: &mut self.done,
+            buckets: &mut self.buckets,
+            inverse_width: self.inverse_width,
+            mask,
+            pending: self.pending,
+        };
+        let mut current = self.current;
+        let mut stopped = false;
+        while search.pending > 0 {
+            let Some(cell) = search.buckets[current].pop() else {
+                current = (current + 1) & mask;
                 continue;
             };
-            self.pending -= 1;
+            search.pending -= 1;
             let c = cell as usize;
-            if self.done[c] || (self.cost[c] * self.inverse_width) as usize & mask != self.current {
+            if search.done[c] || (search.cost[c] * search.inverse_width) as usize & mask != current
+            {
                 continue; // already final, or a stale entry of an improved cell
             }
-            self.done[c] = true;
-            let cost = self.cost[c];
-            let owner = self.owner[c];
-            let (ix, iy) = (c % self.nx, c / self.nx);
-            let costs = self.step_costs[usize::from(owner)];
-            if ix > 0 && iy > 0 && ix + 1 < self.nx && iy + 1 < self.ny {
+            search.done[c] = true;
+            let cost = search.cost[c];
+            let owner = search.owner[c];
+            let (ix, iy) = (c % nx, c / nx);
+            let costs = &self.step_costs[usize::from(owner)];
+            if ix > 0 && iy > 0 && ix + 1 < nx && iy + 1 < ny {
                 // Inside the border every neighbour exists: fixed index offsets.
-                let w = self.nx as isize;
-                let offsets = [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1];
-                for (k, offset) in offsets.iter().enumerate() {
-                    let n = (c as isize + offset) as usize;
-                    self.relax(n, cost + costs[k], owner);
+                for (offset, step) in interior_offsets.iter().zip(costs) {
+                    search.offer((c as isize + offset) as usize, cost + step, owner);
                 }
             } else {
-                for (k, (dx, dy)) in STEPS.iter().enumerate() {
+                for ((dx, dy), step) in STEPS.iter().zip(costs) {
                     let (jx, jy) = (ix as i32 + dx, iy as i32 + dy);
-                    if jx < 0 || jy < 0 || jx >= self.nx as i32 || jy >= self.ny as i32 {
+                    if jx < 0 || jy < 0 || jx >= nx as i32 || jy >= ny as i32 {
                         continue;
                     }
-                    let n = jy as usize * self.nx + jx as usize;
-                    self.relax(n, cost + costs[k], owner);
+                    search.offer(jy as usize * nx + jx as usize, cost + step, owner);
                 }
             }
             if stop_at == Some(c) {
-                return;
+                stopped = true;
+                break;
             }
         }
-        self.complete = true;
+        self.pending = search.pending;
+        self.current = current;
+        self.complete = !stopped;
     }
 
     /// The player owning the cell at `p`; a blocked cell defers to the nearest free one.
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
         let index = if self.blocked[c] {
-            (0..self.len())
-                .filter(|n| !self.blocked[*n] && self.owner[*n] != NOBODY)
-                .min_by(|a, b| {
-                    p.distance_squared(self.center(*a))
-                        .total_cmp(&p.distance_squared(self.center(*b)))
-                })
-                .map(|n| self.owner[n])?
+            self.owner[self.nearest_owned_cell(p, c)?]
         } else {
             self.owner[c]
         };
         self.sites.get(usize::from(index)).map(|s| s.player)
+    }
+
+    /// The free, owned cell whose centre is nearest to `p` (in cell `c`), ties to the lowest
+    /// index: rings of cells around `c`, outwards until no farther ring can hold a nearer one.
+    fn nearest_owned_cell(&self, p: Point2<Field>, c: usize) -> Option<usize> {
+        let (cx, cy) = ((c % self.nx) as isize, (c / self.nx) as isize);
+        let (nx, ny) = (self.nx as isize, self.ny as isize);
+        let mut best: Option<(f64, usize)> = None;
+        let consider = |best: &mut Option<(f64, usize)>, x: isize, y: isize| {
+            if x < 0 || y < 0 || x >= nx || y >= ny {
+                return;
+            }
+            let n = y as usize * self.nx + x as usize;
+            if self.blocked[n] || self.owner[n] == NOBODY {
+                return;
+            }
+            let d2 = p.distance_squared(self.center(n));
+            if best.is_none_or(|(b2, bn)| d2 < b2 || (d2 == b2 && n < bn)) {
+                *best = Some((d2, n));
+            }
+        };
+        for r in 1..=nx.max(ny) {
+            // Every centre of ring r is at least (r - 1/2) cells from `p` along one axis.
+            if let Some((b2, _)) = best {
+                let nearest_possible = (r as f64 - 0.5) * self.resolution;
+                if nearest_possible * nearest_possible > b2 {
+                    break;
+                }
+            }
+            for x in (cx - r)..=(cx + r) {
+                consider(&mut best, x, cy - r);
+                consider(&mut best, x, cy + r);
+            }
+            for y in (cy - r + 1)..(cy + r) {
+                consider(&mut best, cx - r, y);
+                consider(&mut best, cx + r, y);
+            }
+        }
+        best.map(|(_, n)| n)
     }
 
     /// The cell at `p` when it is on the grid and no obstacle covers its centre.
@@ -349,6 +422,53 @@ mod tests {
             player,
             pose: Pose2::new(x, y, yaw),
         }
+    }
+
+    #[test]
+    fn the_ring_search_finds_the_same_cell_as_a_full_scan() {
+        let mut g = grid();
+        let sites = [
+            Site {
+                player: 2,
+                pose: Pose2::new(-2.0, 1.0, 0.0),
+            },
+            Site {
+                player: 3,
+                pose: Pose2::new(1.5, -1.0, 2.0),
+            },
+            Site {
+                player: 4,
+                pose: Pose2::new(3.0, 2.0, -1.0),
+            },
+        ];
+        let obstacles = [
+            Obstacle {
+                center: Point2::new(0.0, 0.0),
+                radius: 1.3,
+            },
+            Obstacle {
+                center: Point2::new(3.3, 2.2),
+                radius: 0.6,
+            },
+        ];
+        g.compute(&sites, &obstacles, 0.5, None);
+        let mut blocked_queries = 0;
+        for k in 0..400 {
+            let p = Point2::<Field>::new(-1.3 + 0.0071 * k as f64, -1.2 + 0.0063 * k as f64);
+            let c = g.cell_of(p).expect("on the grid");
+            if !g.blocked[c] {
+                continue;
+            }
+            blocked_queries += 1;
+            let scan = (0..g.len())
+                .filter(|n| !g.blocked[*n] && g.owner[*n] != NOBODY)
+                .min_by(|a, b| {
+                    p.distance_squared(g.center(*a))
+                        .total_cmp(&p.distance_squared(g.center(*b)))
+                });
+            assert_eq!(g.nearest_owned_cell(p, c), scan, "{p:?}");
+        }
+        assert!(blocked_queries > 100, "{blocked_queries}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::frame::{Frame, GameState, PrimaryState, RemoteCommand, TeammateMessage};
 use crate::params::Parameters;
+use crate::velocity::VelocityEstimator;
 use geometry::{Field, Point2, Pose2, Vector2};
 
 /// Frame times are decimal numbers; their differences carry binary rounding (0.58 - 0.28 is
@@ -191,8 +192,10 @@ pub struct World {
     pub owns_ball_cell: bool,
     /// The striker hysteresis' answer.
     pub is_striker: bool,
-    /// Velocity estimate from the last two poses (field frame, m/s).
+    /// Velocity estimate over the last [`VELOCITY_WINDOW`](crate::velocity::VELOCITY_WINDOW) seconds of poses (field frame, m/s).
     pub velocity: Vector2<Field>,
+    /// The poses behind `velocity`.
+    pub velocity_estimator: VelocityEstimator,
 }
 
 impl Default for World {
@@ -220,6 +223,7 @@ impl Default for World {
             owns_ball_cell: false,
             is_striker: false,
             velocity: Vector2::ZERO,
+            velocity_estimator: VelocityEstimator::default(),
         }
     }
 }
@@ -229,8 +233,6 @@ impl World {
     /// chooses the retained ball. (The Voronoi answer and hysteresis are set by the decider.)
     pub fn update(&mut self, frame: &Frame, params: &Parameters) {
         let behavior = &params.behavior_node;
-        let previous_pose = self.pose;
-        let dt = frame.t - self.now;
         self.now = frame.t;
         self.player_number = frame.player_number;
         self.primary_state = frame.primary_state;
@@ -240,13 +242,9 @@ impl World {
         self.remote_control = frame.remote_control;
         copy_game(&mut self.game, frame.game.as_ref());
         self.pose = frame.pose.map(|p| Pose2::new(p.x, p.y, p.yaw));
-        self.velocity = match (previous_pose, self.pose) {
-            (Some(a), Some(b)) if dt > 1e-6 => {
-                let v = (b.position - a.position) * (1.0 / dt);
-                if v.norm() < 3.0 { v } else { Vector2::ZERO }
-            }
-            _ => Vector2::ZERO,
-        };
+        self.velocity = self
+            .velocity_estimator
+            .update(frame.t, self.pose.map(|p| p.position));
         self.head_yaw = frame.head_yaw;
         self.current_ball = frame.ball.map(|b| BallState {
             position: Point2::new(b.x, b.y),

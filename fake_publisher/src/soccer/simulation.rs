@@ -11,6 +11,7 @@ use super::world::{self, Ball, Body};
 use crate::rng::SplitMix64;
 use decision_core::engine::TreeSpec;
 use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
+use rayon::prelude::*;
 use soccer_profile::brain::SoccerBrain;
 use soccer_profile::decider::Decision;
 use soccer_profile::frame::{
@@ -342,9 +343,41 @@ impl SoccerMatch {
                 p.inbox.push(*message);
             }
         }
-        // Decide.
-        for i in 0..self.players.len() {
-            self.think(i, &mut out);
+        // Decide: perceive in player order (the robots' own noise streams), let every robot
+        // of ours decide on its frame (in parallel: the brains share nothing), then deliver
+        // the decisions in player order (team messages draw from the match's stream).
+        let previous_roles: Vec<Option<&'static str>> =
+            self.players.iter().map(|p| p.role).collect();
+        let mut frames: Vec<Option<Frame>> =
+            (0..self.players.len()).map(|i| self.perceive(i)).collect();
+        let decisions: Vec<Option<Decision>> = self
+            .players
+            .par_iter_mut()
+            .zip(frames.par_iter_mut())
+            .map(|(player, frame)| match (&mut player.brain, frame.take()) {
+                (Brain::Node(brain), Some(frame)) => Some(brain.step(frame)),
+                _ => None,
+            })
+            .collect();
+        for (i, decision) in decisions.into_iter().enumerate() {
+            if let Some(decision) = decision {
+                self.deliver(i, decision);
+            }
+            let player = &self.players[i];
+            if player.role != previous_roles[i]
+                && let Some(role) = player.role
+            {
+                out.push(Happening {
+                    t: now,
+                    text: format!(
+                        "{} {} {} -> {}",
+                        side_name(player.side),
+                        player.number,
+                        previous_roles[i].unwrap_or("-"),
+                        role
+                    ),
+                });
+            }
         }
         // Move, kick, collide.
         for i in 0..self.players.len() {
@@ -530,7 +563,9 @@ impl SoccerMatch {
         }
     }
 
-    fn think(&mut self, i: usize, out: &mut Vec<Happening>) {
+    /// Robot `i`'s view of this tick. Scripted and remote robots are served here; a robot of
+    /// ours gets its frame back to decide on.
+    fn perceive(&mut self, i: usize) -> Option<Frame> {
         let now = self.now;
         let others: Vec<Point2<Field>> = self
             .players
@@ -556,11 +591,6 @@ impl SoccerMatch {
             _ if self.referee.set_play.is_some() => Some(point_for(side, self.ball.position)),
             _ => None,
         };
-        let silent = perception.silent_robots.contains(&format!(
-            "{}:{}",
-            side_name(side),
-            self.players[i].number
-        ));
         let ball = self.ball;
         let half_length = self.params.field.half_length();
         let keeper = self.params.behavior_node.goalkeeper.player_number;
@@ -608,7 +638,6 @@ impl SoccerMatch {
                 }
             })
             .collect();
-        let previous_role = player.role;
         match &mut player.brain {
             Brain::Scripted => {
                 player.motion = super::scripted::command(
@@ -621,6 +650,7 @@ impl SoccerMatch {
                 );
                 player.role = None;
                 player.branch = "scripted".to_owned();
+                None
             }
             // Our behaviour, in process or on the bus: both get the same frame.
             brain => {
@@ -646,7 +676,7 @@ impl SoccerMatch {
                     search_target: None,
                     search_cell_size: None,
                 };
-                let Brain::Node(brain) = brain else {
+                let Brain::Node(_) = brain else {
                     self.remote_frames.push((side, player.number, frame));
                     player.motion = player
                         .remote_command
@@ -654,47 +684,46 @@ impl SoccerMatch {
                         .unwrap_or(MotionCommand::STAND);
                     player.branch = "remote".to_owned();
                     // A remote robot's role arrives with its trace (`report_remote_role`).
-                    return;
+                    return None;
                 };
                 if recording {
                     player.recorded_frame = Some(frame.clone());
                 }
-                let decision = brain.step(frame);
-                if let Some(message) = decision.message {
-                    let m = message.as_received();
-                    self.network.send(
-                        side,
-                        m,
-                        now,
-                        perception.message_delay_min,
-                        perception.message_delay_max,
-                        perception.message_loss_rate,
-                        silent,
-                        &mut self.rng,
-                    );
-                    self.referee.spend_message(side);
-                }
-                player.motion = decision.motion.clone();
-                player.role = decision.role;
-                player.branch.clone_from(&decision.branch);
-                player.decision = Some(decision);
+                Some(frame)
             }
         }
+    }
+
+    /// Applies robot `i`'s decision: its team message goes on the network, its command and
+    /// role into the match.
+    fn deliver(&mut self, i: usize, decision: Decision) {
+        let now = self.now;
+        let perception = &self.scenario.perception;
         let player = &mut self.players[i];
-        if player.role != previous_role
-            && let Some(role) = player.role
-        {
-            out.push(Happening {
-                t: now,
-                text: format!(
-                    "{} {} {} -> {}",
-                    side_name(side),
-                    player.number,
-                    previous_role.unwrap_or("-"),
-                    role
-                ),
-            });
+        let side = player.side;
+        if let Some(message) = decision.message {
+            let m = message.as_received();
+            let silent = perception.silent_robots.contains(&format!(
+                "{}:{}",
+                side_name(side),
+                player.number
+            ));
+            self.network.send(
+                side,
+                m,
+                now,
+                perception.message_delay_min,
+                perception.message_delay_max,
+                perception.message_loss_rate,
+                silent,
+                &mut self.rng,
+            );
+            self.referee.spend_message(side);
         }
+        player.motion = decision.motion.clone();
+        player.role = decision.role;
+        player.branch.clone_from(&decision.branch);
+        player.decision = Some(decision);
     }
 
     fn act(&mut self, i: usize, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {

@@ -4,7 +4,7 @@ use super::frame::{GameStateName, HeatmapFrame, TeammateState};
 use super::grid::Heatmap;
 use crate::frame::{SubState, Team};
 use crate::params::{FieldDimensions, Problem, SearchSuggestorParameters};
-use geometry::{Field, Point2, Pose2, wrap_pi};
+use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
 use serde::Serialize;
 use std::f64::consts::LN_2;
 
@@ -381,10 +381,21 @@ impl SearchSuggestor {
         let p = &self.params;
         let [near, far] = p.observation_distance_range;
         let view = pose.yaw + head_yaw;
+        // A cheap pre-test: cells clearly outside the cone (by more than a micro-radian) are
+        // skipped without their bearing; the rest take the exact test below.
+        let view_direction = Vector2::<Field>::from_angle(view);
+        let outside_cos = (p.view_half_angle + 1e-6 < std::f64::consts::PI - 1e-6)
+            .then(|| (p.view_half_angle + 1e-6).cos());
         for c in 0..self.map.len() {
             let centre = self.map.center(c);
             let d = pose.position.distance(centre);
             if d < near || d > far {
+                continue;
+            }
+            if let Some(limit) = outside_cos
+                && d > 1e-9
+                && (centre - pose.position).dot(view_direction) < limit * d
+            {
                 continue;
             }
             let bearing = (centre - pose.position).angle();
