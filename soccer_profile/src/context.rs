@@ -154,6 +154,18 @@ impl SoccerContext {
         self.partition(None);
     }
 
+    /// Computes this tick's partition as far as this robot's region (its cells are then
+    /// exact; the rest may still be growing, and `ensure_voronoi` finishes it).
+    pub fn ensure_own_region(&mut self) {
+        if !self.memory.voronoi_fresh {
+            // Stops at once at the robot's own cell; the region run continues from there.
+            self.partition(self.world.pose.map(|p| p.position));
+        }
+        self.memory
+            .voronoi
+            .finish_region_of(self.world.player_number);
+    }
+
     /// Whether this robot owns the ball's cell of the field players' partition (the raw
     /// striker answer; false without pose or ball, and for the goalkeeper).
     pub fn owns_ball_cell(&mut self) -> bool {
@@ -167,8 +179,8 @@ impl SoccerContext {
         self.memory.voronoi.owner_at(ball.position) == Some(self.world.player_number)
     }
 
-    /// Partitions the grid among this tick's field players, stopping once the cell at
-    /// `stop_at` is owned (when it is free; a blocked cell needs the whole partition).
+    /// Partitions the grid among this tick's field players, stopping once the owner of
+    /// `stop_at` is final (see [`VoronoiGrid::compute`]).
     fn partition(&mut self, stop_at: Option<Point2<Field>>) {
         let mut sites = std::mem::take(&mut self.memory.sites);
         self.field_player_sites(&mut sites);
@@ -181,8 +193,7 @@ impl SoccerContext {
             field.border_strip_width,
             v.grid_resolution,
         );
-        let stop = stop_at.and_then(|p| grid.free_cell_of(p, &self.world.obstacles));
-        grid.compute(&sites, &self.world.obstacles, v.orientation_bias, stop);
+        grid.compute(&sites, &self.world.obstacles, v.orientation_bias, stop_at);
         self.memory.sites = sites;
         self.memory.voronoi_fresh = true;
     }

@@ -37,6 +37,7 @@ struct Search<'a> {
     owner: &'a mut [u8],
     done: &'a mut [bool],
     buckets: &'a mut [Vec<u32>],
+    tentative: &'a mut [u32],
     inverse_width: f32,
     mask: usize,
     pending: usize,
@@ -52,7 +53,11 @@ impl Search<'_> {
             return;
         }
         self.cost[n] = next;
+        // `NOBODY` has a (never read) slot too, so no branch on it; it wraps below zero.
+        let previous = &mut self.tentative[usize::from(self.owner[n])];
+        *previous = previous.wrapping_sub(1);
         self.owner[n] = owner;
+        self.tentative[usize::from(owner)] += 1;
         let index = (next * self.inverse_width) as usize & self.mask;
         self.buckets[index].push(n as u32);
         self.pending += 1;
@@ -81,6 +86,19 @@ pub struct VoronoiGrid {
     complete: bool,
     sites: Vec<Site>,
     step_costs: Vec<[f32; 8]>,
+    /// Per site: cells it holds but that are not final yet. At zero its region is final.
+    tentative: Vec<u32>,
+}
+
+/// Where a run of the bucket queue may stop before every cell is final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// Run to the end.
+    Never,
+    /// Once this cell is final.
+    AtCell(usize),
+    /// Once every cell of this site (index) is final.
+    RegionFinal(u8),
 }
 
 impl VoronoiGrid {
@@ -136,14 +154,15 @@ impl VoronoiGrid {
         self.owner.get(c).copied().filter(|o| *o != NOBODY)
     }
 
-    /// Partitions the grid among `sites` around `obstacles`. With `stop_at`, stops once that
-    /// cell's owner is final (enough to answer "who owns the ball's cell").
+    /// Partitions the grid among `sites` around `obstacles`. With `stop_near`, stops once
+    /// [`owner_at`](Self::owner_at) of that point is final: its cell, or when an obstacle
+    /// covers it, the nearest free cell (enough to answer "who owns the ball's cell").
     pub fn compute(
         &mut self,
         sites: &[Site],
         obstacles: &[Obstacle],
         orientation_bias: f64,
-        stop_at: Option<usize>,
+        stop_near: Option<Point2<Field>>,
     ) {
         self.cost.fill(f32::INFINITY);
         self.owner.fill(NOBODY);
@@ -229,17 +248,31 @@ impl VoronoiGrid {
                 *cost = f32::NEG_INFINITY;
             }
         }
+        // Indexed by site, and by `NOBODY` for the cells no site holds yet (never read).
+        self.tentative.clear();
+        self.tentative.resize(usize::from(NOBODY) + 1, 0);
         for (index, site) in sites.iter().enumerate() {
             if let Some(c) = self.cell_of(site.pose.position)
                 && self.owner[c] == NOBODY
             {
                 self.cost[c] = 0.0;
                 self.owner[c] = index as u8;
+                self.tentative[index] += 1;
                 self.push(0.0, c);
             }
         }
         self.complete = false;
-        self.run(stop_at);
+        // The nearest free cell to a covered point is the nearest owned one too, once owned
+        // (an unreachable one never is, and the run then goes to the end).
+        let stop_cell = stop_near.and_then(|p| {
+            let c = self.cell_of(p)?;
+            if self.blocked[c] {
+                self.nearest_cell(p, c, |n| !self.blocked[n])
+            } else {
+                Some(c)
+            }
+        });
+        self.run(stop_cell.map_or(Stop::Never, Stop::AtCell));
     }
 
     /// Whether the last computation ran to the end (not stopped at a cell).
@@ -250,7 +283,18 @@ impl VoronoiGrid {
     /// Continues a computation stopped at a cell until every cell is owned.
     pub fn finish(&mut self) {
         if !self.complete {
-            self.run(None);
+            self.run(Stop::Never);
+        }
+    }
+
+    /// Continues a computation until every cell of `player` is final (its region is then
+    /// exact; other regions may still be growing). No-op for a player without a site.
+    pub fn finish_region_of(&mut self, player: u8) {
+        if self.complete {
+            return;
+        }
+        if let Some(index) = self.sites.iter().position(|s| s.player == player) {
+            self.run(Stop::RegionFinal(index as u8));
         }
     }
 
@@ -261,7 +305,16 @@ impl VoronoiGrid {
         self.pending += 1;
     }
 
-    fn run(&mut self, stop_at: Option<usize>) {
+    fn run(&mut self, stop: Stop) {
+        // A region is final once its site holds no tentative cell: only its own final
+        // cells, all of them expanded already, could ever hand it another.
+        let region_final = |tentative: &[u32]| match stop {
+            Stop::RegionFinal(k) => tentative.get(usize::from(k)).is_none_or(|n| *n == 0),
+            _ => false,
+        };
+        if region_final(&self.tentative) {
+            return;
+        }
         let mask = self.buckets.len() - 1;
         let (nx, ny) = (self.nx, self.ny);
         let w = nx as isize;
@@ -271,6 +324,7 @@ impl VoronoiGrid {
             owner: &mut self.owner,
             done: &mut self.done,
             buckets: &mut self.buckets,
+            tentative: &mut self.tentative,
             inverse_width: self.inverse_width,
             mask,
             pending: self.pending,
@@ -291,6 +345,7 @@ impl VoronoiGrid {
             search.done[c] = true;
             let cost = search.cost[c];
             let owner = search.owner[c];
+            search.tentative[usize::from(owner)] -= 1;
             let (ix, iy) = (c % nx, c / nx);
             let costs = &self.step_costs[usize::from(owner)];
             if ix > 0 && iy > 0 && ix + 1 < nx && iy + 1 < ny {
@@ -307,7 +362,7 @@ impl VoronoiGrid {
                     search.offer(jy as usize * nx + jx as usize, cost + step, owner);
                 }
             }
-            if stop_at == Some(c) {
+            if stop == Stop::AtCell(c) || region_final(search.tentative) {
                 stopped = true;
                 break;
             }
@@ -321,16 +376,22 @@ impl VoronoiGrid {
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
         let index = if self.blocked[c] {
-            self.owner[self.nearest_owned_cell(p, c)?]
+            self.owner[self.nearest_cell(p, c, |n| !self.blocked[n] && self.owner[n] != NOBODY)?]
         } else {
             self.owner[c]
         };
         self.sites.get(usize::from(index)).map(|s| s.player)
     }
 
-    /// The free, owned cell whose centre is nearest to `p` (in cell `c`), ties to the lowest
-    /// index: rings of cells around `c`, outwards until no farther ring can hold a nearer one.
-    fn nearest_owned_cell(&self, p: Point2<Field>, c: usize) -> Option<usize> {
+    /// The cell passing `wanted` whose centre is nearest to `p` (in cell `c`), ties to the
+    /// lowest index: rings of cells around `c`, outwards until no farther ring can hold a
+    /// nearer one.
+    fn nearest_cell(
+        &self,
+        p: Point2<Field>,
+        c: usize,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         let (cx, cy) = ((c % self.nx) as isize, (c / self.nx) as isize);
         let (nx, ny) = (self.nx as isize, self.ny as isize);
         let mut best: Option<(f64, usize)> = None;
@@ -339,7 +400,7 @@ impl VoronoiGrid {
                 return;
             }
             let n = y as usize * self.nx + x as usize;
-            if self.blocked[n] || self.owner[n] == NOBODY {
+            if !wanted(n) {
                 return;
             }
             let d2 = p.distance_squared(self.center(n));
@@ -367,16 +428,6 @@ impl VoronoiGrid {
         best.map(|(_, n)| n)
     }
 
-    /// The cell at `p` when it is on the grid and no obstacle covers its centre.
-    pub fn free_cell_of(&self, p: Point2<Field>, obstacles: &[Obstacle]) -> Option<usize> {
-        let c = self.cell_of(p)?;
-        let centre = self.center(c);
-        let blocked = obstacles
-            .iter()
-            .any(|o| centre.distance_squared(o.center) < o.radius * o.radius);
-        (!blocked).then_some(c)
-    }
-
     /// Whether `player` owns the cell at `p`, computing only as far as needed.
     pub fn owns(
         &mut self,
@@ -389,8 +440,7 @@ impl VoronoiGrid {
         if self.cell_of(p).is_none() {
             return false;
         }
-        let stop = self.free_cell_of(p, obstacles);
-        self.compute(sites, obstacles, bias, stop);
+        self.compute(sites, obstacles, bias, Some(p));
         self.owner_at(p) == Some(player)
     }
 
@@ -421,6 +471,89 @@ mod tests {
         Site {
             player,
             pose: Pose2::new(x, y, yaw),
+        }
+    }
+
+    #[test]
+    fn a_ball_under_an_obstacle_stops_early_with_the_full_answer() {
+        let sites = [
+            Site {
+                player: 2,
+                pose: Pose2::new(-3.0, 1.0, 0.0),
+            },
+            Site {
+                player: 3,
+                pose: Pose2::new(2.5, -1.5, 2.0),
+            },
+            Site {
+                player: 4,
+                pose: Pose2::new(1.0, 2.5, -1.0),
+            },
+        ];
+        let obstacles = [Obstacle {
+            center: Point2::new(0.4, 0.2),
+            radius: 0.7,
+        }];
+        let mut full = grid();
+        full.compute(&sites, &obstacles, 0.5, None);
+        for k in 0..60 {
+            let ball = Point2::<Field>::new(-0.2 + 0.02 * k as f64, 0.2 - 0.01 * k as f64);
+            let mut partial = grid();
+            partial.compute(&sites, &obstacles, 0.5, Some(ball));
+            assert_eq!(partial.owner_at(ball), full.owner_at(ball), "{ball:?}");
+            if k == 30 {
+                assert!(
+                    !partial.is_complete(),
+                    "the ball query should not need every cell"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_region_run_gives_the_region_of_the_full_partition() {
+        let obstacles = [
+            Obstacle {
+                center: Point2::new(0.5, 0.3),
+                radius: 0.8,
+            },
+            Obstacle {
+                center: Point2::new(-2.5, -1.0),
+                radius: 0.4,
+            },
+        ];
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..40 {
+            let sites: Vec<Site> = (2..=5)
+                .map(|player| Site {
+                    player,
+                    pose: Pose2::new(next() * 10.0 - 5.0, next() * 7.0 - 3.5, next() * 6.0 - 3.0),
+                })
+                .collect();
+            let mut full = grid();
+            full.compute(&sites, &obstacles, 0.7, None);
+            assert!(full.is_complete());
+            for site in &sites {
+                let mut partial = grid();
+                partial.compute(&sites, &obstacles, 0.7, Some(site.pose.position));
+                partial.finish_region_of(site.player);
+                let expected: Vec<_> = full.cells_of(site.player).collect();
+                let got: Vec<_> = partial.cells_of(site.player).collect();
+                assert_eq!(got, expected, "player {}", site.player);
+                // And the rest still finishes to the full partition.
+                partial.finish();
+                for other in &sites {
+                    let a: Vec<_> = partial.cells_of(other.player).collect();
+                    let b: Vec<_> = full.cells_of(other.player).collect();
+                    assert_eq!(a, b);
+                }
+            }
         }
     }
 
@@ -466,7 +599,11 @@ mod tests {
                     p.distance_squared(g.center(*a))
                         .total_cmp(&p.distance_squared(g.center(*b)))
                 });
-            assert_eq!(g.nearest_owned_cell(p, c), scan, "{p:?}");
+            assert_eq!(
+                g.nearest_cell(p, c, |n| !g.blocked[n] && g.owner[n] != NOBODY),
+                scan,
+                "{p:?}"
+            );
         }
         assert!(blocked_queries > 100, "{blocked_queries}");
     }
