@@ -154,18 +154,6 @@ impl SoccerContext {
         self.partition(None);
     }
 
-    /// Computes this tick's partition as far as this robot's region (its cells are then
-    /// exact; the rest may still be growing, and `ensure_voronoi` finishes it).
-    pub fn ensure_own_region(&mut self) {
-        if !self.memory.voronoi_fresh {
-            // Stops at once at the robot's own cell; the region run continues from there.
-            self.partition(self.world.pose.map(|p| p.position));
-        }
-        self.memory
-            .voronoi
-            .finish_region_of(self.world.player_number);
-    }
-
     /// Whether this robot owns the ball's cell of the field players' partition (the raw
     /// striker answer; false without pose or ball, and for the goalkeeper).
     pub fn owns_ball_cell(&mut self) -> bool {

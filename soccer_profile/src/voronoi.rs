@@ -37,7 +37,6 @@ struct Search<'a> {
     owner: &'a mut [u8],
     done: &'a mut [bool],
     buckets: &'a mut [Vec<u32>],
-    tentative: &'a mut [u32],
     inverse_width: f32,
     mask: usize,
     pending: usize,
@@ -53,11 +52,7 @@ impl Search<'_> {
             return;
         }
         self.cost[n] = next;
-        // `NOBODY` has a (never read) slot too, so no branch on it; it wraps below zero.
-        let previous = &mut self.tentative[usize::from(self.owner[n])];
-        *previous = previous.wrapping_sub(1);
         self.owner[n] = owner;
-        self.tentative[usize::from(owner)] += 1;
         let index = (next * self.inverse_width) as usize & self.mask;
         self.buckets[index].push(n as u32);
         self.pending += 1;
@@ -86,8 +81,6 @@ pub struct VoronoiGrid {
     complete: bool,
     sites: Vec<Site>,
     step_costs: Vec<[f32; 8]>,
-    /// Per site: cells it holds but that are not final yet. At zero its region is final.
-    tentative: Vec<u32>,
 }
 
 /// Where a run of the bucket queue may stop before every cell is final.
@@ -97,8 +90,6 @@ enum Stop {
     Never,
     /// Once this cell is final.
     AtCell(usize),
-    /// Once every cell of this site (index) is final.
-    RegionFinal(u8),
 }
 
 impl VoronoiGrid {
@@ -248,16 +239,12 @@ impl VoronoiGrid {
                 *cost = f32::NEG_INFINITY;
             }
         }
-        // Indexed by site, and by `NOBODY` for the cells no site holds yet (never read).
-        self.tentative.clear();
-        self.tentative.resize(usize::from(NOBODY) + 1, 0);
         for (index, site) in sites.iter().enumerate() {
             if let Some(c) = self.cell_of(site.pose.position)
                 && self.owner[c] == NOBODY
             {
                 self.cost[c] = 0.0;
                 self.owner[c] = index as u8;
-                self.tentative[index] += 1;
                 self.push(0.0, c);
             }
         }
@@ -287,17 +274,6 @@ impl VoronoiGrid {
         }
     }
 
-    /// Continues a computation until every cell of `player` is final (its region is then
-    /// exact; other regions may still be growing). No-op for a player without a site.
-    pub fn finish_region_of(&mut self, player: u8) {
-        if self.complete {
-            return;
-        }
-        if let Some(index) = self.sites.iter().position(|s| s.player == player) {
-            self.run(Stop::RegionFinal(index as u8));
-        }
-    }
-
     fn push(&mut self, cost: f32, cell: usize) {
         let mask = self.buckets.len() - 1;
         let index = (cost * self.inverse_width) as usize & mask;
@@ -306,15 +282,6 @@ impl VoronoiGrid {
     }
 
     fn run(&mut self, stop: Stop) {
-        // A region is final once its site holds no tentative cell: only its own final
-        // cells, all of them expanded already, could ever hand it another.
-        let region_final = |tentative: &[u32]| match stop {
-            Stop::RegionFinal(k) => tentative.get(usize::from(k)).is_none_or(|n| *n == 0),
-            _ => false,
-        };
-        if region_final(&self.tentative) {
-            return;
-        }
         let mask = self.buckets.len() - 1;
         let (nx, ny) = (self.nx, self.ny);
         let w = nx as isize;
@@ -324,7 +291,6 @@ impl VoronoiGrid {
             owner: &mut self.owner,
             done: &mut self.done,
             buckets: &mut self.buckets,
-            tentative: &mut self.tentative,
             inverse_width: self.inverse_width,
             mask,
             pending: self.pending,
@@ -345,7 +311,6 @@ impl VoronoiGrid {
             search.done[c] = true;
             let cost = search.cost[c];
             let owner = search.owner[c];
-            search.tentative[usize::from(owner)] -= 1;
             let (ix, iy) = (c % nx, c / nx);
             let costs = &self.step_costs[usize::from(owner)];
             if ix > 0 && iy > 0 && ix + 1 < nx && iy + 1 < ny {
@@ -362,7 +327,7 @@ impl VoronoiGrid {
                     search.offer(jy as usize * nx + jx as usize, cost + step, owner);
                 }
             }
-            if stop == Stop::AtCell(c) || region_final(search.tentative) {
+            if stop == Stop::AtCell(c) {
                 stopped = true;
                 break;
             }
@@ -506,53 +471,6 @@ mod tests {
                     !partial.is_complete(),
                     "the ball query should not need every cell"
                 );
-            }
-        }
-    }
-
-    #[test]
-    fn a_region_run_gives_the_region_of_the_full_partition() {
-        let obstacles = [
-            Obstacle {
-                center: Point2::new(0.5, 0.3),
-                radius: 0.8,
-            },
-            Obstacle {
-                center: Point2::new(-2.5, -1.0),
-                radius: 0.4,
-            },
-        ];
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for _ in 0..40 {
-            let sites: Vec<Site> = (2..=5)
-                .map(|player| Site {
-                    player,
-                    pose: Pose2::new(next() * 10.0 - 5.0, next() * 7.0 - 3.5, next() * 6.0 - 3.0),
-                })
-                .collect();
-            let mut full = grid();
-            full.compute(&sites, &obstacles, 0.7, None);
-            assert!(full.is_complete());
-            for site in &sites {
-                let mut partial = grid();
-                partial.compute(&sites, &obstacles, 0.7, Some(site.pose.position));
-                partial.finish_region_of(site.player);
-                let expected: Vec<_> = full.cells_of(site.player).collect();
-                let got: Vec<_> = partial.cells_of(site.player).collect();
-                assert_eq!(got, expected, "player {}", site.player);
-                // And the rest still finishes to the full partition.
-                partial.finish();
-                for other in &sites {
-                    let a: Vec<_> = partial.cells_of(other.player).collect();
-                    let b: Vec<_> = full.cells_of(other.player).collect();
-                    assert_eq!(a, b);
-                }
             }
         }
     }

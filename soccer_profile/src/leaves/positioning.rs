@@ -180,7 +180,7 @@ pub fn goalkeeper_interception_pose(c: &SoccerContext) -> Option<Pose2<Field>> {
 /// the centroid. Faces the ball.
 pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     c.world.pose?;
-    c.ensure_own_region();
+    c.ensure_voronoi();
     let field = &c.params.field;
     let v = &c.params.behavior_node.voronoi;
     let player = c.world.player_number;
