@@ -366,6 +366,14 @@ impl<C> Tree<C> {
         }
     }
 
+    /// Whether node `n`'s explanations are plain text that JSON writes as it is.
+    pub fn explains_plainly(&self, n: NodeId) -> bool {
+        match self.arena.behaviors.get(n.index()) {
+            Some(Some(b)) => b.explains_plainly(),
+            _ => false,
+        }
+    }
+
     /// Halts everything running and resets every node to idle, also completed nodes that a
     /// parent left unreset (kinds keep the memory BT.CPP keeps across a halt, e.g. `RunOnce`'s
     /// result and `SequenceWithMemory`'s position).
