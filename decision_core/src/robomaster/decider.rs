@@ -8,7 +8,7 @@ use super::guards;
 use super::load::Tables;
 use super::navigate;
 use super::tree::{DecisionNodes, decision_tree};
-use super::world::{InputSkip, MODE_AUTOAIM, TickInput};
+use super::world::{InputSkip, MODE_AUTOAIM, NearestMemo, TickInput};
 use crate::engine::nodes::weighted_selection::WeightedSelection;
 use crate::engine::{CompileError, NodeId, Registry, Status, Tree, compile};
 use serde::Serialize;
@@ -83,6 +83,8 @@ pub struct Decider {
     last: TickSummary,
     tree_ticked: bool,
     best: Option<usize>,
+    /// Nearest waypoints of the last tick's positions (for these tables' graph).
+    nearest_memo: NearestMemo,
 }
 
 impl Decider {
@@ -109,6 +111,7 @@ impl Decider {
             },
             tree_ticked: false,
             best: None,
+            nearest_memo: NearestMemo::default(),
         })
     }
 
@@ -144,7 +147,13 @@ impl Decider {
         self.tree_ticked = false;
         self.best = None;
         let tables = &*self.tables;
-        if let Err(skip) = self.ctx.world.update(input, &tables.config, &tables.graph) {
+        let updated = self.ctx.world.update_with_memo(
+            input,
+            &tables.config,
+            &tables.graph,
+            &mut self.nearest_memo,
+        );
+        if let Err(skip) = updated {
             self.ctx.aim = None;
             self.last = TickSummary {
                 skipped: Some(skip.into()),
