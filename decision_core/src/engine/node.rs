@@ -194,9 +194,8 @@ impl<'t, C> Cx<'t, C> {
     /// Halts (if running) and resets the children from position `first` on.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        for i in first..self.child_count() {
-            self.halt_child(i);
-        }
+        self.arena
+            .halt_and_reset_children(self.id, first, self.ctx, self.now);
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
