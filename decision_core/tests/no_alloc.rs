@@ -97,4 +97,18 @@ fn steady_state_ticks_and_results_do_not_allocate() {
         "tick + result_into allocated {results} times over {} ticks",
         inputs.len()
     );
+    let mut line = String::with_capacity(1 << 16);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for (tick, input) in inputs.iter().enumerate() {
+        decider.tick(input);
+        line.clear();
+        decider.write_result_json(tick as u64, &mut line);
+    }
+    let written = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        written,
+        0,
+        "tick + write_result_json allocated {written} times over {} ticks",
+        inputs.len()
+    );
 }

@@ -317,7 +317,7 @@ impl Reference {
 
 fn observed(decider: &mut Decider, input: &TickInput) -> (TickResult, bool) {
     let summary = decider.tick(input);
-    (decider.result(), summary.cancel_active_goal)
+    (result_of(decider), summary.cancel_active_goal)
 }
 
 proptest! {

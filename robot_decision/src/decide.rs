@@ -1,7 +1,7 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
+use decision_core::robomaster::Decider;
 use decision_core::robomaster::snapshot::parse_line_bytes;
-use decision_core::robomaster::{Decider, TickResult};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -29,10 +29,9 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
     let stdout = std::io::stdout();
     let mut stdout = stdout.lock();
     let mut reader = BufReader::with_capacity(1 << 16, reader);
-    let mut out: Vec<u8> = Vec::with_capacity(1 << 17);
+    let mut out = String::with_capacity(1 << 17);
     let mut line: Vec<u8> = Vec::with_capacity(4096);
     let mut bad_lines = 0usize;
-    let mut result = TickResult::default();
     let mut tick = 0u64;
     let mut index = 0usize;
     loop {
@@ -53,9 +52,7 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
         match parse_line_bytes(text) {
             Ok(snapshot) => {
                 decider.tick(&snapshot);
-                decider.result_into(&mut result);
-                result.tick = tick;
-                result.write_json(&mut out);
+                decider.write_result_json(tick, &mut out);
             }
             Err(e) => {
                 bad_lines += 1;
@@ -71,21 +68,20 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
                     "tick": tick, "skipped": "malformed_input",
                     "error": format!("line {}: `{}`: {}", index, e.field, e.message),
                 });
-                // Writing JSON into a Vec cannot fail.
-                let _ = serde_json::to_writer(&mut out, &skipped);
+                out.push_str(&skipped.to_string());
             }
         }
-        out.push(b'\n');
+        out.push('\n');
         tick += 1;
         if out.len() >= 1 << 16 {
-            if stdout.write_all(&out).is_err() {
+            if stdout.write_all(out.as_bytes()).is_err() {
                 // The reader of stdout went away (e.g. `| head`): stop quietly.
                 return ExitCode::SUCCESS;
             }
             out.clear();
         }
     }
-    if stdout.write_all(&out).is_err() || stdout.flush().is_err() {
+    if stdout.write_all(out.as_bytes()).is_err() || stdout.flush().is_err() {
         return ExitCode::SUCCESS;
     }
     if bad_lines > 0 {

@@ -90,6 +90,12 @@ pub trait Behavior<C>: Send {
     fn explain_into(&self, _ctx: &C, _now: f64, _out: &mut String) -> bool {
         false
     }
+
+    /// Whether every explanation is plain text that JSON writes as it is (no `"`, `\\` or
+    /// control character); false by default.
+    fn explains_plainly(&self) -> bool {
+        false
+    }
 }
 
 /// A port resolved at compile time: a literal value or a blackboard slot.
@@ -188,9 +194,8 @@ impl<'t, C> Cx<'t, C> {
     /// Halts (if running) and resets the children from position `first` on.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        for i in first..self.child_count() {
-            self.halt_child(i);
-        }
+        self.arena
+            .halt_and_reset_children(self.id, first, self.ctx, self.now);
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as

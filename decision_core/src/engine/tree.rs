@@ -253,6 +253,28 @@ impl<C> Arena<C> {
         }
     }
 
+    /// [`halt_and_reset`](Self::halt_and_reset) of the children of `id` from position
+    /// `first` on, in order; the children's ids are looked up once (controls reset all their
+    /// children after every completed round).
+    pub fn halt_and_reset_children(&mut self, id: u32, first: usize, ctx: &mut C, now: f64) {
+        let Some(links) = self.links.get(id as usize).copied() else {
+            return;
+        };
+        let start = links.first_child as usize;
+        let end = start + links.child_count as usize;
+        for at in start.saturating_add(first)..end {
+            let Some(&child) = self.child_ids.get(at) else {
+                return;
+            };
+            match self.states.get(child as usize) {
+                Some(NodeState::Idle) => {}
+                Some(NodeState::Running) => self.halt_and_reset(child, ctx, now),
+                Some(_) => self.states[child as usize] = NodeState::Idle,
+                None => {}
+            }
+        }
+    }
+
     /// BT.CPP's `haltChild`: halt if running, then reset to idle.
     #[inline]
     pub fn halt_and_reset(&mut self, id: u32, ctx: &mut C, now: f64) {
@@ -362,6 +384,14 @@ impl<C> Tree<C> {
     pub fn explain_into(&self, n: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
         match self.arena.behaviors.get(n.index()) {
             Some(Some(b)) => b.explain_into(ctx, now, out),
+            _ => false,
+        }
+    }
+
+    /// Whether node `n`'s explanations are plain text that JSON writes as it is.
+    pub fn explains_plainly(&self, n: NodeId) -> bool {
+        match self.arena.behaviors.get(n.index()) {
+            Some(Some(b)) => b.explains_plainly(),
             _ => false,
         }
     }

@@ -8,7 +8,7 @@ use super::guards;
 use super::load::Tables;
 use super::navigate;
 use super::tree::{DecisionNodes, decision_tree};
-use super::world::{InputSkip, MODE_AUTOAIM, TickInput};
+use super::world::{InputSkip, MODE_AUTOAIM, NearestMemo, TickInput};
 use crate::engine::nodes::weighted_selection::WeightedSelection;
 use crate::engine::{CompileError, NodeId, Registry, Status, Tree, compile};
 use serde::Serialize;
@@ -83,6 +83,8 @@ pub struct Decider {
     last: TickSummary,
     tree_ticked: bool,
     best: Option<usize>,
+    /// Nearest waypoints of the last tick's positions (for these tables' graph).
+    nearest_memo: NearestMemo,
 }
 
 impl Decider {
@@ -109,6 +111,7 @@ impl Decider {
             },
             tree_ticked: false,
             best: None,
+            nearest_memo: NearestMemo::default(),
         })
     }
 
@@ -144,7 +147,13 @@ impl Decider {
         self.tree_ticked = false;
         self.best = None;
         let tables = &*self.tables;
-        if let Err(skip) = self.ctx.world.update(input, &tables.config, &tables.graph) {
+        let updated = self.ctx.world.update_with_memo(
+            input,
+            &tables.config,
+            &tables.graph,
+            &mut self.nearest_memo,
+        );
+        if let Err(skip) = updated {
             self.ctx.aim = None;
             self.last = TickSummary {
                 skipped: Some(skip.into()),
@@ -288,12 +297,7 @@ impl Decider {
         let decisions = &self.tables.decisions;
         let id_of = |i: usize| decisions.get(i).map(|d| d.decision.id);
         let out = &self.ctx.out;
-        let input_skip = self.last.skipped.is_some_and(|s| {
-            matches!(
-                s,
-                Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition
-            )
-        });
+        let input_skip = self.input_skipped();
         r.tick = self.ticks.saturating_sub(1);
         r.skipped = self.last.skipped;
         r.waypoint = if input_skip {
@@ -337,6 +341,64 @@ impl Decider {
                 .drain(used.min(entries.len())..)
                 .map(|(_, text)| text),
         );
+    }
+}
+
+impl Decider {
+    /// Appends the result of the last tick to `out` as one `decide` JSON line (no newline),
+    /// numbered `tick`: the same text as [`TickResult::write_json`] of [`Decider::result`],
+    /// written straight from the decider's state, with each why-not text rendered directly
+    /// into the line (no per-decision strings to fill and copy).
+    pub fn write_result_json(&self, tick: u64, out: &mut String) {
+        use super::result_json::{ResultHead, end_line, escape_tail, why_not_key, write_head};
+        let decisions = &self.tables.decisions;
+        let id_of = |i: usize| decisions.get(i).map(|d| d.decision.id);
+        let out_state = &self.ctx.out;
+        let head = ResultHead {
+            tick,
+            skipped: self.last.skipped,
+            waypoint: if self.input_skipped() {
+                None
+            } else {
+                self.ctx.world.waypoint
+            },
+            best: self.best.and_then(id_of),
+            chosen: out_state.chosen.and_then(id_of),
+            action: out_state.action,
+            path: &out_state.path,
+            poses: &out_state.poses,
+            aim_yaw: self.last.aim_yaw,
+            decision: self.last.decision,
+            cancelled: out_state.cancelled.and_then(id_of),
+        };
+        write_head(out, &head, self.available().filter_map(id_of));
+        let mut first = true;
+        for i in 0..self.nodes.len() {
+            let Some(guard) = self.failing_guard(i) else {
+                continue;
+            };
+            let Some(id) = id_of(i) else { continue };
+            why_not_key(out, id, first);
+            first = false;
+            let start = out.len();
+            self.tree
+                .explain_into(guard, &self.ctx, self.ctx.world.elapsed, out);
+            if !self.tree.explains_plainly(guard) {
+                escape_tail(out, start);
+            }
+            out.push('"');
+        }
+        end_line(out);
+    }
+
+    /// Whether the last tick was skipped for its inputs (before any decision was looked at).
+    fn input_skipped(&self) -> bool {
+        self.last.skipped.is_some_and(|s| {
+            matches!(
+                s,
+                Skip::InvalidPosition | Skip::NotInBattle | Skip::NoPosition
+            )
+        })
     }
 }
 

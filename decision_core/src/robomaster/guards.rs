@@ -137,6 +137,9 @@ struct BoundText {
     head: String,
     holds: String,
     fails: String,
+    /// Whether the pieces are plain text (the observed value in between is a number, whose
+    /// digits, sign, point, `NaN` or `inf` are plain too).
+    plain: bool,
 }
 
 impl Bound {
@@ -145,10 +148,14 @@ impl Bound {
             head: String::new(),
             holds: String::new(),
             fails: String::new(),
+            plain: false,
         };
         kind.words_head(&mut text.head);
         kind.words_tail(true, value, &mut text.holds);
         kind.words_tail(false, value, &mut text.fails);
+        text.plain = [&text.head, &text.holds, &text.fails]
+            .iter()
+            .all(|t| is_plain(t));
         Self { kind, value, text }
     }
 }
@@ -162,6 +169,10 @@ impl Condition<RmContext> for Bound {
         let mut out = String::new();
         self.explain_into(ctx, now, &mut out);
         out
+    }
+
+    fn explains_plainly(&self) -> bool {
+        self.text.plain
     }
 
     fn explain_into(&self, ctx: &RmContext, now: f64, out: &mut String) {
@@ -192,10 +203,26 @@ pub enum Whose {
 pub struct AtWaypoint {
     whose: Whose,
     ids: Vec<i32>,
-    /// `"wayPointID: "` / `"enemyPosition[0]: enemy hero "`, rendered once.
-    head: String,
-    /// The id list as `[1, 2]`, rendered once.
-    ids_text: String,
+    /// The explanation's fixed pieces, rendered once.
+    text: AtWaypointText,
+}
+
+/// The pieces of an [`AtWaypoint`] explanation around the observed waypoint id, e.g.
+/// `"wayPointID: current waypoint "` + `3` + `" not in [1, 2]"`.
+#[derive(Debug, Clone)]
+struct AtWaypointText {
+    /// The field and the words before the waypoint id.
+    before_id: String,
+    /// After the id when it is one of `ids`.
+    inside: String,
+    /// After the id when it is not one of `ids`.
+    outside: String,
+    /// The whole text without a waypoint (ours: none near; another unit: not near one).
+    no_waypoint: String,
+    /// The whole text when another unit's position is unknown.
+    unknown: String,
+    /// Whether every piece is plain text (nothing JSON escapes).
+    plain: bool,
 }
 
 impl AtWaypoint {
@@ -215,12 +242,47 @@ impl AtWaypoint {
         }
         let mut ids_text = String::new();
         push_id_list(&mut ids_text, &ids);
-        Self {
-            whose,
-            ids,
-            head,
-            ids_text,
-        }
+        let own = whose == Whose::Own;
+        let joined = |parts: &[&str]| parts.concat();
+        let (lead, inside, outside, no_waypoint) = if own {
+            (
+                "current waypoint ",
+                " in ",
+                " not in ",
+                "no current waypoint (none within INIT_DISTANCE_THR), need one of ",
+            )
+        } else {
+            (
+                "at waypoint ",
+                ", in ",
+                ", not in ",
+                "is not within INIT_DISTANCE_THR of any waypoint, need one of ",
+            )
+        };
+        let no_waypoint = joined(&[&head, no_waypoint, &ids_text]);
+        let unknown = if own {
+            no_waypoint.clone()
+        } else {
+            joined(&[&head, "position unknown, need one of ", &ids_text])
+        };
+        let mut text = AtWaypointText {
+            before_id: joined(&[&head, lead]),
+            inside: joined(&[inside, &ids_text]),
+            outside: joined(&[outside, &ids_text]),
+            no_waypoint,
+            unknown,
+            plain: false,
+        };
+        text.plain = [
+            &text.before_id,
+            &text.inside,
+            &text.outside,
+            &text.no_waypoint,
+            &text.unknown,
+        ]
+        .iter()
+        .all(|t| is_plain(t));
+        Self { whose, ids, text }
     }
 }
 
@@ -253,32 +315,30 @@ impl Condition<RmContext> for AtWaypoint {
 
     fn explain_into(&self, ctx: &RmContext, _now: f64, out: &mut String) {
         let unit = self.unit(ctx);
-        out.push_str(&self.head);
-        let own = self.whose == Whose::Own;
-        let (lead, waypoint, middle) = match unit.waypoint {
-            Some(w) if self.ids.contains(&w) && own => ("current waypoint ", Some(w), " in "),
-            Some(w) if self.ids.contains(&w) => ("at waypoint ", Some(w), ", in "),
-            Some(w) if own => ("current waypoint ", Some(w), " not in "),
-            Some(w) => ("at waypoint ", Some(w), ", not in "),
-            None if own => (
-                "no current waypoint (none within INIT_DISTANCE_THR), need one of ",
-                None,
-                "",
-            ),
-            None if unit.position.is_unknown() => ("position unknown, need one of ", None, ""),
-            None => (
-                "is not within INIT_DISTANCE_THR of any waypoint, need one of ",
-                None,
-                "",
-            ),
-        };
-        out.push_str(lead);
-        if let Some(w) = waypoint {
-            push_int(out, i64::from(w));
+        let text = &self.text;
+        match unit.waypoint {
+            Some(w) => {
+                out.push_str(&text.before_id);
+                push_int(out, i64::from(w));
+                out.push_str(if self.ids.contains(&w) {
+                    &text.inside
+                } else {
+                    &text.outside
+                });
+            }
+            None if unit.position.is_unknown() => out.push_str(&text.unknown),
+            None => out.push_str(&text.no_waypoint),
         }
-        out.push_str(middle);
-        out.push_str(&self.ids_text);
     }
+
+    fn explains_plainly(&self) -> bool {
+        self.text.plain
+    }
+}
+
+/// Whether JSON writes `text` as it is (no `"`, `\\` or control character to escape).
+fn is_plain(text: &str) -> bool {
+    text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// Appends an integer without the formatting machinery (the `decide` stream explains every
@@ -424,6 +484,93 @@ mod text_tests {
         };
         let field = kind.field();
         format!("{field}: {what} {observed}{unit} {relation} {field} {bound}{unit}")
+    }
+
+    /// A waypoint guard's explanation rendered piece by piece, as a reference for the
+    /// prerendered pieces.
+    fn reference_waypoint_words(whose: super::Whose, ids: &[i32], unit: super::Unit) -> String {
+        use super::Whose;
+        let head = match whose {
+            Whose::Own => "wayPointID: ".to_string(),
+            Whose::Friend(s) => format!("friendPosition[{s}]: friend {} ", super::slot_name(s)),
+            Whose::Enemy(s) => format!("enemyPosition[{s}]: enemy {} ", super::slot_name(s)),
+        };
+        let own = whose == Whose::Own;
+        let list = format!(
+            "[{}]",
+            ids.iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let rest = match unit.waypoint {
+            Some(w) if ids.contains(&w) && own => format!("current waypoint {w} in {list}"),
+            Some(w) if ids.contains(&w) => format!("at waypoint {w}, in {list}"),
+            Some(w) if own => format!("current waypoint {w} not in {list}"),
+            Some(w) => format!("at waypoint {w}, not in {list}"),
+            None if own => {
+                format!("no current waypoint (none within INIT_DISTANCE_THR), need one of {list}")
+            }
+            None if unit.position.is_unknown() => format!("position unknown, need one of {list}"),
+            None => format!("is not within INIT_DISTANCE_THR of any waypoint, need one of {list}"),
+        };
+        head + &rest
+    }
+
+    #[test]
+    fn prerendered_waypoint_texts_equal_the_full_rendering() {
+        use super::{AtWaypoint, Unit, Whose, is_plain};
+        use crate::engine::Condition;
+        use crate::robomaster::context::RmContext;
+        use crate::robomaster::world::Point2;
+        let known = Point2 { x: 1.0, y: 2.0 };
+        let unknown = Point2 { x: 0.0, y: 2.0 };
+        for whose in [Whose::Own, Whose::Friend(0), Whose::Enemy(5)] {
+            for ids in [vec![3], vec![1, 2, -4]] {
+                let guard = AtWaypoint::new(whose, ids.clone());
+                for unit in [
+                    Unit {
+                        position: known,
+                        waypoint: Some(3),
+                    },
+                    Unit {
+                        position: known,
+                        waypoint: Some(2),
+                    },
+                    Unit {
+                        position: known,
+                        waypoint: None,
+                    },
+                    Unit {
+                        position: unknown,
+                        waypoint: None,
+                    },
+                ] {
+                    let mut ctx = RmContext::default();
+                    match whose {
+                        Whose::Own => {
+                            ctx.world.position = unit.position;
+                            ctx.world.waypoint = unit.waypoint;
+                        }
+                        Whose::Friend(s) => ctx.world.friends[s] = unit,
+                        Whose::Enemy(s) => ctx.world.enemies[s] = unit,
+                    }
+                    let mut text = String::new();
+                    guard.explain_into(&ctx, 0.0, &mut text);
+                    assert_eq!(text, reference_waypoint_words(whose, &ids, unit));
+                    assert!(guard.explains_plainly() && is_plain(&text), "{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn plain_means_nothing_to_escape() {
+        use super::is_plain;
+        assert!(is_plain("wayPointID: current waypoint 3 not in [1, 2]"));
+        for text in ["quote \"", "back \\ slash", "tab\t", "\u{1}"] {
+            assert!(!is_plain(text), "{text:?}");
+        }
     }
 
     #[test]

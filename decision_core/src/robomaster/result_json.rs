@@ -2,7 +2,7 @@
 //! `Serialize` of [`TickResult`] (a test pins that), without the serializer's per-value
 //! dispatch, so a long snapshot stream is bound by the decisions, not by the formatting.
 
-use super::context::NavAction;
+use super::context::{GoalPose, NavAction};
 use super::decider::{DecisionMsg, Skip, TickResult};
 
 impl Skip {
@@ -32,23 +32,58 @@ impl NavAction {
     }
 }
 
-fn int(out: &mut Vec<u8>, value: impl itoa::Integer) {
-    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+/// Where a result line is written: a byte buffer or a `String`. Only text is written (ASCII
+/// bytes one at a time), so a `String` stays valid UTF-8 without checks.
+pub(super) trait Sink {
+    /// Appends `text`.
+    fn text(&mut self, text: &str);
+    /// Appends one ASCII byte.
+    fn ascii(&mut self, byte: u8);
 }
 
-/// An `f32` exactly as serde_json writes it (shortest round-trip form; non-finite as null).
-fn float(out: &mut Vec<u8>, value: f32) {
-    if value.is_finite() {
-        out.extend_from_slice(ryu::Buffer::new().format_finite(value).as_bytes());
-    } else {
-        out.extend_from_slice(b"null");
+impl Sink for Vec<u8> {
+    #[inline]
+    fn text(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
+
+    #[inline]
+    fn ascii(&mut self, byte: u8) {
+        debug_assert!(byte.is_ascii());
+        self.push(byte);
     }
 }
 
-fn opt_int(out: &mut Vec<u8>, value: Option<i32>) {
+impl Sink for String {
+    #[inline]
+    fn text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+
+    #[inline]
+    fn ascii(&mut self, byte: u8) {
+        debug_assert!(byte.is_ascii());
+        self.push(char::from(byte));
+    }
+}
+
+fn int(out: &mut impl Sink, value: impl itoa::Integer) {
+    out.text(itoa::Buffer::new().format(value));
+}
+
+/// An `f32` exactly as serde_json writes it (shortest round-trip form; non-finite as null).
+fn float(out: &mut impl Sink, value: f32) {
+    if value.is_finite() {
+        out.text(ryu::Buffer::new().format_finite(value));
+    } else {
+        out.text("null");
+    }
+}
+
+fn opt_int(out: &mut impl Sink, value: Option<i32>) {
     match value {
         Some(v) => int(out, v),
-        None => out.extend_from_slice(b"null"),
+        None => out.text("null"),
     }
 }
 
@@ -84,119 +119,193 @@ fn first_to_escape(bytes: &[u8]) -> Option<usize> {
         .map(|i| start + i)
 }
 
-/// A JSON string with serde_json's escapes; text without anything to escape (the usual
-/// case) is copied in one piece.
-fn string(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
-    let mut rest = text.as_bytes();
-    while let Some(i) = first_to_escape(rest) {
-        out.extend_from_slice(&rest[..i]);
-        let b = rest[i];
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x0c => out.extend_from_slice(b"\\f"),
+/// The body of a JSON string (no quotes) with serde_json's escapes; text without anything to
+/// escape (the usual case) is copied in one piece.
+fn escaped(out: &mut impl Sink, text: &str) {
+    let mut rest = text;
+    while let Some(i) = first_to_escape(rest.as_bytes()) {
+        // Byte `i` is ASCII, so both sides of it are character boundaries.
+        let (before, from) = rest.split_at(i);
+        out.text(before);
+        let mut tail = from.chars();
+        let Some(c) = tail.next() else { break };
+        match c {
+            '"' => out.text("\\\""),
+            '\\' => out.text("\\\\"),
+            '\n' => out.text("\\n"),
+            '\r' => out.text("\\r"),
+            '\t' => out.text("\\t"),
+            '\u{8}' => out.text("\\b"),
+            '\u{c}' => out.text("\\f"),
             _ => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 0xf)]);
+                let b = c as u8;
+                out.text("\\u00");
+                out.ascii(HEX[usize::from(b >> 4)]);
+                out.ascii(HEX[usize::from(b & 0xf)]);
             }
         }
-        rest = &rest[i + 1..];
+        rest = tail.as_str();
     }
-    out.extend_from_slice(rest);
-    out.push(b'"');
+    out.text(rest);
 }
 
-fn int_list(out: &mut Vec<u8>, values: &[i32]) {
-    out.push(b'[');
-    for (i, v) in values.iter().enumerate() {
+/// A JSON string with serde_json's escapes.
+fn string(out: &mut impl Sink, text: &str) {
+    out.ascii(b'"');
+    escaped(out, text);
+    out.ascii(b'"');
+}
+
+/// Escapes, in place, the text appended to `out` from byte `start` on (text written there
+/// unescaped, e.g. an explanation rendered straight into the line). Nothing moves unless a
+/// byte needs an escape.
+pub(super) fn escape_tail(out: &mut String, start: usize) {
+    let needs = out
+        .as_bytes()
+        .get(start..)
+        .is_some_and(|tail| first_to_escape(tail).is_some());
+    if needs && out.is_char_boundary(start) {
+        let raw = out.split_off(start);
+        escaped(out, &raw);
+    }
+}
+
+fn int_list(out: &mut impl Sink, values: impl IntoIterator<Item = i32>) {
+    out.ascii(b'[');
+    for (i, v) in values.into_iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.ascii(b',');
         }
-        int(out, *v);
+        int(out, v);
     }
-    out.push(b']');
+    out.ascii(b']');
 }
 
-fn decision(out: &mut Vec<u8>, d: &DecisionMsg) {
-    out.extend_from_slice(b"{\"decision_id\":");
+fn decision(out: &mut impl Sink, d: &DecisionMsg) {
+    out.text("{\"decision_id\":");
     int(out, d.decision_id);
-    out.extend_from_slice(b",\"mode\":");
+    out.text(",\"mode\":");
     int(out, d.mode);
-    out.extend_from_slice(b",\"x\":");
+    out.text(",\"x\":");
     float(out, d.x);
-    out.extend_from_slice(b",\"y\":");
+    out.text(",\"y\":");
     float(out, d.y);
-    out.extend_from_slice(b",\"theta\":");
+    out.text(",\"theta\":");
     float(out, d.theta);
-    out.push(b'}');
+    out.ascii(b'}');
+}
+
+/// The fields of a result line before `why_not`, borrowed from wherever they are kept (a
+/// [`TickResult`] or the decider's own state).
+pub(super) struct ResultHead<'a> {
+    pub tick: u64,
+    pub skipped: Option<Skip>,
+    pub waypoint: Option<i32>,
+    pub best: Option<i32>,
+    pub chosen: Option<i32>,
+    pub action: NavAction,
+    pub path: &'a [i32],
+    pub poses: &'a [GoalPose],
+    pub aim_yaw: Option<f32>,
+    pub decision: Option<DecisionMsg>,
+    pub cancelled: Option<i32>,
+}
+
+/// Writes a result line up to and including `"why_not":{` (the caller writes the entries with
+/// [`why_not_key`] and closes with [`end_line`]).
+pub(super) fn write_head(
+    out: &mut impl Sink,
+    head: &ResultHead<'_>,
+    available: impl IntoIterator<Item = i32>,
+) {
+    out.text("{\"tick\":");
+    int(out, head.tick);
+    out.text(",\"skipped\":");
+    match head.skipped {
+        Some(s) => string(out, s.as_str()),
+        None => out.text("null"),
+    }
+    out.text(",\"waypoint\":");
+    opt_int(out, head.waypoint);
+    out.text(",\"available\":");
+    int_list(out, available);
+    out.text(",\"best\":");
+    opt_int(out, head.best);
+    out.text(",\"chosen\":");
+    opt_int(out, head.chosen);
+    out.text(",\"action\":");
+    string(out, head.action.as_str());
+    out.text(",\"path\":");
+    int_list(out, head.path.iter().copied());
+    out.text(",\"poses\":[");
+    for (i, pose) in head.poses.iter().enumerate() {
+        if i > 0 {
+            out.ascii(b',');
+        }
+        out.ascii(b'[');
+        for (k, v) in pose.iter().enumerate() {
+            if k > 0 {
+                out.ascii(b',');
+            }
+            float(out, *v);
+        }
+        out.ascii(b']');
+    }
+    out.text("],\"aim_yaw\":");
+    match head.aim_yaw {
+        Some(v) => float(out, v),
+        None => out.text("null"),
+    }
+    out.text(",\"decision\":");
+    match &head.decision {
+        Some(d) => decision(out, d),
+        None => out.text("null"),
+    }
+    out.text(",\"cancelled\":");
+    opt_int(out, head.cancelled);
+    out.text(",\"why_not\":{");
+}
+
+/// Starts the `why_not` entry of decision `id` (`first` = no comma before it), up to and
+/// including the opening quote of its text.
+pub(super) fn why_not_key(out: &mut impl Sink, id: i32, first: bool) {
+    if !first {
+        out.ascii(b',');
+    }
+    out.ascii(b'"');
+    int(out, id);
+    out.text("\":\"");
+}
+
+/// Closes the `why_not` object and the line.
+pub(super) fn end_line(out: &mut impl Sink) {
+    out.text("}}");
 }
 
 impl TickResult {
     /// Appends this result as one JSON object (no newline) to `out`.
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"tick\":");
-        int(out, self.tick);
-        out.extend_from_slice(b",\"skipped\":");
-        match self.skipped {
-            Some(s) => string(out, s.as_str()),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"waypoint\":");
-        opt_int(out, self.waypoint);
-        out.extend_from_slice(b",\"available\":");
-        int_list(out, &self.available);
-        out.extend_from_slice(b",\"best\":");
-        opt_int(out, self.best);
-        out.extend_from_slice(b",\"chosen\":");
-        opt_int(out, self.chosen);
-        out.extend_from_slice(b",\"action\":");
-        string(out, self.action.as_str());
-        out.extend_from_slice(b",\"path\":");
-        int_list(out, &self.path);
-        out.extend_from_slice(b",\"poses\":[");
-        for (i, pose) in self.poses.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.push(b'[');
-            for (k, v) in pose.iter().enumerate() {
-                if k > 0 {
-                    out.push(b',');
-                }
-                float(out, *v);
-            }
-            out.push(b']');
-        }
-        out.extend_from_slice(b"],\"aim_yaw\":");
-        match self.aim_yaw {
-            Some(v) => float(out, v),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"decision\":");
-        match &self.decision {
-            Some(d) => decision(out, d),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"cancelled\":");
-        opt_int(out, self.cancelled);
-        out.extend_from_slice(b",\"why_not\":{");
+        let head = ResultHead {
+            tick: self.tick,
+            skipped: self.skipped,
+            waypoint: self.waypoint,
+            best: self.best,
+            chosen: self.chosen,
+            action: self.action,
+            path: &self.path,
+            poses: &self.poses,
+            aim_yaw: self.aim_yaw,
+            decision: self.decision,
+            cancelled: self.cancelled,
+        };
+        write_head(out, &head, self.available.iter().copied());
         for (i, (id, reason)) in self.why_not.0.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.push(b'"');
-            int(out, *id);
-            out.extend_from_slice(b"\":");
-            string(out, reason);
+            why_not_key(out, *id, i == 0);
+            escaped(out, reason);
+            out.ascii(b'"');
         }
-        out.extend_from_slice(b"}}");
+        end_line(out);
     }
 }
 
@@ -213,6 +322,27 @@ mod tests {
             String::from_utf8_lossy(&fast),
             String::from_utf8_lossy(&serde)
         );
+    }
+
+    /// Text written raw into a line and escaped in place reads as text escaped on copy.
+    #[test]
+    fn escaping_in_place_matches_escaping_on_copy() {
+        for text in [
+            "",
+            "plain words [1, 2]",
+            "abcdefg\"",
+            "quote \" backslash \\ tab \t bell \u{7} é",
+            "é\u{0}\u{1f}0123456789\\",
+        ] {
+            let mut copied = Vec::new();
+            string(&mut copied, text);
+            let mut in_place = String::from("{\"");
+            let start = in_place.len();
+            in_place.push_str(text);
+            escape_tail(&mut in_place, start);
+            in_place.push('"');
+            assert_eq!(&in_place.as_bytes()[1..], &copied[..], "{text:?}");
+        }
     }
 
     #[test]

@@ -116,20 +116,54 @@ impl<'a> Reader<'a> {
     /// `"key":` without escapes.
     fn key(&mut self) -> Option<&'a [u8]> {
         self.expect(b'"')?;
-        let start = self.at;
         let bytes: &'a [u8] = self.bytes;
+        let start = self.at;
+        let mut end = start;
         // An escape means an unusual key: the full parser handles it. (A control character
         // makes a key that matches no known key, which gives up too.)
-        let len = bytes[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\')?;
-        if bytes[start + len] != b'"' {
-            return None;
+        loop {
+            match bytes.get(end)? {
+                b'"' => break,
+                b'\\' => return None,
+                _ => end += 1,
+            }
         }
-        let key = &bytes[start..start + len];
-        self.at = start + len + 1;
-        self.expect(b':')?;
-        Some(key)
+        self.at = end + 1;
+        if bytes.get(self.at) == Some(&b':') {
+            self.at += 1;
+        } else {
+            self.expect(b':')?;
+        }
+        bytes.get(start..end)
+    }
+
+    /// `word` exactly at the current position (no whitespace skipped before it).
+    fn tight(&mut self, word: &[u8]) -> Option<()> {
+        let hit = self.bytes.get(self.at..self.at + word.len()) == Some(word);
+        if hit {
+            self.at += word.len();
+        }
+        hit.then_some(())
+    }
+
+    /// A point written as compact JSON writers write it, `{"x":N,"y":N}` (no spaces, x first,
+    /// numbers): the common shape of `car_pos`, read without the general object loop. `None`,
+    /// with the position unchanged, on any other shape (the general reader then takes it).
+    fn compact_point(&mut self) -> Option<Point2> {
+        let start = self.at;
+        let point = (|| {
+            self.skip_ws();
+            self.tight(b"{\"x\":")?;
+            let x = self.float()?;
+            self.tight(b",\"y\":")?;
+            let y = self.float()?;
+            self.tight(b"}")?;
+            Some(Point2 { x, y })
+        })();
+        if point.is_none() {
+            self.at = start;
+        }
+        point
     }
 
     /// `null` leaves the target as it is (the defaults); otherwise `read`.
@@ -166,65 +200,56 @@ impl<'a> Reader<'a> {
     /// A non-negative integer that fits `T` (no sign, fraction or exponent).
     fn small_uint<T: TryFrom<u64>>(&mut self) -> Option<T> {
         self.skip_ws();
+        let bytes = self.bytes;
         let start = self.at;
-        let mut value: u64 = 0;
-        while let Some(&b @ b'0'..=b'9') = self.bytes.get(self.at) {
-            value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-            self.at += 1;
-        }
-        let digits = self.at - start;
-        // No leading zeros (serde rejects them) and nothing number-like after the digits.
-        if digits == 0 || (digits > 1 && self.bytes[start] == b'0') {
+        let (value, end) = digits(bytes, start);
+        let count = end - start;
+        // No leading zeros (serde rejects them), at most 19 digits (no overflow), and nothing
+        // number-like after the digits.
+        if count == 0 || count > 19 || (count > 1 && bytes.get(start) == Some(&b'0')) {
             return None;
         }
-        if let Some(b'.' | b'e' | b'E' | b'-' | b'+') = self.bytes.get(self.at) {
+        if let Some(b'.' | b'e' | b'E' | b'-' | b'+') = bytes.get(end) {
             return None;
         }
+        self.at = end;
         T::try_from(value).ok()
     }
 
     /// A JSON number as serde_json reads it into an `f64`, when exactly reproducible.
     fn number(&mut self) -> Option<f64> {
         self.skip_ws();
-        let negative = self.bytes.get(self.at) == Some(&b'-');
+        let bytes = self.bytes;
+        let mut at = self.at;
+        let negative = bytes.get(at) == Some(&b'-');
         if negative {
-            self.at += 1;
+            at += 1;
         }
-        let mut significand: u64 = 0;
-        let mut digits = 0u32;
-        let int_start = self.at;
-        while let Some(&b @ b'0'..=b'9') = self.bytes.get(self.at) {
-            significand = significand * 10 + u64::from(b - b'0');
-            digits += 1;
-            self.at += 1;
-            if digits > 15 {
-                return None;
-            }
-        }
-        let int_digits = self.at - int_start;
-        if int_digits == 0 || (int_digits > 1 && self.bytes[int_start] == b'0') {
+        let int_start = at;
+        let (mut significand, int_end) = digits(bytes, int_start);
+        let int_digits = int_end - int_start;
+        if int_digits == 0 || (int_digits > 1 && bytes.get(int_start) == Some(&b'0')) {
             return None;
         }
+        at = int_end;
         let mut scale = 0usize;
-        if self.bytes.get(self.at) == Some(&b'.') {
-            self.at += 1;
-            let frac_start = self.at;
-            while let Some(&b @ b'0'..=b'9') = self.bytes.get(self.at) {
-                significand = significand * 10 + u64::from(b - b'0');
-                digits += 1;
-                scale += 1;
-                self.at += 1;
-                if digits > 15 {
-                    return None;
-                }
-            }
-            if self.at == frac_start {
+        if bytes.get(at) == Some(&b'.') {
+            let (with_fraction, frac_end) = digits_after(bytes, at + 1, significand);
+            scale = frac_end - (at + 1);
+            if scale == 0 {
                 return None;
             }
+            significand = with_fraction;
+            at = frac_end;
         }
-        if let Some(b'e' | b'E') = self.bytes.get(self.at) {
+        // At most 15 significant digits (leading zeros included), no exponent.
+        if int_digits + scale > 15 {
             return None;
         }
+        if let Some(b'e' | b'E') = bytes.get(at) {
+            return None;
+        }
+        self.at = at;
         // Exact operands (< 2^53, 10^scale <= 10^15): one correctly rounded division.
         let magnitude = significand as f64 / POW10[scale];
         Some(if negative { -magnitude } else { magnitude })
@@ -263,6 +288,10 @@ impl<'a> Reader<'a> {
                 for (i, slot) in positions.iter_mut().enumerate() {
                     if i > 0 {
                         r.expect(b',')?;
+                    }
+                    if let Some(point) = r.compact_point() {
+                        *slot = point;
+                        continue;
                     }
                     let (mut x, mut y) = (f32::NAN, f32::NAN);
                     let (mut has_x, mut has_y) = (false, false);
@@ -336,6 +365,26 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The decimal digits of `bytes` from `start`: their value (wrapping; callers reject more than
+/// 15 or 19 digits) and the index after the last digit.
+fn digits(bytes: &[u8], start: usize) -> (u64, usize) {
+    digits_after(bytes, start, 0)
+}
+
+/// As [`digits`], continuing the value `value` already read (the fraction after the integer).
+fn digits_after(bytes: &[u8], start: usize, mut value: u64) -> (u64, usize) {
+    let mut at = start;
+    while let Some(&b) = bytes.get(at) {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+        at += 1;
+    }
+    (value, at)
+}
+
 const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
@@ -394,6 +443,51 @@ mod tests {
             let slow = parse_line(&line).expect("serde");
             proptest::prop_assert_eq!(fast.pose.map(|p| p.x.to_bits()), slow.pose.map(|p| p.x.to_bits()));
             proptest::prop_assert_eq!(fast.remaining_time.to_bits(), slow.remaining_time.to_bits());
+        }
+    }
+
+    /// Compact points take the fast point reader, any other point shape the general one; a
+    /// line mixing both reads as serde reads it.
+    #[test]
+    fn compact_and_general_points_read_alike() {
+        let compact = r#"{"x":9.8,"y":-5.25}"#;
+        let mut r = super::Reader {
+            bytes: compact.as_bytes(),
+            at: 0,
+        };
+        let point = r.compact_point().expect("compact point");
+        assert_eq!((point.x, point.y, r.at), (9.8, -5.25, compact.len()));
+        let unusual = [
+            r#"{"y":1.5,"x":2.5}"#,
+            r#"{ "x": 2.5, "y": 1.5 }"#,
+            r#"{"x":null,"y":1.5}"#,
+            r#"{"x":2.5}"#,
+            r#"{"x":2.5,"y":1.5,"z":0}"#,
+            r#"{}"#,
+        ];
+        for text in unusual {
+            let mut r = super::Reader {
+                bytes: text.as_bytes(),
+                at: 0,
+            };
+            assert!(r.compact_point().is_none(), "{text}");
+            assert_eq!(r.at, 0, "{text}: position restored");
+        }
+        let accepted: Vec<&str> = unusual[..4]
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(compact, 8))
+            .collect();
+        let line = format!(r#"{{"car_pos":{{"pos":[{}]}}}}"#, accepted.join(","));
+        let fast = parse(line.as_bytes()).expect("fast reader takes the line");
+        let slow = parse_line(&line).expect("serde accepts it");
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        for refused in [r#"{"x":2.5,"y":1.5,"z":0}"#, r#"{"x":1e3,"y":1}"#] {
+            let line = format!(
+                r#"{{"car_pos":{{"pos":[{refused},{}]}}}}"#,
+                [compact; 11].join(",")
+            );
+            assert!(parse(line.as_bytes()).is_none(), "{line}");
         }
     }
 

@@ -161,6 +161,44 @@ pub enum InputSkip {
     NoPosition,
 }
 
+/// Positions whose nearest waypoint is looked up each tick: ours, then the friend and enemy
+/// slots.
+const LOOKUP_SLOTS: usize = 1 + 2 * UNIT_SLOTS;
+
+/// The last nearest-waypoint answer for each looked-up position, so a robot that did not move
+/// since the last tick (the usual case) is not searched again. Valid for one graph and one
+/// `INIT_DISTANCE_THR` only: a [`Decider`](super::Decider) keeps one for its fixed tables.
+#[derive(Debug, Clone, Default)]
+pub struct NearestMemo {
+    /// Per lookup slot: the position's bits and its answer.
+    answers: [Option<(u64, Option<i32>)>; LOOKUP_SLOTS],
+}
+
+impl NearestMemo {
+    /// `graph.nearest(position, threshold)`, from the memo when `slot` asked for the very
+    /// same position last time.
+    fn nearest(
+        &mut self,
+        slot: usize,
+        position: Point2,
+        graph: &WaypointGraph,
+        threshold: f32,
+    ) -> Option<i32> {
+        let key = u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits());
+        let Some(entry) = self.answers.get_mut(slot) else {
+            return graph.nearest(position.x, position.y, threshold);
+        };
+        match *entry {
+            Some((known, answer)) if known == key => answer,
+            _ => {
+                let answer = graph.nearest(position.x, position.y, threshold);
+                *entry = Some((key, answer));
+                answer
+            }
+        }
+    }
+}
+
 impl World {
     /// Derives this tick's world from the inputs; `Err` when the tick must be skipped.
     pub fn update(
@@ -168,6 +206,18 @@ impl World {
         input: &TickInput,
         config: &RmConfig,
         graph: &WaypointGraph,
+    ) -> Result<(), InputSkip> {
+        self.update_with_memo(input, config, graph, &mut NearestMemo::default())
+    }
+
+    /// As [`update`](Self::update), taking nearest waypoints of unmoved positions from `memo`
+    /// (which must have been filled with this `graph` and `config` only).
+    pub fn update_with_memo(
+        &mut self,
+        input: &TickInput,
+        config: &RmConfig,
+        graph: &WaypointGraph,
+        memo: &mut NearestMemo,
     ) -> Result<(), InputSkip> {
         let all_finite = input
             .positions
@@ -197,7 +247,7 @@ impl World {
         };
         self.chassis_yaw = input.pose.map_or(0.0, |p| p.yaw);
         let threshold = config.distance_thr;
-        self.waypoint = graph.nearest(self.position.x, self.position.y, threshold);
+        self.waypoint = memo.nearest(0, self.position, graph, threshold);
         let hp_at = |i: i32| input.hp[hp_offset + i.clamp(0, 7) as usize];
         self.hp = hp_at(config.self_index);
         self.outpost_hp = hp_at(config.outpost_index);
@@ -206,9 +256,17 @@ impl World {
         self.mode = input.mode;
         self.nav_status = input.nav_status;
         self.autoaim_has_target = input.autoaim_target_lost == Some(false);
+        let mut unit = |lookup: usize, position: Point2| Unit {
+            position,
+            waypoint: if position.is_unknown() {
+                None
+            } else {
+                memo.nearest(lookup, position, graph, threshold)
+            },
+        };
         for slot in 0..UNIT_SLOTS {
-            self.friends[slot] = unit(input.positions[own_offset + slot], graph, threshold);
-            self.enemies[slot] = unit(input.positions[enemy_offset + slot], graph, threshold);
+            self.friends[slot] = unit(1 + slot, input.positions[own_offset + slot]);
+            self.enemies[slot] = unit(1 + UNIT_SLOTS + slot, input.positions[enemy_offset + slot]);
         }
         // Our own slot is ourselves, with the position we decided on.
         if let Some(me) = self.friends.get_mut(self_slot - own_offset) {
@@ -219,15 +277,6 @@ impl World {
         }
         Ok(())
     }
-}
-
-fn unit(position: Point2, graph: &WaypointGraph, threshold: f32) -> Unit {
-    let waypoint = if position.is_unknown() {
-        None
-    } else {
-        graph.nearest(position.x, position.y, threshold)
-    };
-    Unit { position, waypoint }
 }
 
 /// The human names of the unit slots, for explanations.

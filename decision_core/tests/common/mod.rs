@@ -155,8 +155,24 @@ pub fn posed(mut input: TickInput, x: f32, y: f32, yaw: f32) -> TickInput {
     input
 }
 
-/// Ticks once and returns the full result.
+/// Ticks once and returns the full result (checked with [`result_of`]).
 pub fn tick(decider: &mut Decider, input: &TickInput) -> TickResult {
     decider.tick(input);
-    decider.result()
+    result_of(decider)
+}
+
+/// The full result of the last tick; also checks that the line `decide` writes straight from
+/// the decider is the serialised result.
+pub fn result_of(decider: &Decider) -> TickResult {
+    let result = decider.result();
+    let mut expected = Vec::new();
+    result.write_json(&mut expected);
+    let mut direct = String::new();
+    decider.write_result_json(result.tick, &mut direct);
+    assert_eq!(
+        direct,
+        String::from_utf8_lossy(&expected),
+        "direct result line"
+    );
+    result
 }
