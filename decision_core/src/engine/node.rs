@@ -90,12 +90,6 @@ pub trait Behavior<C>: Send {
     fn explain_into(&self, _ctx: &C, _now: f64, _out: &mut String) -> bool {
         false
     }
-
-    /// Whether every explanation is plain text that JSON writes as it is (no `"`, `\\` or
-    /// control character); false by default.
-    fn explains_plainly(&self) -> bool {
-        false
-    }
 }
 
 /// A port resolved at compile time: a literal value or a blackboard slot.

@@ -32,11 +32,6 @@ pub trait Condition<C>: Send {
     fn explain_into(&self, ctx: &C, now: f64, out: &mut String) {
         out.push_str(&self.explain(ctx, now));
     }
-    /// Whether every explanation is plain text that JSON writes as it is (no `"`, `\\` or
-    /// control character), so a writer may copy it into a JSON string without scanning it.
-    fn explains_plainly(&self) -> bool {
-        false
-    }
 }
 
 /// A leaf action over the profile context `C`.
@@ -500,10 +495,6 @@ impl<C> Behavior<C> for ConditionNode<C> {
     fn explain_into(&self, ctx: &C, now: f64, out: &mut String) -> bool {
         self.0.explain_into(ctx, now, out);
         true
-    }
-
-    fn explains_plainly(&self) -> bool {
-        self.0.explains_plainly()
     }
 }
 

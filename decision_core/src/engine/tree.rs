@@ -266,12 +266,7 @@ impl<C> Arena<C> {
             let Some(&child) = self.child_ids.get(at) else {
                 return;
             };
-            match self.states.get(child as usize) {
-                Some(NodeState::Idle) => {}
-                Some(NodeState::Running) => self.halt_and_reset(child, ctx, now),
-                Some(_) => self.states[child as usize] = NodeState::Idle,
-                None => {}
-            }
+            self.halt_and_reset(child, ctx, now);
         }
     }
 
@@ -384,14 +379,6 @@ impl<C> Tree<C> {
     pub fn explain_into(&self, n: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
         match self.arena.behaviors.get(n.index()) {
             Some(Some(b)) => b.explain_into(ctx, now, out),
-            _ => false,
-        }
-    }
-
-    /// Whether node `n`'s explanations are plain text that JSON writes as it is.
-    pub fn explains_plainly(&self, n: NodeId) -> bool {
-        match self.arena.behaviors.get(n.index()) {
-            Some(Some(b)) => b.explains_plainly(),
             _ => false,
         }
     }

@@ -383,9 +383,7 @@ impl Decider {
             let start = out.len();
             self.tree
                 .explain_into(guard, &self.ctx, self.ctx.world.elapsed, out);
-            if !self.tree.explains_plainly(guard) {
-                escape_tail(out, start);
-            }
+            escape_tail(out, start);
             out.push('"');
         }
         end_line(out);

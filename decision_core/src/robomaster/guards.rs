@@ -137,9 +137,6 @@ struct BoundText {
     head: String,
     holds: String,
     fails: String,
-    /// Whether the pieces are plain text (the observed value in between is a number, whose
-    /// digits, sign, point, `NaN` or `inf` are plain too).
-    plain: bool,
 }
 
 impl Bound {
@@ -148,14 +145,10 @@ impl Bound {
             head: String::new(),
             holds: String::new(),
             fails: String::new(),
-            plain: false,
         };
         kind.words_head(&mut text.head);
         kind.words_tail(true, value, &mut text.holds);
         kind.words_tail(false, value, &mut text.fails);
-        text.plain = [&text.head, &text.holds, &text.fails]
-            .iter()
-            .all(|t| is_plain(t));
         Self { kind, value, text }
     }
 }
@@ -169,10 +162,6 @@ impl Condition<RmContext> for Bound {
         let mut out = String::new();
         self.explain_into(ctx, now, &mut out);
         out
-    }
-
-    fn explains_plainly(&self) -> bool {
-        self.text.plain
     }
 
     fn explain_into(&self, ctx: &RmContext, now: f64, out: &mut String) {
@@ -221,8 +210,6 @@ struct AtWaypointText {
     no_waypoint: String,
     /// The whole text when another unit's position is unknown.
     unknown: String,
-    /// Whether every piece is plain text (nothing JSON escapes).
-    plain: bool,
 }
 
 impl AtWaypoint {
@@ -265,23 +252,13 @@ impl AtWaypoint {
         } else {
             joined(&[&head, "position unknown, need one of ", &ids_text])
         };
-        let mut text = AtWaypointText {
+        let text = AtWaypointText {
             before_id: joined(&[&head, lead]),
             inside: joined(&[inside, &ids_text]),
             outside: joined(&[outside, &ids_text]),
             no_waypoint,
             unknown,
-            plain: false,
         };
-        text.plain = [
-            &text.before_id,
-            &text.inside,
-            &text.outside,
-            &text.no_waypoint,
-            &text.unknown,
-        ]
-        .iter()
-        .all(|t| is_plain(t));
         Self { whose, ids, text }
     }
 }
@@ -330,15 +307,6 @@ impl Condition<RmContext> for AtWaypoint {
             None => out.push_str(&text.no_waypoint),
         }
     }
-
-    fn explains_plainly(&self) -> bool {
-        self.text.plain
-    }
-}
-
-/// Whether JSON writes `text` as it is (no `"`, `\\` or control character to escape).
-fn is_plain(text: &str) -> bool {
-    text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// Appends an integer without the formatting machinery (the `decide` stream explains every
@@ -519,7 +487,7 @@ mod text_tests {
 
     #[test]
     fn prerendered_waypoint_texts_equal_the_full_rendering() {
-        use super::{AtWaypoint, Unit, Whose, is_plain};
+        use super::{AtWaypoint, Unit, Whose};
         use crate::engine::Condition;
         use crate::robomaster::context::RmContext;
         use crate::robomaster::world::Point2;
@@ -558,18 +526,8 @@ mod text_tests {
                     let mut text = String::new();
                     guard.explain_into(&ctx, 0.0, &mut text);
                     assert_eq!(text, reference_waypoint_words(whose, &ids, unit));
-                    assert!(guard.explains_plainly() && is_plain(&text), "{text}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn plain_means_nothing_to_escape() {
-        use super::is_plain;
-        assert!(is_plain("wayPointID: current waypoint 3 not in [1, 2]"));
-        for text in ["quote \"", "back \\ slash", "tab\t", "\u{1}"] {
-            assert!(!is_plain(text), "{text:?}");
         }
     }
 
