@@ -439,26 +439,21 @@ mod tests {
         }
     }
 
+    fn obstacle(x: f64, y: f64, radius: f64) -> Obstacle {
+        Obstacle {
+            center: Point2::new(x, y),
+            radius,
+        }
+    }
+
     #[test]
     fn a_ball_under_an_obstacle_stops_early_with_the_full_answer() {
         let sites = [
-            Site {
-                player: 2,
-                pose: Pose2::new(-3.0, 1.0, 0.0),
-            },
-            Site {
-                player: 3,
-                pose: Pose2::new(2.5, -1.5, 2.0),
-            },
-            Site {
-                player: 4,
-                pose: Pose2::new(1.0, 2.5, -1.0),
-            },
+            site(2, -3.0, 1.0, 0.0),
+            site(3, 2.5, -1.5, 2.0),
+            site(4, 1.0, 2.5, -1.0),
         ];
-        let obstacles = [Obstacle {
-            center: Point2::new(0.4, 0.2),
-            radius: 0.7,
-        }];
+        let obstacles = [obstacle(0.4, 0.2, 0.7)];
         let mut full = grid();
         full.compute(&sites, &obstacles, 0.5, None);
         for k in 0..60 {
@@ -479,29 +474,11 @@ mod tests {
     fn the_ring_search_finds_the_same_cell_as_a_full_scan() {
         let mut g = grid();
         let sites = [
-            Site {
-                player: 2,
-                pose: Pose2::new(-2.0, 1.0, 0.0),
-            },
-            Site {
-                player: 3,
-                pose: Pose2::new(1.5, -1.0, 2.0),
-            },
-            Site {
-                player: 4,
-                pose: Pose2::new(3.0, 2.0, -1.0),
-            },
+            site(2, -2.0, 1.0, 0.0),
+            site(3, 1.5, -1.0, 2.0),
+            site(4, 3.0, 2.0, -1.0),
         ];
-        let obstacles = [
-            Obstacle {
-                center: Point2::new(0.0, 0.0),
-                radius: 1.3,
-            },
-            Obstacle {
-                center: Point2::new(3.3, 2.2),
-                radius: 0.6,
-            },
-        ];
+        let obstacles = [obstacle(0.0, 0.0, 1.3), obstacle(3.3, 2.2, 0.6)];
         g.compute(&sites, &obstacles, 0.5, None);
         let mut blocked_queries = 0;
         for k in 0..400 {

@@ -105,6 +105,11 @@ pub struct SoccerMatch {
     delivered: Vec<(Side, TeammateMessage)>,
     kicks: [u32; 2],
     remote_frames: Vec<(Side, u8, Frame)>,
+    /// Per tick scratch (kept so a tick does not allocate them): roles before deciding, the
+    /// frames of our robots, their decisions.
+    previous_roles: Vec<Option<&'static str>>,
+    frames: Vec<Option<Frame>>,
+    decisions: Vec<Option<Decision>>,
     recording: bool,
 }
 
@@ -204,6 +209,9 @@ impl SoccerMatch {
             delivered: Vec::new(),
             kicks: [0, 0],
             remote_frames: Vec::new(),
+            previous_roles: Vec::new(),
+            frames: Vec::new(),
+            decisions: Vec::new(),
             recording: false,
         })
     }
@@ -346,25 +354,29 @@ impl SoccerMatch {
         // Decide: perceive in player order (the robots' own noise streams), let every robot
         // of ours decide on its frame (in parallel: the brains share nothing), then deliver
         // the decisions in player order (team messages draw from the match's stream).
-        let previous_roles: Vec<Option<&'static str>> =
-            self.players.iter().map(|p| p.role).collect();
-        let mut frames: Vec<Option<Frame>> =
-            (0..self.players.len()).map(|i| self.perceive(i)).collect();
-        let decisions: Vec<Option<Decision>> = self
-            .players
+        self.previous_roles.clear();
+        self.previous_roles
+            .extend(self.players.iter().map(|p| p.role));
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        frames.extend((0..self.players.len()).map(|i| self.perceive(i)));
+        let mut decisions = std::mem::take(&mut self.decisions);
+        self.players
             .par_iter_mut()
             .zip(frames.par_iter_mut())
             .map(|(player, frame)| match (&mut player.brain, frame.take()) {
                 (Brain::Node(brain), Some(frame)) => Some(brain.step(frame)),
                 _ => None,
             })
-            .collect();
-        for (i, decision) in decisions.into_iter().enumerate() {
-            if let Some(decision) = decision {
+            .collect_into_vec(&mut decisions);
+        self.frames = frames;
+        for (i, decision) in decisions.iter_mut().enumerate() {
+            if let Some(decision) = decision.take() {
                 self.deliver(i, decision);
             }
+            let previous = self.previous_roles[i];
             let player = &self.players[i];
-            if player.role != previous_roles[i]
+            if player.role != previous
                 && let Some(role) = player.role
             {
                 out.push(Happening {
@@ -373,12 +385,13 @@ impl SoccerMatch {
                         "{} {} {} -> {}",
                         side_name(player.side),
                         player.number,
-                        previous_roles[i].unwrap_or("-"),
+                        previous.unwrap_or("-"),
                         role
                     ),
                 });
             }
         }
+        self.decisions = decisions;
         // Move, kick, collide.
         for i in 0..self.players.len() {
             self.act(i, &mut calls, &mut out);

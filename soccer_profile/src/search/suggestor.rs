@@ -392,13 +392,14 @@ impl SearchSuggestor {
             if d < near || d > far {
                 continue;
             }
+            let offset = centre - pose.position;
             if let Some(limit) = outside_cos
                 && d > 1e-9
-                && (centre - pose.position).dot(view_direction) < limit * d
+                && offset.dot(view_direction) < limit * d
             {
                 continue;
             }
-            let bearing = (centre - pose.position).angle();
+            let bearing = offset.angle();
             if wrap_pi(bearing - view).abs() > p.view_half_angle {
                 continue;
             }
