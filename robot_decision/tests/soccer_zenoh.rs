@@ -167,6 +167,9 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     let mut stats_of_3: Option<Value> = None;
     let mut team_messages = 0u32;
     let mut garbage_sent = false;
+    // The garbage client lives to the end: a session dropped right after `put` may close
+    // before its last messages leave (one run counted no bad team message).
+    let mut garbage_client = None;
     let mut restarted_at: Option<f64> = None;
     let started = Instant::now();
     let deadline = started + Duration::from_secs(100);
@@ -206,6 +209,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
                 )
                 .unwrap();
             garbage_sent = true;
+            garbage_client = Some(garbage);
         }
         if restarted_at.is_none() && elapsed > 12.0 {
             // Robot 4 dies and comes back.
@@ -312,6 +316,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     assert!(after.iter().all(|s| !s.branch.is_empty()));
 
     // Garbage was counted per topic by robot 3 (and it kept deciding).
+    drop(garbage_client);
     let stats = stats_of_3.expect("no stats event of robot 3");
     for topic in topics::ROBOT_INPUTS {
         let key = robot_topic(3, topic);
