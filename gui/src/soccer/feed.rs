@@ -16,7 +16,7 @@ use bus::soccer::{
 };
 use decision_core::engine::{Status, TreeSpec};
 use decision_node::soccer::trace::{BlackboardRecord, SoccerTraceRecord};
-use soccer_profile::frame::Frame;
+use soccer_profile::frame::{Frame, PoseJson};
 use soccer_profile::params::FieldDimensions;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -76,6 +76,8 @@ pub struct FeedCounts {
 struct Heard {
     trace: Option<SoccerTraceRecord>,
     frame: Option<Frame>,
+    /// The last pose any of its frames had.
+    last_pose: Option<PoseJson>,
     role: Option<String>,
     tree: Option<FlatTree>,
 }
@@ -239,7 +241,11 @@ impl SoccerFeed {
             },
             BLACKBOARD => match serde_json::from_slice::<BlackboardRecord>(payload) {
                 Ok(record) => {
-                    self.heard(key).frame = Some(record.frame);
+                    let heard = self.heard(key);
+                    if let Some(pose) = record.frame.pose {
+                        heard.last_pose = Some(pose);
+                    }
+                    heard.frame = Some(record.frame);
                     true
                 }
                 Err(_) => self.bad(),
@@ -296,6 +302,7 @@ impl SoccerFeed {
             Heard {
                 trace: None,
                 frame: None,
+                last_pose: None,
                 role: None,
                 tree: None,
             }
@@ -547,7 +554,9 @@ fn explanations(trace: &SoccerTraceRecord) -> Vec<(String, String)> {
 
 fn robot_view(key: (TeamSide, u8), heard: &Heard) -> Option<RobotView> {
     let frame = heard.frame.as_ref()?;
-    let pose = frame.pose?;
+    // A robot whose localization lost its pose (e.g. while it lies on the ground) stays where it
+    // was last seen rather than vanishing from the field.
+    let pose = frame.pose.or(heard.last_pose)?;
     let (side, number) = key;
     let [x, y] = turn(side, [pose.x, pose.y]);
     let decision = heard.trace.as_ref().map(|t| &t.decision);
@@ -578,6 +587,7 @@ fn robot_view(key: (TeamSide, u8), heard: &Heard) -> Option<RobotView> {
             .as_ref()
             .map_or(String::new(), |t| t.motion_kind().to_owned()),
         fallen: frame.fallen,
+        pose_lost: frame.pose.is_none(),
         penalized: frame
             .game
             .as_ref()
@@ -845,6 +855,34 @@ mod tests {
         );
         // No layout and no fallback tree: statuses stay empty, nothing panics.
         assert!(detail.tree.is_empty());
+    }
+
+    #[test]
+    fn a_robot_that_loses_its_pose_stays_where_it_was_seen() {
+        let mut f = feed();
+        assert!(f.ingest(
+            "home/player_4/behavior/blackboard",
+            &blackboard(4, 1.0, [1.0, -2.0, 0.5]),
+            1.0
+        ));
+        let lost = Frame {
+            t: 1.02,
+            player_number: 4,
+            fallen: true,
+            pose: None,
+            ..Frame::default()
+        };
+        assert!(f.ingest(
+            "home/player_4/behavior/blackboard",
+            &blackboard_payload(4, &lost),
+            1.02
+        ));
+        let mut scene = SoccerScene::default();
+        f.fill(&mut scene);
+        assert_eq!(scene.robots.len(), 1, "the robot vanished with its pose");
+        let r = &scene.robots[0];
+        assert_eq!((r.x, r.y), (1.0, -2.0));
+        assert!(r.pose_lost && r.fallen);
     }
 
     #[test]

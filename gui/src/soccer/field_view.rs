@@ -529,7 +529,7 @@ fn draw_robot(painter: &egui::Painter, tf: &FieldTransform, r: &RobotView, selec
     let c = tf.to_screen(r.x, r.y);
     let radius = tf.length(ROBOT_RADIUS).max(7.0);
     let colour = team_colour(r.team);
-    let fill = if r.penalized || r.fallen {
+    let fill = if r.penalized || r.fallen || r.pose_lost {
         colour.gamma_multiply(0.45)
     } else {
         colour
@@ -648,6 +648,7 @@ mod tests {
             motion: "stand".into(),
             fallen: false,
             penalized: false,
+            pose_lost: false,
             decides: true,
             target: None,
             path_next: None,

@@ -64,6 +64,8 @@ pub struct RobotView {
     pub fallen: bool,
     /// Penalized (off the field).
     pub penalized: bool,
+    /// Its localization has no pose now: drawn faded at the last pose it had.
+    pub pose_lost: bool,
     /// Whether it runs our behaviour (a decider), not a scripted opponent.
     pub decides: bool,
     /// Where its walk or kick goes (m).

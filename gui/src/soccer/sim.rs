@@ -328,6 +328,7 @@ fn robot_view(p: &Player, now: f64) -> RobotView {
         motion: p.motion.body.kind().to_owned(),
         fallen: p.body.is_down(),
         penalized: p.penalized_until.is_some_and(|until| until > now),
+        pose_lost: false,
         decides: p.brain().is_some(),
         target: target.or(kick_target).map(world),
         path_next: path_next.map(world),

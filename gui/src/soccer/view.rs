@@ -377,6 +377,9 @@ impl SoccerApp {
                     if r.fallen {
                         marks.push("fallen".into());
                     }
+                    if r.pose_lost {
+                        marks.push("pose lost".into());
+                    }
                     ui.label(marks.join(", "));
                     ui.end_row();
                 }
