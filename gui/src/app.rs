@@ -469,7 +469,12 @@ impl ViewerApp {
                     .show(left, |ui| {
                         for e in &view.events {
                             ui.label(
-                                RichText::new(format!("{:>8.2} {:<16} {}", e.time, e.kind, e.message))
+                                RichText::new(format!(
+                                    "{:>12} {:<16} {}",
+                                    crate::model::event_time(e.time),
+                                    e.kind,
+                                    e.message
+                                ))
                                     .monospace(),
                             );
                         }

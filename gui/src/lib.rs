@@ -21,13 +21,19 @@ pub mod source;
 pub mod tables_view;
 pub mod tree_view;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// The repository's sample folder (`sample/` beside this crate).
+/// The repository's sample folder (`sample/` beside this crate), relative to the current
+/// directory when it lies below it, so the source bar reads `sample/config.json` rather than
+/// an absolute path with `..` in it.
 pub fn sample_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("sample")
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = crate_dir.parent().unwrap_or(crate_dir).join("sample");
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| sample.strip_prefix(here).ok().map(Path::to_path_buf))
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .unwrap_or(sample)
 }
 
 /// The sample configuration file.
@@ -38,4 +44,20 @@ pub fn sample_config() -> PathBuf {
 /// The sample scenario used when none is given.
 pub fn sample_scenario() -> PathBuf {
     sample_dir().join("scenarios").join("hp_retreat.json5")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_sample_path_has_no_parent_steps() {
+        let path = super::sample_config();
+        assert!(path.exists(), "{}", path.display());
+        assert!(
+            !path
+                .components()
+                .any(|c| c == std::path::Component::ParentDir),
+            "{}",
+            path.display()
+        );
+    }
 }

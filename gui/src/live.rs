@@ -123,7 +123,7 @@ impl LiveSource {
                 topics::TRACE => match TickView::from_json(&received.payload) {
                     Ok(tick) => {
                         self.last_trace = Some(Instant::now());
-                        view.tick = Some(tick);
+                        view.take_tick(now, tick);
                     }
                     Err(e) => {
                         view.health.bad_traces += 1;

@@ -129,6 +129,34 @@ impl FlatTree {
     }
 }
 
+/// Times past this (one year in seconds) are wall-clock stamps, not match seconds.
+const WALL_CLOCK_THRESHOLD: f64 = 365.0 * 86_400.0;
+
+/// An event's time as a reader wants it: match time as `m:ss.s`, a wall-clock stamp (live
+/// sources) as the UTC time of day `hh:mm:ss.s`.
+pub fn event_time(t: f64) -> String {
+    if !t.is_finite() {
+        return "-".to_owned();
+    }
+    if t >= WALL_CLOCK_THRESHOLD {
+        let tenths = ((t.rem_euclid(86_400.0)) * 10.0).round() as u64 % 864_000;
+        let (hours, minutes) = (tenths / 36_000, tenths / 600 % 60);
+        return format!(
+            "{hours:02}:{minutes:02}:{:02}.{}",
+            tenths / 10 % 60,
+            tenths % 10
+        );
+    }
+    let sign = if t < 0.0 { "-" } else { "" };
+    let tenths = (t.abs() * 10.0).round() as u64;
+    format!(
+        "{sign}{}:{:02}.{}",
+        tenths / 600,
+        tenths / 10 % 60,
+        tenths % 10
+    )
+}
+
 /// Everything the panels draw.
 pub struct View {
     /// The tables in use (map, waypoints, decisions, config).
@@ -171,6 +199,35 @@ impl View {
             events: VecDeque::new(),
             health: Health::default(),
         }
+    }
+
+    /// `3 hold_fire_point`: a decision id as the tables name it (`none` for no decision).
+    pub fn decision_label(&self, id: Option<i32>) -> String {
+        let Some(id) = id else {
+            return "none".to_owned();
+        };
+        match self.tables.decisions.iter().find(|d| d.decision.id == id) {
+            Some(d) => format!("{id} {}", d.decision.name),
+            None => id.to_string(),
+        }
+    }
+
+    /// Makes `tick` the last tick; when the decision in effect changed, an event says so in
+    /// words (`3 hold_fire_point -> 13 retreat_to_supply (preempt)`).
+    /// `time` stamps the event on the source's clock (match time, or wall clock when live).
+    pub fn take_tick(&mut self, time: f64, tick: TickView) {
+        if let Some(previous) = &self.tick
+            && previous.chosen != tick.chosen
+        {
+            let text = format!(
+                "{} -> {} ({})",
+                self.decision_label(previous.chosen),
+                self.decision_label(tick.chosen),
+                tick.action
+            );
+            self.push_event(time, "decision", text);
+        }
+        self.tick = Some(tick);
     }
 
     /// Adds an event, dropping the oldest past [`EVENT_CAPACITY`].
@@ -230,4 +287,23 @@ pub fn robots_of(world: &World, is_blue: bool) -> Vec<RobotMark> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_times_read_as_match_time_or_time_of_day() {
+        assert_eq!(event_time(0.0), "0:00.0");
+        assert_eq!(event_time(75.24), "1:15.2");
+        assert_eq!(
+            event_time(419.96),
+            "7:00.0",
+            "rounding carries into the minute"
+        );
+        // 2026-12-03 06:09:51.5 UTC
+        assert_eq!(event_time(1_796_278_191.5), "06:09:51.5");
+        assert_eq!(event_time(f64::NAN), "-");
+    }
 }

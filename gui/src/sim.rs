@@ -150,17 +150,7 @@ impl SimSource {
                     }
                     self.tick_total_micros += micros;
                     view.health.tick_micros = Some(micros);
-                    let tick = TickView::from_trace(&output.trace);
-                    if let Some(prev) = &view.tick
-                        && prev.chosen != tick.chosen
-                    {
-                        view.push_event(
-                            output.trace.game_time,
-                            "decision",
-                            format!("{:?} -> {:?} ({})", prev.chosen, tick.chosen, tick.action),
-                        );
-                    }
-                    view.tick = Some(tick);
+                    view.take_tick(output.trace.game_time, TickView::from_trace(&output.trace));
                     ticked = true;
                 }
                 Ingested::Malformed(message) => {
@@ -296,7 +286,8 @@ impl SimSource {
                 }
                 Err(errors) => {
                     view.health.reloads.1 += 1;
-                    view.push_event(now, "reload_rejected", format!("{errors:?}"));
+                    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                    view.push_event(now, "reload_rejected", text.join("; "));
                 }
             },
             Err(message) => {

@@ -139,6 +139,22 @@ fn stepping_into_the_retreat_shows_the_decision_and_why_not() {
     let view = h.state().view.as_ref().expect("view");
     let tick = view.tick.as_ref().expect("a tick");
     assert_eq!(tick.chosen, Some(13), "{tick:?}");
+    // The change is an event in words: ids with names, and what the navigation did.
+    let change = view
+        .events
+        .iter()
+        .rev()
+        .find(|e| e.kind == "decision")
+        .expect("a decision event");
+    assert!(
+        change
+            .message
+            .ends_with("-> 13 retreat_to_supply (preempt)")
+            || change.message.ends_with("-> 13 retreat_to_supply (send)"),
+        "{}",
+        change.message
+    );
+    assert!(!change.message.contains("Some("), "{}", change.message);
     assert!(!tick.why_not.is_empty());
     let why = tick.why_not.values().next().cloned().unwrap_or_default();
     assert!(
