@@ -365,7 +365,24 @@ fn killed_recording_is_readable_up_to_the_kill() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // Kill it once more than 50 ticks are on disk (the partial file reads up to its last
+    // chunk), instead of after a fixed sleep that a loaded machine may not fill.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let o = run(&["record-info", mcap.to_str().unwrap(), "--format", "json"]);
+        let ticks = serde_json::from_str::<Value>(&stdout(&o))
+            .ok()
+            .and_then(|info| info["ticks"].as_u64())
+            .unwrap_or(0);
+        if ticks > 50 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the recording did not reach 50 ticks: {ticks}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     child.kill().unwrap();
     let _ = child.wait();
     let o = run(&["replay", mcap.to_str().unwrap(), "--format", "json"]);
@@ -533,7 +550,15 @@ fn run_record_replays_with_the_recorded_wall_clock() {
         let node_thread = s.spawn(|| {
             run_node_recorded(&config, node, &bus, &stop, false, Some(&mut recorder)).unwrap()
         });
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        // Publish once the node listens to every synchronised input, and stop once it has
+        // answered all 30 sets: waits on conditions, not on the clock.
+        for topic in topics::SYNCED_INPUTS {
+            assert!(
+                bus.wait_for_subscriber(topic, std::time::Duration::from_secs(30)),
+                "the node never subscribed to {topic}"
+            );
+        }
+        let decisions = bus.subscribe(&[topics::DECISION]).unwrap();
         // The sentry at start_zone, the enemies far away, 30 ticks.
         let mut pos = vec![Point2f { x: 0.8, y: 1.0 }; 12];
         pos[5] = Point2f { x: 8.8, y: 2.55 };
@@ -575,7 +600,17 @@ fn run_record_replays_with_the_recorded_wall_clock() {
             .unwrap();
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        let mut answered = 0;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while answered < 30 && std::time::Instant::now() < deadline {
+            if decisions
+                .recv_timeout(std::time::Duration::from_millis(100))
+                .is_some()
+            {
+                answered += 1;
+            }
+        }
+        assert_eq!(answered, 30, "decisions received before the deadline");
         stop.store(true, Ordering::Relaxed);
         node_thread.join().unwrap();
     });
