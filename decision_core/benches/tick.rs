@@ -150,17 +150,16 @@ fn bench(c: &mut Criterion) {
         .filter(|l| !l.trim().is_empty())
         .map(str::to_owned)
         .collect();
-    let mut result = decision_core::robomaster::TickResult::default();
+    let mut line_out = String::new();
     c.bench_function("decide/line_parse_tick_serialise", |b| {
         b.iter(|| {
             i = (i + 1) % lines.len();
             let input = decision_core::robomaster::snapshot::parse_line_bytes(lines[i].as_bytes())
                 .expect("sample line");
             sample.tick(&input);
-            sample.result_into(&mut result);
-            out.clear();
-            result.write_json(&mut out);
-            black_box(out.len())
+            line_out.clear();
+            sample.write_result_json(i as u64, &mut line_out);
+            black_box(line_out.len())
         })
     });
     let dir = tempfile::tempdir().expect("tempdir");

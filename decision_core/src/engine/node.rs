@@ -90,6 +90,12 @@ pub trait Behavior<C>: Send {
     fn explain_into(&self, _ctx: &C, _now: f64, _out: &mut String) -> bool {
         false
     }
+
+    /// True when [`Behavior::explain_into`] never writes a character JSON escapes (see
+    /// [`crate::engine::Condition::explanation_is_json_safe`]).
+    fn explanation_is_json_safe(&self) -> bool {
+        false
+    }
 }
 
 /// A port resolved at compile time: a literal value or a blackboard slot.

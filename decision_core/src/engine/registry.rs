@@ -32,6 +32,12 @@ pub trait Condition<C>: Send {
     fn explain_into(&self, ctx: &C, now: f64, out: &mut String) {
         out.push_str(&self.explain(ctx, now));
     }
+    /// True when no explanation can contain a character JSON escapes (`"`, `\\`, control
+    /// characters), so a JSON writer may copy it without scanning; false unless a leaf
+    /// renders only fixed words and numbers.
+    fn explanation_is_json_safe(&self) -> bool {
+        false
+    }
 }
 
 /// A leaf action over the profile context `C`.
@@ -495,6 +501,10 @@ impl<C> Behavior<C> for ConditionNode<C> {
     fn explain_into(&self, ctx: &C, now: f64, out: &mut String) -> bool {
         self.0.explain_into(ctx, now, out);
         true
+    }
+
+    fn explanation_is_json_safe(&self) -> bool {
+        self.0.explanation_is_json_safe()
     }
 }
 

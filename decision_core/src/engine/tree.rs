@@ -383,6 +383,14 @@ impl<C> Tree<C> {
         }
     }
 
+    /// Whether node `n`'s explanations never need JSON escapes (false when unknown).
+    pub fn explanation_is_json_safe(&self, n: NodeId) -> bool {
+        match self.arena.behaviors.get(n.index()) {
+            Some(Some(b)) => b.explanation_is_json_safe(),
+            _ => false,
+        }
+    }
+
     /// Halts everything running and resets every node to idle, also completed nodes that a
     /// parent left unreset (kinds keep the memory BT.CPP keeps across a halt, e.g. `RunOnce`'s
     /// result and `SequenceWithMemory`'s position).

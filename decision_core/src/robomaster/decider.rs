@@ -85,6 +85,18 @@ pub struct Decider {
     best: Option<usize>,
     /// Nearest waypoints of the last tick's positions (for these tables' graph).
     nearest_memo: NearestMemo,
+    /// Per decision, the fixed parts of its `why_not` entry in a result line.
+    why_not_entries: Vec<WhyNotEntry>,
+}
+
+/// What a result line's `why_not` entry of one decision needs besides the text itself.
+#[derive(Debug, Clone)]
+struct WhyNotEntry {
+    /// `,"ID":"`, the key rendered once (the first entry skips the comma).
+    key: String,
+    /// Whether every guard's explanation is JSON-safe, so the text is copied without being
+    /// scanned for escapes.
+    json_safe: bool,
 }
 
 impl Decider {
@@ -96,7 +108,20 @@ impl Decider {
         navigate::register(&mut registry, &tables);
         let (spec, nodes) = decision_tree(&tables);
         let tree = compile(&spec, &registry)?;
+        let why_not_entries = nodes
+            .iter()
+            .zip(&tables.decisions)
+            .map(|(n, d)| {
+                let mut key = String::new();
+                super::result_json::why_not_key(&mut key, d.decision.id, false);
+                WhyNotEntry {
+                    key,
+                    json_safe: n.guards.iter().all(|g| tree.explanation_is_json_safe(*g)),
+                }
+            })
+            .collect();
         Ok(Self {
+            why_not_entries,
             tables,
             tree,
             nodes,
@@ -350,7 +375,7 @@ impl Decider {
     /// written straight from the decider's state, with each why-not text rendered directly
     /// into the line (no per-decision strings to fill and copy).
     pub fn write_result_json(&self, tick: u64, out: &mut String) {
-        use super::result_json::{ResultHead, end_line, escape_tail, why_not_key, write_head};
+        use super::result_json::{ResultHead, end_line, escape_tail, write_head};
         let decisions = &self.tables.decisions;
         let id_of = |i: usize| decisions.get(i).map(|d| d.decision.id);
         let out_state = &self.ctx.out;
@@ -377,13 +402,18 @@ impl Decider {
             let Some(guard) = self.failing_guard(i) else {
                 continue;
             };
-            let Some(id) = id_of(i) else { continue };
-            why_not_key(out, id, first);
+            let Some(entry) = self.why_not_entries.get(i) else {
+                continue;
+            };
+            // The key without its comma when it is the first.
+            out.push_str(entry.key.get(usize::from(first)..).unwrap_or_default());
             first = false;
             let start = out.len();
             self.tree
                 .explain_into(guard, &self.ctx, self.ctx.world.elapsed, out);
-            escape_tail(out, start);
+            if !entry.json_safe {
+                escape_tail(out, start);
+            }
             out.push('"');
         }
         end_line(out);

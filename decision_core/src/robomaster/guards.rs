@@ -174,6 +174,11 @@ impl Condition<RmContext> for Bound {
             out.push_str(&self.text.fails);
         }
     }
+
+    fn explanation_is_json_safe(&self) -> bool {
+        // Fixed words and numbers only; pinned by the tests below.
+        true
+    }
 }
 
 /// Whose waypoint a waypoint guard looks at.
@@ -306,6 +311,11 @@ impl Condition<RmContext> for AtWaypoint {
             None if unit.position.is_unknown() => out.push_str(&text.unknown),
             None => out.push_str(&text.no_waypoint),
         }
+    }
+
+    fn explanation_is_json_safe(&self) -> bool {
+        // Fixed words, slot names and numbers only; pinned by the tests below.
+        true
     }
 }
 
@@ -526,14 +536,24 @@ mod text_tests {
                     let mut text = String::new();
                     guard.explain_into(&ctx, 0.0, &mut text);
                     assert_eq!(text, reference_waypoint_words(whose, &ids, unit));
+                    assert!(
+                        guard.explanation_is_json_safe() && json_safe(&text),
+                        "{text}"
+                    );
                 }
             }
         }
     }
 
+    /// Nothing in `text` that a JSON string would escape.
+    fn json_safe(text: &str) -> bool {
+        !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+    }
+
     #[test]
     fn prerendered_bound_texts_equal_the_full_rendering() {
         use super::{Bound, BoundKind};
+        use crate::engine::Condition;
         for (kind, _) in BoundKind::ALL {
             for bound in [0.0, 150.0, 420.0, -3.0] {
                 let b = Bound::new(kind, bound);
@@ -547,6 +567,7 @@ mod text_tests {
                         &b.text.fails
                     });
                     assert_eq!(fast, full, "{kind:?} {bound} {observed}");
+                    assert!(b.explanation_is_json_safe() && json_safe(&fast), "{fast}");
                 }
             }
         }

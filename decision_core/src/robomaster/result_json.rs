@@ -74,10 +74,45 @@ fn int(out: &mut impl Sink, value: impl itoa::Integer) {
 /// An `f32` exactly as serde_json writes it (shortest round-trip form; non-finite as null).
 fn float(out: &mut impl Sink, value: f32) {
     if value.is_finite() {
-        out.text(ryu::Buffer::new().format_finite(value));
+        FLOAT_TEXTS.with_borrow_mut(|cache| out.text(cache.format(value)));
     } else {
         out.text("null");
     }
+}
+
+/// The last rendered texts of recently written `f32`s, direct-mapped by bit pattern: a result
+/// line's numbers are mostly waypoint coordinates and headings, the same from line to line,
+/// so most lines format none of their floats again.
+struct FloatTexts {
+    /// `(bits, text)`; an empty text marks an empty slot (no float renders as "").
+    slots: Vec<(u32, String)>,
+}
+
+const FLOAT_TEXT_SLOTS: usize = 64;
+
+impl FloatTexts {
+    /// `value`'s text (finite values only), from the cache or rendered into it.
+    fn format(&mut self, value: f32) -> &str {
+        let bits = value.to_bits();
+        // Fibonacci hashing: the top 6 bits of the product pick one of the 64 slots.
+        let index = (bits.wrapping_mul(0x9E37_79B1) >> 26) as usize;
+        let Some(slot) = self.slots.get_mut(index) else {
+            return "null"; // unreachable: 64 slots, a 6-bit index
+        };
+        if slot.0 != bits || slot.1.is_empty() {
+            slot.0 = bits;
+            slot.1.clear();
+            slot.1.push_str(zmij::Buffer::new().format_finite(value));
+        }
+        &slot.1
+    }
+}
+
+thread_local! {
+    static FLOAT_TEXTS: std::cell::RefCell<FloatTexts> = std::cell::RefCell::new(FloatTexts {
+        // Room for the longest `f32` text (`-1.23456789e-38`), so no slot grows later.
+        slots: (0..FLOAT_TEXT_SLOTS).map(|_| (0, String::with_capacity(16))).collect(),
+    });
 }
 
 fn opt_int(out: &mut impl Sink, value: Option<i32>) {
@@ -322,6 +357,29 @@ mod tests {
             String::from_utf8_lossy(&fast),
             String::from_utf8_lossy(&serde)
         );
+    }
+
+    /// Cached float texts are serde_json's, also when values share a slot and evict each
+    /// other, and for the extremes of `f32`.
+    #[test]
+    fn cached_float_texts_are_serde_texts() {
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::MIN_POSITIVE,
+            -f32::MAX,
+            1e-45,
+            3.1416,
+        ];
+        values.extend((0..2000).map(|i| (i as f32 * 0.37).sin() * 10f32.powi(i % 12 - 6)));
+        for _round in 0..2 {
+            for &v in &values {
+                let mut text = String::new();
+                float(&mut text, v);
+                assert_eq!(text, serde_json::to_string(&v).expect("float"), "{v:e}");
+            }
+        }
     }
 
     /// Text written raw into a line and escaped in place reads as text escaped on copy.
