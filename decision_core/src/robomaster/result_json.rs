@@ -370,7 +370,7 @@ mod tests {
             f32::MIN_POSITIVE,
             -f32::MAX,
             1e-45,
-            3.1416,
+            4.4125,
         ];
         values.extend((0..2000).map(|i| (i as f32 * 0.37).sin() * 10f32.powi(i % 12 - 6)));
         for _round in 0..2 {
