@@ -12,8 +12,10 @@
 //!   ([`ObstacleMap::visible_sampled`]) and an exact grid traversal
 //!   ([`ObstacleMap::visible_exact`]).
 //!
-//! Normative rules: `shared/specs/robomaster.md`, sections "Current waypoint", "Path and
-//! poses" and "Aim".
+//! The rules are the original package's: the current waypoint is the nearest one within the
+//! threshold ([`graph::WaypointGraph::nearest`]), a path is the direct hop or the first DFS
+//! chain over `connect` ([`search`]), and a target is visible when sampled points on the
+//! segment to it are free ([`ObstacleMap::visible_sampled`]).
 
 #![warn(missing_docs)]
 

@@ -1,7 +1,11 @@
 //! The RoboMaster profile: the original package's `config.json`, `decisions.json`,
 //! `waypoints.json` and obstacle map, loaded leniently with positioned diagnostics
 //! ([`load::load`]), compiled onto the engine ([`tree::decision_tree`]) and ticked by a
-//! [`decider::Decider`] exactly as `../shared/specs/robomaster.md` describes.
+//! [`decider::Decider`] as the original package decides: the best available decision by
+//! weight, a strictly heavier one preempting a running lighter one, and the commitment to a
+//! running decision through ticks without candidates
+//! ([`crate::engine::nodes::weighted_selection`] for choosing and preemption,
+//! [`navigate`] for goals sent, held and continued).
 
 pub mod aim;
 pub mod config;

@@ -85,7 +85,7 @@ fn float(out: &mut impl Sink, value: f32) {
 /// so most lines format none of their floats again.
 struct FloatTexts {
     /// `(bits, text)`; an empty text marks an empty slot (no float renders as "").
-    slots: Vec<(u32, String)>,
+    slots: [(u32, String); FLOAT_TEXT_SLOTS],
 }
 
 const FLOAT_TEXT_SLOTS: usize = 64;
@@ -96,9 +96,7 @@ impl FloatTexts {
         let bits = value.to_bits();
         // Fibonacci hashing: the top 6 bits of the product pick one of the 64 slots.
         let index = (bits.wrapping_mul(0x9E37_79B1) >> 26) as usize;
-        let Some(slot) = self.slots.get_mut(index) else {
-            return "null"; // unreachable: 64 slots, a 6-bit index
-        };
+        let slot = &mut self.slots[index % FLOAT_TEXT_SLOTS];
         if slot.0 != bits || slot.1.is_empty() {
             slot.0 = bits;
             slot.1.clear();
@@ -111,7 +109,7 @@ impl FloatTexts {
 thread_local! {
     static FLOAT_TEXTS: std::cell::RefCell<FloatTexts> = std::cell::RefCell::new(FloatTexts {
         // Room for the longest `f32` text (`-1.23456789e-38`), so no slot grows later.
-        slots: (0..FLOAT_TEXT_SLOTS).map(|_| (0, String::with_capacity(16))).collect(),
+        slots: std::array::from_fn(|_| (0, String::with_capacity(16))),
     });
 }
 
