@@ -47,7 +47,7 @@ impl RecordingSource {
     /// Opens `path`; the tables come from the recording's attached files, else from
     /// `fallback_config`.
     pub fn open(path: &Path, fallback_config: &Path) -> Result<(Self, View), String> {
-        let recording = read_mcap(path)?;
+        let recording = read_mcap(path).map_err(|e| e.to_string())?;
         let dir = std::env::temp_dir().join(format!(
             "decision-viewer-{}-{}",
             std::process::id(),
@@ -64,7 +64,7 @@ impl RecordingSource {
             .map_err(|e| e.to_string())
             .and_then(|()| {
                 extracted = Some(dir.clone());
-                extract_config(&recording, &dir)
+                extract_config(&recording, &dir).map_err(|e| e.to_string())
             })
             .and_then(|config| crate::sim::load_tables(&config));
         let tables = match from_recording {

@@ -28,7 +28,7 @@ pub fn progress(len: u64) -> ProgressBar {
 pub fn replay_with_progress(
     tables: Arc<decision_core::robomaster::Tables>,
     messages: &[RecordedMessage],
-) -> Result<Vec<Tick>, String> {
+) -> Result<Vec<Tick>, ReplayError> {
     let bar = progress(0);
     let ticks = replay_messages(tables, messages, &|done, total| {
         bar.set_length(total);
@@ -68,18 +68,18 @@ pub struct ReplayOutcome {
 }
 
 /// Runs a replay: `Err` is a usage error or an unreadable file (exit code 2).
-pub fn replay(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
+pub fn replay(args: &ReplayArgs) -> Result<ReplayOutcome, ReplayError> {
     match detect(&args.file)? {
         InputKind::Mcap => replay_mcap(args),
         InputKind::Snapshots => replay_snapshots(args),
     }
 }
 
-fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
+fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, ReplayError> {
     let recording = read_mcap(&args.file)?;
     let mut warnings: Vec<String> = recording.warning.iter().cloned().collect();
     // The recorded config: the attachments, else the path it was recorded with.
-    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temp dir: {e}"))?;
+    let temp = tempfile::tempdir().map_err(ReplayError::TempDir)?;
     let recorded_config = match extract_config(&recording, temp.path()) {
         Ok(path) => Some(path),
         Err(e) => {
@@ -123,10 +123,9 @@ fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
         (Some(config), _) => (load_tables(config)?, config.display().to_string()),
         (None, Some(tables)) => (Arc::clone(tables), "recorded config".to_string()),
         (None, None) => {
-            return Err(format!(
-                "{}: the recorded config cannot be used; pass --config",
-                args.file.display()
-            ));
+            return Err(ReplayError::NoUsableConfig {
+                file: args.file.clone(),
+            });
         }
     };
     let started = Instant::now();
@@ -155,10 +154,8 @@ fn replay_mcap(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
     })
 }
 
-fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, String> {
-    let base = args.base.as_ref().ok_or(
-        "a snapshot file has no recorded config: pass --base CONFIG (and --config OTHER to compare)",
-    )?;
+fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, ReplayError> {
+    let base = args.base.as_ref().ok_or(ReplayError::SnapshotsNeedBase)?;
     let (inputs, warnings) = read_snapshots(&args.file)?;
     let old_tables = load_tables(base)?;
     let new_tables = match &args.config {
