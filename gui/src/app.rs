@@ -45,6 +45,8 @@ pub struct ViewerApp {
     pub frames: u64,
     /// Close the window after this many frames (smoke runs).
     pub close_after_frames: Option<u64>,
+    /// Fits the window to its monitor on the first frames.
+    window_fit: crate::window::WindowFit,
     form_kind: SourceKind,
     form_config: String,
     form_scenario: String,
@@ -71,6 +73,7 @@ impl ViewerApp {
             error: None,
             frames: 0,
             close_after_frames: None,
+            window_fit: crate::window::WindowFit::default(),
             form_kind: SourceKind::Sim,
             form_config: crate::sample_config().display().to_string(),
             form_scenario: crate::sample_scenario().display().to_string(),
@@ -155,6 +158,15 @@ impl ViewerApp {
         match &mut self.source {
             Source::Sim(s) => Some(s),
             _ => None,
+        }
+    }
+
+    /// Plays or pauses the simulation or recording (a live source always follows the bus).
+    pub fn set_playing(&mut self, on: bool) {
+        match &mut self.source {
+            Source::Sim(s) => s.playing = on,
+            Source::Recording(r) => r.playing = on,
+            Source::Live(_) | Source::None => {}
         }
     }
 
@@ -519,16 +531,9 @@ impl ViewerApp {
 
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.window_fit.apply(ui.ctx());
         self.show(ui);
-        if let Some(n) = self.close_after_frames {
-            if self.frames >= n {
-                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-            } else {
-                // Paced so that N frames take at least N / 20 seconds on any machine.
-                ui.ctx()
-                    .request_repaint_after(std::time::Duration::from_millis(50));
-            }
-        }
+        crate::window::close_after_frames(ui.ctx(), self.frames, self.close_after_frames);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

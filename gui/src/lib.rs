@@ -20,6 +20,7 @@ pub mod soccer;
 pub mod source;
 pub mod tables_view;
 pub mod tree_view;
+pub mod window;
 
 use std::path::{Path, PathBuf};
 

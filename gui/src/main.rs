@@ -47,7 +47,11 @@ struct Cli {
     /// Open an MCAP recording written by `robot-decision` and scrub through it.
     #[arg(long, value_name = "FILE")]
     open: Option<PathBuf>,
-    /// Start playing the simulation at once.
+    /// Start paused (space plays). By default a simulation or recording plays at once,
+    /// unless `--start-at` asks to look at one moment.
+    #[arg(long, conflicts_with = "play")]
+    paused: bool,
+    /// Play at once, also with `--start-at`.
     #[arg(long)]
     play: bool,
     /// Simulate (paused) up to this many seconds before the window opens.
@@ -62,6 +66,14 @@ struct Cli {
     /// Do not read or write the saved settings.
     #[arg(long)]
     no_persistence: bool,
+}
+
+impl Cli {
+    /// Whether the source plays as the window opens: yes, unless `--paused`, or `--start-at`
+    /// without `--play`.
+    fn starts_playing(&self) -> bool {
+        self.play || !(self.paused || self.start_at.is_some())
+    }
 }
 
 /// Which soccer source the command line asks for.
@@ -109,7 +121,9 @@ fn soccer(cli: &Cli, choice: SoccerChoice) -> ExitCode {
         app.run_until(t);
     }
     app.set_speed(cli.speed);
-    app.set_playing(cli.play || matches!(app.source, gui::soccer::view::SoccerSource::Live(_)));
+    app.set_playing(
+        cli.starts_playing() || matches!(app.source, gui::soccer::view::SoccerSource::Live(_)),
+    );
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("decision-viewer: soccer")
@@ -205,8 +219,8 @@ fn main() -> ExitCode {
             }
             if let Some(sim) = app.sim_mut() {
                 sim.speed = cli.speed;
-                sim.playing = cli.play;
             }
+            app.set_playing(cli.starts_playing());
             Ok(Box::new(app))
         }),
     );
@@ -216,5 +230,29 @@ fn main() -> ExitCode {
             eprintln!("decision-viewer: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::Parser;
+
+    fn plays(args: &[&str]) -> bool {
+        let cli =
+            Cli::try_parse_from(std::iter::once("decision-viewer").chain(args.iter().copied()))
+                .expect("arguments parse");
+        cli.starts_playing()
+    }
+
+    #[test]
+    fn a_source_plays_at_once_unless_paused_or_asked_for_one_moment() {
+        assert!(plays(&[]));
+        assert!(plays(&["--sim", "sample/config.json"]));
+        assert!(plays(&["--soccer-sim"]));
+        assert!(!plays(&["--sim", "sample/config.json", "--paused"]));
+        assert!(!plays(&["--start-at", "75.5"]));
+        assert!(plays(&["--start-at", "75.5", "--play"]));
+        assert!(Cli::try_parse_from(["decision-viewer", "--play", "--paused"]).is_err());
     }
 }

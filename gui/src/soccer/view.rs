@@ -41,6 +41,8 @@ pub struct SoccerApp {
     pub frames: u64,
     /// Close the window after this many frames (smoke runs).
     pub close_after_frames: Option<u64>,
+    /// Fits the window to its monitor on the first frames.
+    window_fit: crate::window::WindowFit,
 }
 
 impl SoccerApp {
@@ -82,6 +84,7 @@ impl SoccerApp {
             error: None,
             frames: 0,
             close_after_frames: None,
+            window_fit: crate::window::WindowFit::default(),
         }
     }
 
@@ -502,15 +505,8 @@ impl SoccerApp {
 
 impl eframe::App for SoccerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.window_fit.apply(ui.ctx());
         self.show(ui);
-        if let Some(n) = self.close_after_frames {
-            if self.frames >= n {
-                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-            } else {
-                // Paced so that N frames take at least N / 20 seconds on any machine.
-                ui.ctx()
-                    .request_repaint_after(std::time::Duration::from_millis(50));
-            }
-        }
+        crate::window::close_after_frames(ui.ctx(), self.frames, self.close_after_frames);
     }
 }
