@@ -1,8 +1,22 @@
 //! The decision table (id, name, weight, available, why-not, running / chosen / best markers,
 //! a clickable row that stays selected) and the status panel of the match.
 
+use crate::map_view::{AVAILABLE_BLUE, TARGET_GREEN};
 use crate::model::View;
 use egui::{Color32, RichText};
+
+/// What the navigation did this tick, in words an operator reads (`hold` is easy to misread
+/// as "stopped": the goal was already on its way).
+pub fn action_words(action: &str) -> &str {
+    match action {
+        "send" => "send: goal sent",
+        "preempt" => "preempt: a heavier decision took over",
+        "continue" => "continue: goal still on its way",
+        "hold" => "hold: same goal already sent",
+        "none" => "none: nothing sent",
+        other => other,
+    }
+}
 
 /// Shows the status panel: game time, stage, our HP, outpost, base, mode, Nav2 status.
 pub fn status_panel(ui: &mut egui::Ui, view: &View) {
@@ -53,12 +67,22 @@ pub fn status_panel(ui: &mut egui::Ui, view: &View) {
                 "Nav2 status",
                 world.map_or("-".into(), |w| nav_status_name(w.nav_status)),
             );
+            ui.label("in effect");
+            match tick.and_then(|t| t.chosen) {
+                Some(id) => ui.label(
+                    RichText::new(in_effect_text(view, id))
+                        .color(TARGET_GREEN)
+                        .strong(),
+                ),
+                None => ui.label("none"),
+            };
+            ui.end_row();
             row(
                 ui,
                 "action",
                 tick.map_or("-".into(), |t| match &t.skipped {
-                    Some(s) => format!("{} (skipped: {s})", t.action),
-                    None => t.action.clone(),
+                    Some(s) => format!("{} (skipped: {s})", action_words(&t.action)),
+                    None => action_words(&t.action).to_owned(),
                 }),
             );
             row(
@@ -68,6 +92,20 @@ pub fn status_panel(ui: &mut egui::Ui, view: &View) {
                     .map_or("-".into(), |w| w.to_string()),
             );
         });
+}
+
+/// The decision in effect with its weight, as the status panel shows it.
+fn in_effect_text(view: &View, id: i32) -> String {
+    let weight = view
+        .tables
+        .decisions
+        .iter()
+        .find(|d| d.decision.id == id)
+        .map(|d| d.decision.weight);
+    match weight {
+        Some(w) => format!("{} (weight {w})", view.decision_label(Some(id))),
+        None => view.decision_label(Some(id)),
+    }
 }
 
 /// Nav2's goal status codes in words.
@@ -113,18 +151,18 @@ pub fn decision_table(ui: &mut egui::Ui, view: &View, selected: &mut Option<i32>
                         let best = tick.is_some_and(|t| t.best == Some(d.id));
                         let available = tick.map(|t| t.available.contains(&d.id));
                         let marker = match (chosen, best) {
-                            (true, _) => {
-                                RichText::new("> running").color(Color32::from_rgb(60, 200, 90))
-                            }
-                            (false, true) => {
-                                RichText::new("* best").color(Color32::from_rgb(120, 190, 255))
-                            }
+                            (true, _) => RichText::new("> in effect").color(TARGET_GREEN),
+                            (false, true) => RichText::new("* best").color(AVAILABLE_BLUE),
                             _ => RichText::new(""),
                         };
                         ui.label(marker);
                         let is_selected = *selected == Some(d.id);
                         let text = RichText::new(row_label(d.id, &d.name));
-                        let text = if chosen { text.strong() } else { text };
+                        let text = if chosen {
+                            text.strong().color(TARGET_GREEN)
+                        } else {
+                            text
+                        };
                         if ui.selectable_label(is_selected, text).clicked() {
                             *selected = if is_selected { None } else { Some(d.id) };
                         }
@@ -134,9 +172,41 @@ pub fn decision_table(ui: &mut egui::Ui, view: &View, selected: &mut Option<i32>
                             Some(false) => ui.colored_label(Color32::from_rgb(220, 90, 90), "no"),
                             None => ui.label("-"),
                         };
-                        ui.label(tick.and_then(|t| t.why_not_of(d.id)).unwrap_or(""));
+                        // Cut to the column, the whole text on hover and below the table.
+                        let why = tick.and_then(|t| t.why_not_of(d.id)).unwrap_or("");
+                        ui.add(egui::Label::new(why).truncate());
                         ui.end_row();
                     }
                 });
         });
+    if let Some(id) = *selected {
+        selected_details(ui, view, id);
+    }
+}
+
+/// The selected decision in full: its state this tick and its whole why-not, wrapped.
+fn selected_details(ui: &mut egui::Ui, view: &View, id: i32) {
+    let Some(tick) = view.tick.as_ref() else {
+        return;
+    };
+    ui.separator();
+    ui.strong(format!("selected: {}", view.decision_label(Some(id))));
+    let state = if tick.chosen == Some(id) {
+        RichText::new(format!("in effect ({})", action_words(&tick.action))).color(TARGET_GREEN)
+    } else if tick.available.contains(&id) {
+        let why = match tick.chosen {
+            Some(other) => format!(
+                "available, but {} is in effect (heavier, or running and not outweighed)",
+                view.decision_label(Some(other))
+            ),
+            None => "available".to_owned(),
+        };
+        RichText::new(why).color(AVAILABLE_BLUE)
+    } else {
+        RichText::new("not available").color(Color32::from_rgb(220, 90, 90))
+    };
+    ui.label(state);
+    if let Some(why) = tick.why_not_of(id) {
+        ui.add(egui::Label::new(format!("why not: {why}")).wrap());
+    }
 }

@@ -2,6 +2,7 @@
 //! tick; subtrees collapse, and only the visible rows are laid out (`ScrollArea::show_rows`),
 //! so it stays usable for thousands of nodes.
 
+use crate::map_view::TARGET_GREEN;
 use crate::model::{FlatTree, View};
 use decision_core::engine::Status;
 use egui::{Color32, RichText};
@@ -25,6 +26,15 @@ pub fn status_colour(status: Option<Status>) -> Color32 {
         Some(Status::Skipped) => Color32::from_rgb(120, 150, 220),
         None => Color32::from_gray(140),
     }
+}
+
+/// The decision id of a RoboMaster rule row (`weighted_rule NAME #ID`), `None` for others.
+pub fn rule_decision_id(label: &str) -> Option<i32> {
+    let rest = label
+        .strip_prefix(decision_core::engine::nodes::weighted_selection::RULE)?
+        .strip_prefix(' ')?;
+    let (_, id) = rest.rsplit_once(" #")?;
+    id.parse().ok()
 }
 
 impl TreeView {
@@ -56,19 +66,38 @@ impl TreeView {
         &self.rows
     }
 
-    /// Shows the tree.
+    /// Shows the RoboMaster tree: each decision's rule row with its why-not, and the rule of
+    /// the decision in effect marked as in the table and on the map.
     pub fn show(&mut self, ui: &mut egui::Ui, view: &View) {
-        self.show_tree(ui, &view.tree, &view.statuses, &[]);
+        let tick = view.tick.as_ref();
+        let mut why_not = vec![None; view.tree.len()];
+        let mut in_effect = None;
+        for (index, node) in view.tree.nodes.iter().enumerate() {
+            let Some(id) = rule_decision_id(&node.label) else {
+                continue;
+            };
+            if let Some(t) = tick {
+                if t.chosen == Some(id) {
+                    in_effect = Some(index);
+                }
+                if let (Some(slot), Some(why)) = (why_not.get_mut(index), t.why_not_of(id)) {
+                    *slot = Some(why.to_owned());
+                }
+            }
+        }
+        self.show_tree(ui, &view.tree, &view.statuses, &why_not, in_effect);
     }
 
     /// Shows `tree` with each node's status (by preorder id) and, after a failed node, why it
-    /// failed (`why_not`, by preorder id; may be empty).
+    /// failed (`why_not`, by preorder id; may be empty); `in_effect` marks the row of the
+    /// decision in effect.
     pub fn show_tree(
         &mut self,
         ui: &mut egui::Ui,
         tree: &FlatTree,
         statuses: &[Option<Status>],
         why_not: &[Option<String>],
+        in_effect: Option<usize>,
     ) {
         ui.horizontal(|ui| {
             if ui.button("Expand all").clicked() {
@@ -122,7 +151,14 @@ impl TreeView {
                             text.push_str(why);
                         }
                         let text = RichText::new(text).color(status_colour(status));
-                        let response = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
+                        if in_effect == Some(id) {
+                            ui.label(RichText::new("> in effect").color(TARGET_GREEN).strong());
+                        }
+                        // One row each (rows have a fixed height): cut, whole on hover.
+                        let label = egui::Label::new(text)
+                            .truncate()
+                            .sense(egui::Sense::click());
+                        let response = ui.add(label);
                         if has_children && response.clicked() {
                             toggle = Some(id);
                         }
@@ -138,5 +174,22 @@ impl TreeView {
         if toggle.is_some() {
             self.dirty_key = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_decision_id;
+
+    #[test]
+    fn rule_rows_name_their_decision_id() {
+        assert_eq!(
+            rule_decision_id("weighted_rule retreat_to_supply #13"),
+            Some(13)
+        );
+        assert_eq!(rule_decision_id("weighted_rule a #b #-2"), Some(-2));
+        assert_eq!(rule_decision_id("weighted_selection decisions"), None);
+        assert_eq!(rule_decision_id("Sequence guards #3"), None);
+        assert_eq!(rule_decision_id("weighted_rule no_id"), None);
     }
 }

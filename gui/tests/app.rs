@@ -101,8 +101,9 @@ fn step_advances_exactly_one_tick_while_paused() {
     }
     let tick = h.state().view.as_ref().and_then(|v| v.tick.clone());
     assert_eq!(tick.map(|t| t.tick), Some(3));
-    // The chosen decision of the sample's first ticks is shown as running.
-    h.get_by_label("> running");
+    // The chosen decision of the sample's first ticks is marked in effect in the table and
+    // on its rule row in the tree.
+    assert_eq!(h.query_all_by_label("> in effect").count(), 2);
 }
 
 #[test]
@@ -161,4 +162,35 @@ fn stepping_into_the_retreat_shows_the_decision_and_why_not() {
         h.query_by_label(&why).is_some(),
         "why-not `{why}` not shown"
     );
+    // The status panel names the decision in effect as the table does, and says what `hold`
+    // or `send` means.
+    assert!(
+        h.query_by_label("13 retreat_to_supply (weight 800)")
+            .is_some()
+    );
+    assert!(
+        h.query_all_by_label_contains("goal").count() >= 1,
+        "the action in words"
+    );
+    // Selecting an unavailable decision shows its whole why-not below the table.
+    let (id, text) = tick
+        .why_not
+        .iter()
+        .next()
+        .map(|(id, text)| (id.clone(), text.clone()))
+        .expect("a why-not");
+    let name = view
+        .tables
+        .decisions
+        .iter()
+        .find(|d| d.decision.id.to_string() == id)
+        .map(|d| gui::tables_view::row_label(d.decision.id, &d.decision.name))
+        .expect("the decision");
+    h.get_by_label(&name).click();
+    h.run();
+    assert!(
+        h.query_by_label(&format!("why not: {text}")).is_some(),
+        "details of {name}"
+    );
+    assert!(h.query_by_label("not available").is_some());
 }

@@ -445,7 +445,8 @@ impl SoccerApp {
                         .map(|(i, _)| i)
                         .collect();
                 }
-                self.tree.show_tree(ui, &d.tree, &d.statuses, &d.why_not);
+                self.tree
+                    .show_tree(ui, &d.tree, &d.statuses, &d.why_not, None);
             }
             _ => {
                 ui.label("no tree (scripted robot or nothing selected)");
