@@ -480,15 +480,13 @@ impl ViewerApp {
                     .auto_shrink([false, false])
                     .show(left, |ui| {
                         for e in &view.events {
-                            ui.label(
-                                RichText::new(format!(
-                                    "{:>12} {:<16} {}",
-                                    crate::model::event_time(e.time),
-                                    e.kind,
-                                    e.message
-                                ))
-                                    .monospace(),
-                            );
+                            // Time and kind in fixed columns, the message wrapped beside them.
+                            ui.horizontal_top(|ui| {
+                                let time = crate::model::event_time(e.time);
+                                ui.label(RichText::new(format!("{time:>10}")).monospace());
+                                ui.label(RichText::new(format!("{:<9}", e.kind)).monospace().weak());
+                                ui.add(egui::Label::new(e.message.as_str()).wrap());
+                            });
                         }
                     });
                 right.heading("Health");

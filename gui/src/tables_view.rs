@@ -1,5 +1,6 @@
-//! The decision table (id, name, weight, available, why-not, running / chosen / best markers,
-//! a clickable row that stays selected) and the status panel of the match.
+//! The decision table (id and name with the why-not wrapped under it, weight, available, in
+//! effect / best markers, a clickable row that stays selected) and the status panel of the
+//! match.
 
 use crate::map_view::{AVAILABLE_BLUE, TARGET_GREEN};
 use crate::model::View;
@@ -135,15 +136,17 @@ pub fn decision_table(ui: &mut egui::Ui, view: &View, selected: &mut Option<i32>
         .id_salt("decision-table")
         .auto_shrink([false, true])
         .show(ui, |ui| {
+            // The why-not goes under the decision's name, wrapped to what the other columns
+            // leave of the panel, so it is read whole.
+            let why_width = (ui.available_width() - 200.0).max(160.0);
             egui::Grid::new("decision-grid")
-                .num_columns(5)
+                .num_columns(4)
                 .striped(true)
                 .show(ui, |ui| {
                     ui.strong("");
                     ui.strong("decision");
                     ui.strong("weight");
                     ui.strong("available");
-                    ui.strong("why not");
                     ui.end_row();
                     for loaded in &view.tables.decisions {
                         let d = &loaded.decision;
@@ -163,18 +166,22 @@ pub fn decision_table(ui: &mut egui::Ui, view: &View, selected: &mut Option<i32>
                         } else {
                             text
                         };
-                        if ui.selectable_label(is_selected, text).clicked() {
-                            *selected = if is_selected { None } else { Some(d.id) };
-                        }
+                        let why = tick.and_then(|t| t.why_not_of(d.id));
+                        ui.vertical(|ui| {
+                            ui.set_max_width(why_width);
+                            if ui.selectable_label(is_selected, text).clicked() {
+                                *selected = if is_selected { None } else { Some(d.id) };
+                            }
+                            if let Some(why) = why {
+                                ui.add(egui::Label::new(RichText::new(why).weak()).wrap());
+                            }
+                        });
                         ui.label(d.weight.to_string());
                         match available {
                             Some(true) => ui.colored_label(Color32::from_rgb(60, 200, 90), "yes"),
                             Some(false) => ui.colored_label(Color32::from_rgb(220, 90, 90), "no"),
                             None => ui.label("-"),
                         };
-                        // Cut to the column, the whole text on hover and below the table.
-                        let why = tick.and_then(|t| t.why_not_of(d.id)).unwrap_or("");
-                        ui.add(egui::Label::new(why).truncate());
                         ui.end_row();
                     }
                 });

@@ -35,7 +35,7 @@ fn decision_table_lists_every_decision_of_the_sample() {
         h.get_by_label(name);
     }
     h.get_by_label("weight");
-    h.get_by_label("why not");
+    h.get_by_label("available");
 }
 
 #[test]
