@@ -11,6 +11,7 @@
 
 pub mod app;
 pub mod live;
+pub mod map_labels;
 pub mod map_view;
 pub mod model;
 pub mod recording;

@@ -365,6 +365,9 @@ impl MapView {
         };
         if let Some(with_names) = level {
             let font = FontId::proportional(11.0);
+            let colour = Color32::from_rgb(20, 20, 90);
+            let mut markers = Vec::new();
+            let mut galleys = Vec::new();
             for (w, (id, name)) in waypoints.iter().zip(labels.iter()) {
                 let p = metres(w.x, w.y);
                 if !rect.contains(p) {
@@ -375,13 +378,16 @@ impl MapView {
                 } else {
                     id
                 };
-                painter.text(
-                    p + Vec2::new(radius + 2.0, 0.0),
-                    Align2::LEFT_CENTER,
-                    text,
-                    font.clone(),
-                    Color32::from_rgb(20, 20, 90),
-                );
+                markers.push(p);
+                galleys.push(painter.layout_no_wrap(text.clone(), font.clone(), colour));
+            }
+            // Beside the marker where it covers nothing else; left out where it would.
+            let sizes: Vec<Vec2> = galleys.iter().map(|g| g.size()).collect();
+            let spots = crate::map_labels::place_labels(&markers, &sizes, radius, rect);
+            for (galley, spot) in galleys.into_iter().zip(spots) {
+                if let Some(spot) = spot {
+                    painter.galley(spot.min, galley, colour);
+                }
             }
         }
         self.label_level = level;
