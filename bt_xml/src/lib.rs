@@ -43,7 +43,7 @@ impl fmt::Display for Position {
 /// One attribute of an element, its value as tinyxml2 reads it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Attribute {
-    /// The attribute name.
+    /// As written in the file, case-sensitive: a port name such as `goal`, or `name`.
     pub name: String,
     /// The value after entity processing (tinyxml2's, quirks included).
     pub value: String,

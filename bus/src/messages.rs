@@ -120,11 +120,11 @@ pub struct DecisionMsg {
     pub decision_id: u8,
     /// Mode for the lower computer.
     pub mode: u8,
-    /// Final target x.
+    /// Map x of the last waypoint of the decision's path (m).
     pub x: f32,
-    /// Final target y.
+    /// Map y of the last waypoint of the decision's path (m).
     pub y: f32,
-    /// Gimbal yaw relative to the chassis.
+    /// Gimbal yaw to the aimed enemy relative to the chassis (rad, [-pi, pi]; 0 without target).
     pub theta: f32,
 }
 
@@ -145,7 +145,7 @@ pub struct Detection {
 pub struct DetectionArray {
     /// Stamp.
     pub header: Header,
-    /// The detections.
+    /// One entry per robot seen (recorded only; not an input of the node).
     pub detections: Vec<Detection>,
 }
 
@@ -169,7 +169,7 @@ pub struct Autoaim {
 pub struct Float32 {
     /// Stamp (ours; the original had none).
     pub header: Header,
-    /// The value.
+    /// Absolute yaw from us to the aimed enemy (rad, [0, 2 pi) from +x toward +y).
     pub data: f32,
 }
 

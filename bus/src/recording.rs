@@ -83,7 +83,7 @@ pub struct ChannelInfo {
     pub schema_encoding: String,
     /// Message encoding (`json`).
     pub message_encoding: String,
-    /// The schema document.
+    /// Schema bytes as stored: JSON Schema text for our channels, empty for a schemaless one.
     pub schema: Vec<u8>,
 }
 
@@ -241,7 +241,7 @@ pub enum RecordError {
     /// The file could not be created or written.
     #[error("{path}: cannot write the recording: {message}")]
     Io {
-        /// The recording.
+        /// The MCAP file being written.
         path: PathBuf,
         /// What went wrong.
         message: String,
@@ -249,7 +249,7 @@ pub enum RecordError {
     /// A message could not be encoded.
     #[error("cannot encode a message on `{topic}`: {message}")]
     Encode {
-        /// The topic.
+        /// Topic the message was to be recorded on.
         topic: String,
         /// What went wrong.
         message: String,

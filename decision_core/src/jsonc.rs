@@ -33,7 +33,7 @@ impl fmt::Display for Pos {
 pub struct Json {
     /// Where the value starts.
     pub pos: Pos,
-    /// The value itself.
+    /// The parsed value; nested values carry their own positions.
     pub value: JsonValue,
 }
 
@@ -52,9 +52,9 @@ pub enum JsonValue {
         /// Whether the literal was written as an integer.
         integer: bool,
     },
-    /// A string.
+    /// A string, quotes removed and escapes decoded.
     String(String),
-    /// An array.
+    /// An array; each element keeps its own position.
     Array(Vec<Json>),
     /// An object; duplicate keys are resolved to the last one, in first-seen order.
     Object(Vec<Member>),
@@ -63,11 +63,11 @@ pub enum JsonValue {
 /// One `"key": value` entry of an object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    /// The key.
+    /// The key, unquoted and unescaped (JSON5 also allows a bare identifier).
     pub key: String,
     /// Where the key starts.
     pub key_pos: Pos,
-    /// The value.
+    /// The value of the key's last occurrence when the key is repeated.
     pub value: Json,
 }
 

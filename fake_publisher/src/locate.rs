@@ -8,9 +8,9 @@ use std::fmt;
 /// One step of a path into a JSON5 document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seg {
-    /// An object member.
+    /// An object member by key, shown as `.key` (without the dot at the start).
     Key(String),
-    /// An array element.
+    /// An array element by 0-based index, shown as `[n]`.
     Index(usize),
 }
 

@@ -22,7 +22,7 @@ pub const DEFAULT_RATE: f64 = 10.0;
 /// Highest accepted publish rate in Hz.
 pub const MAX_RATE: f64 = 1000.0;
 
-/// A team.
+/// A RoboMaster team colour, `red` or `blue` in the scenario file.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
 )]
@@ -43,7 +43,7 @@ impl Side {
         }
     }
 
-    /// The other team.
+    /// The opposing colour: `Red` <-> `Blue`.
     pub fn other(self) -> Side {
         match self {
             Side::Red => Side::Blue,

@@ -11,9 +11,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What `--soccer` was asked.
 pub struct SoccerArgs {
-    /// The soccer scenario.
+    /// Soccer scenario file (JSON5); None = the default match.
     pub scenario: Option<PathBuf>,
-    /// The parameters folder.
+    /// Parameters folder of the field and robots; None = the sample's, location `simulation`.
     pub params: Option<PathBuf>,
     /// Teams on the bus.
     pub remote: Vec<String>,

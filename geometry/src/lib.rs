@@ -125,7 +125,7 @@ impl<F> Point2<F> {
 }
 
 impl<F> Vector2<F> {
-    /// The zero vector.
+    /// `(0, 0)`: it has no direction ([`normalized`](Self::normalized) gives `None`).
     pub const ZERO: Self = Self::new(0.0, 0.0);
 
     /// Unit vector at `angle` from +x.

@@ -25,11 +25,11 @@ pub enum SourceKind {
     Recording,
 }
 
-/// The dashboard.
+/// The RoboMaster viewer's eframe app: one [`Source`] at a time, panels drawn from its [`View`].
 pub struct ViewerApp {
     /// Persisted settings.
     pub settings: Settings,
-    /// The open source.
+    /// Where the data comes from; `Source::None` until one opens, or after one failed to.
     pub source: Source,
     /// What is shown (None until a source opened).
     pub view: Option<View>,

@@ -28,7 +28,7 @@ pub enum LinkState {
     Failed(String),
 }
 
-/// The live source.
+/// A node followed over Zenoh, with a shadow node fed its inputs for the map and tree.
 pub struct LiveSource {
     /// Endpoint connected to.
     pub endpoint: String,
@@ -93,7 +93,7 @@ impl LiveSource {
         (source, view)
     }
 
-    /// The link state.
+    /// Connecting, connected, or the last failure while the bus thread retries.
     pub fn link(&self) -> LinkState {
         self.link
             .lock()

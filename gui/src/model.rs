@@ -161,7 +161,7 @@ pub fn event_time(t: f64) -> String {
 pub struct View {
     /// The tables in use (map, waypoints, decisions, config).
     pub tables: Arc<Tables>,
-    /// The last tick.
+    /// The node's trace of the last tick (a recording's: the one at the cursor); None before any.
     pub tick: Option<TickView>,
     /// The world of the last tick.
     pub world: Option<World>,
@@ -173,7 +173,7 @@ pub struct View {
     pub remaining: Option<f64>,
     /// Robots to draw.
     pub robots: Vec<RobotMark>,
-    /// The tree layout.
+    /// The node's tree flattened in preorder; `statuses` is indexed the same way.
     pub tree: FlatTree,
     /// Status of each node in the last tick (by preorder id).
     pub statuses: Vec<Option<Status>>,

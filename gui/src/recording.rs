@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 /// A recording opened for scrubbing.
 pub struct RecordingSource {
-    /// The file.
+    /// The MCAP file, as opened.
     pub path: PathBuf,
     messages: Vec<RecordedMessage>,
     traces: Vec<(f64, TickView)>,

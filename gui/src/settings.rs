@@ -15,7 +15,7 @@ pub enum SourceSetting {
         /// Scenario file.
         scenario: String,
     },
-    /// The live bus.
+    /// A node followed live over Zenoh.
     Live {
         /// Zenoh endpoint.
         endpoint: String,
@@ -26,7 +26,7 @@ pub enum SourceSetting {
     },
     /// An MCAP recording.
     Recording {
-        /// The file.
+        /// Path of the MCAP file.
         file: String,
         /// Config used when the recording has no attached files.
         config: String,
@@ -37,7 +37,7 @@ pub enum SourceSetting {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// The last source.
+    /// The last source opened successfully, reopened at start unless the command line names one.
     pub source: SourceSetting,
     /// Show the decision table panel.
     pub show_decisions: bool,

@@ -8,10 +8,10 @@ use crate::sim::SimSource;
 pub enum Source {
     /// Nothing (a source failed to open).
     None,
-    /// The embedded simulation.
+    /// Node and fake publisher in this process, on the viewer's clock.
     Sim(Box<SimSource>),
-    /// The live bus.
+    /// A running node followed over Zenoh, with a shadow node for the map and tree.
     Live(Box<LiveSource>),
-    /// A recording.
+    /// An MCAP file written by `robot-decision`, scrubbed to any log time.
     Recording(Box<RecordingSource>),
 }

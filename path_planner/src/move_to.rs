@@ -36,7 +36,7 @@ pub fn brake_time(speed: f64, acc: f64, cfg: &MoveToConfig) -> f64 {
 pub enum MoveCommand {
     /// Follow `path`; `target` is the current part's destination (the intermediate one if any).
     Follow {
-        /// The planned path.
+        /// The path found this frame; its first collision, if any, is later than the brake time.
         path: TrajPath,
         /// Position command for the robot controller.
         target: Vec2,

@@ -12,7 +12,7 @@ pub struct Vec2 {
 }
 
 impl Vec2 {
-    /// The zero vector.
+    /// `(0, 0)`, also what [`normalized`](Self::normalized) gives for a near-zero vector.
     pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
 
     /// Creates a vector from its components.

@@ -58,7 +58,7 @@ enum Command {
         /// The tree to run (default: `main_tree_to_execute`, else the only tree).
         #[arg(long)]
         main_tree: Option<String>,
-        /// The leaf vocabulary.
+        /// The action and condition leaves the tree may use.
         #[arg(long, value_enum, default_value = "bench")]
         leaves: bt::Leaves,
         /// Input lines `{"set": {...}}` (JSON Lines); `-` reads standard input.
@@ -147,7 +147,7 @@ enum Command {
     },
     /// Show what a recording holds: topics, counts, time span, decisions, attachments.
     RecordInfo {
-        /// The recording.
+        /// An MCAP file written with `--record` (RoboMaster or soccer).
         file: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// Arguments of `soccer decide`.
 #[derive(Debug, Clone)]
 pub struct DecideArgs {
-    /// The parameters folder.
+    /// Folder of `base/`, `location/NAME/` and `robot/NAME/` parameter files.
     pub params_dir: PathBuf,
     /// Location override.
     pub location: Option<String>,
@@ -188,7 +188,7 @@ fn run_lines<T>(
 /// Arguments of `soccer heatmap`.
 #[derive(Debug, Clone)]
 pub struct HeatmapArgs {
-    /// The parameters folder.
+    /// Folder of `base/`, `location/NAME/` and `robot/NAME/` parameter files.
     pub params_dir: PathBuf,
     /// Location override.
     pub location: Option<String>,

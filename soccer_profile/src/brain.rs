@@ -34,7 +34,7 @@ impl SoccerBrain {
         })
     }
 
-    /// The behaviour.
+    /// The behaviour half: world model, tree and the trace of the last step.
     pub fn decider(&self) -> &SoccerDecider {
         &self.decider
     }

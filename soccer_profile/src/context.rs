@@ -58,7 +58,7 @@ pub struct TickChoices {
     pub body: Option<Body>,
     /// The head motion, if an action chose one.
     pub head: Option<Head>,
-    /// The role taken.
+    /// The role `assume_role` (or Booster's cooperation) set; reported only while playing.
     pub role: Option<Role>,
     /// The ready formation's pose for this robot.
     pub kickoff_pose: Option<Pose2<Field>>,

@@ -30,14 +30,14 @@ pub enum PrimaryState {
     Penalized,
 }
 
-/// The game phase.
+/// `game.phase`: normal play or a penalty shootout (`normal` when absent).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum GamePhase {
     /// Normal play.
     #[default]
     Normal,
-    /// A penalty shootout.
+    /// A penalty shootout (`penalty_shootout`); `is_penalty_shootout` holds.
     PenaltyShootout,
 }
 
@@ -47,7 +47,7 @@ pub enum GamePhase {
 pub enum Team {
     /// Our team.
     Own,
-    /// The other team.
+    /// The other team (`opponent`).
     Opponent,
 }
 
@@ -150,7 +150,7 @@ pub struct PointJson {
     pub y: f64,
 }
 
-/// An obstacle circle.
+/// One of `obstacles`: a robot or post as a circle in field coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ObstacleJson {
@@ -192,7 +192,7 @@ pub enum RemoteCommand {
     Kick(Foot),
 }
 
-/// A kicking foot.
+/// A foot, `left` or `right` (remote-control and motion kicks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Foot {
@@ -210,7 +210,7 @@ pub struct Frame {
     pub t: f64,
     /// Own player number, 1..=7.
     pub player_number: u8,
-    /// The primary state.
+    /// The robot's state machine above the game states (`playing` when absent).
     pub primary_state: PrimaryState,
     /// False while the current motion may not yet be left.
     pub motion_switch_allowed: bool,

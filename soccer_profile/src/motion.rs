@@ -30,7 +30,7 @@ pub enum Body {
     StandUp,
     /// Walk to a field pose at a speed (m/s).
     WalkTo {
-        /// The target pose.
+        /// Field pose to reach: x, y (m) and final heading (rad).
         target: Pose2<Field>,
         /// Walking speed (m/s).
         speed: f64,
@@ -48,7 +48,7 @@ pub enum Body {
     Turn(TurnDirection),
     /// Kick the ball towards a field target.
     Kick {
-        /// The kicking foot.
+        /// Foot to kick with (`left` / `right` in the output).
         foot: Foot,
         /// Where the ball should go.
         target: Point2<Field>,
@@ -90,9 +90,9 @@ pub enum Head {
 /// One assembled motion command.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MotionCommand {
-    /// The body motion.
+    /// Legs' motion; `stand` when no action chose one.
     pub body: Body,
-    /// The head motion.
+    /// Head motion, chosen apart from the body; `look_forward` when no action chose one.
     pub head: Head,
 }
 

@@ -16,7 +16,7 @@ const NOBODY: u8 = u8::MAX;
 pub struct Site {
     /// The robot's number.
     pub player: u8,
-    /// Its pose.
+    /// Its field pose; the heading biases the step costs (`orientation_bias`).
     pub pose: Pose2<Field>,
 }
 
@@ -59,7 +59,7 @@ impl Search<'_> {
     }
 }
 
-/// The partition grid.
+/// A reusable partition: per-cell cost and owner, the bucket queue and the sites.
 #[derive(Debug, Clone, Default)]
 pub struct VoronoiGrid {
     resolution: f64,

@@ -154,7 +154,7 @@ pub struct World {
     pub now: f64,
     /// Own number.
     pub player_number: u8,
-    /// The primary state.
+    /// The last frame's primary state (`initial` before the first frame).
     pub primary_state: PrimaryState,
     /// Whether the current motion may be left.
     pub motion_switch_allowed: bool,

@@ -16,7 +16,7 @@ pub enum GraphError {
     /// Two waypoints share an id; ids must be unique so decisions can name them.
     #[error("duplicate waypoint id {id}")]
     DuplicateId {
-        /// The repeated id.
+        /// The first id, in file order, that a later waypoint repeats.
         id: i32,
     },
     /// A `connect` entry names an id no waypoint has.

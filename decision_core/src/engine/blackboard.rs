@@ -54,11 +54,11 @@ pub enum EntryType {
     Any,
     /// A 64-bit integer entry.
     Int,
-    /// A double entry.
+    /// An `f64` entry; an int written to it must fit a double exactly (magnitude below 2^53).
     Double,
-    /// A boolean entry.
+    /// A `bool` entry; port writes accept 0 and 1 and bool text (`true`, `False`, `1`, ...).
     Bool,
-    /// A string entry.
+    /// A `String` entry; numbers and booleans cannot be written into it.
     Str,
 }
 
@@ -346,7 +346,7 @@ pub struct Blackboards {
 }
 
 impl Blackboards {
-    /// An empty arena.
+    /// An arena without scopes; add the root with [`new_root`](Self::new_root).
     pub fn new() -> Self {
         Self::default()
     }

@@ -62,7 +62,7 @@ pub struct LeafParams<'a> {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("param `{param}`: {message}")]
 pub struct ParamError {
-    /// The parameter name.
+    /// Key of the bad param in the node's `params` object.
     pub param: String,
     /// What is wrong with it.
     pub message: String,
@@ -156,14 +156,14 @@ impl<'a> LeafParams<'a> {
         Self::integer(key, self.required(key)?)
     }
 
-    /// A required boolean.
+    /// A required JSON `true` / `false` (no 0 / 1, no strings).
     pub fn bool(&self, key: &str) -> Result<bool, ParamError> {
         let v = self.required(key)?;
         v.as_bool()
             .ok_or_else(|| ParamError::wrong_type(key, "a boolean", v))
     }
 
-    /// A required string.
+    /// A required JSON string, borrowed from the params object.
     pub fn str(&self, key: &str) -> Result<&'a str, ParamError> {
         let v = self.required(key)?;
         v.as_str()
@@ -311,7 +311,7 @@ impl PortDecl {
 /// How many children a node kind takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Children {
-    /// A leaf.
+    /// No children: the node is a leaf.
     None,
     /// Exactly this many.
     Exactly(usize),

@@ -32,7 +32,7 @@ impl std::fmt::Display for NodeId {
 /// One node's result in a tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TraceEntry {
-    /// The node.
+    /// Preorder id of the node that finished this tick.
     pub node: NodeId,
     /// What it returned.
     pub status: Status,

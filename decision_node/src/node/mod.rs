@@ -73,7 +73,7 @@ impl NodeOutput {
 pub enum Ingested<O = NodeOutput> {
     /// Stored; no tick yet.
     Stored,
-    /// A tick happened.
+    /// A joined set completed and the node ticked (RoboMaster; soccer ticks on a timer).
     Tick(Box<O>),
     /// A joined set (RoboMaster) or a message (soccer) was too old and skipped.
     Stale {

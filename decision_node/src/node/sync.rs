@@ -11,7 +11,7 @@
 /// A value with the header stamp it came with.
 #[derive(Debug, Clone)]
 pub struct Stamped<T> {
-    /// The value.
+    /// The newest message of its topic, as given to `put_*`.
     pub value: T,
     /// Its header stamp in seconds.
     pub stamp: f64,

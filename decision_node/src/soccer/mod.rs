@@ -54,11 +54,11 @@ pub struct SoccerOutput {
     pub tick: u64,
     /// The frame the tree decided on.
     pub frame: Frame,
-    /// The decision.
+    /// What the brain decided for `frame`: motion command, team message, send interval.
     pub decision: Decision,
     /// The trace payload (built while the brain's node trace is this tick's).
     pub trace: Vec<u8>,
-    /// The search target.
+    /// The suggestor's search target (field frame, m), sent as `suggested_search_position`.
     pub search_position: Option<[f64; 2]>,
     /// The heatmap's cell size, when it is due for re-publishing.
     pub cell_size: Option<[f64; 2]>,

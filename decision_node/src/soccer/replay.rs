@@ -124,7 +124,7 @@ pub struct SoccerSpan {
 /// One robot's replay.
 #[derive(Debug, Clone, Serialize)]
 pub struct RobotReport {
-    /// The topic prefix.
+    /// The robot's topic prefix in the recording (`player_3/`, `home/player_3/`).
     pub robot: String,
     /// Ticks compared.
     pub ticks: usize,
@@ -134,7 +134,7 @@ pub struct RobotReport {
     pub spans: Vec<SoccerSpan>,
 }
 
-/// The whole replay.
+/// What a soccer replay found: each robot's comparison and the overall verdict.
 #[derive(Debug, Clone, Serialize)]
 pub struct SoccerReport {
     /// `recorded` or the other parameters folder.

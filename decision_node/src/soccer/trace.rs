@@ -85,7 +85,7 @@ pub struct BlackboardRecord {
     /// The robot's number.
     #[serde(default)]
     pub player: u8,
-    /// The frame.
+    /// The input frame the tree decided on; the one required field.
     pub frame: Frame,
 }
 

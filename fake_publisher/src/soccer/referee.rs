@@ -44,7 +44,7 @@ pub enum Phase {
 /// What the referee announced this tick, for the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    /// The phase changed.
+    /// The game entered this phase.
     Phase(Phase),
     /// A goal for a team.
     Goal(Side),
@@ -86,7 +86,7 @@ pub struct Referee {
     pub kickoff: Side,
     /// Playing time in this half (s).
     pub played: f64,
-    /// Length of a half.
+    /// Length of a half (s).
     pub half_duration: f64,
     /// The set play in progress, its team and start.
     pub set_play: Option<(SubState, Side, f64)>,

@@ -19,7 +19,7 @@ pub enum Side {
 }
 
 impl Side {
-    /// The other team.
+    /// The opposing side: `Home` <-> `Away`.
     pub fn other(self) -> Side {
         match self {
             Side::Home => Side::Away,
@@ -60,7 +60,7 @@ pub enum Start {
     Kickoff,
     /// Straight into playing with the ball where `ball` says.
     Playing,
-    /// A penalty shootout.
+    /// Straight into a penalty shootout, `kickoff_team` kicking first.
     PenaltyShootout,
 }
 
@@ -104,18 +104,18 @@ pub enum EventKind {
     },
     /// A player is penalized for some seconds.
     Penalize {
-        /// The team.
+        /// Side of the penalized player.
         team: Side,
-        /// The player number.
+        /// Its number in that team's `players`; an unknown number does nothing.
         player: u8,
         /// How long (s).
         seconds: f64,
     },
-    /// A robot falls.
+    /// A robot falls over where it stands; it stays down until its motion command stands it up.
     Fall {
-        /// The team.
+        /// Side of the falling player.
         team: Side,
-        /// The player number.
+        /// Its number in that team's `players`; an unknown number does nothing.
         player: u8,
     },
 }
@@ -163,7 +163,7 @@ impl Default for Perception {
     }
 }
 
-/// A soccer scenario.
+/// A soccer scenario file (JSON5); every key has a default, so `{}` is a whole match.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SoccerScenario {

@@ -30,7 +30,7 @@ enum Brain {
     Node(Box<SoccerBrain>),
     /// A node elsewhere (on the bus): gets its frame each tick, sends its motion command.
     Remote,
-    /// The scripted opponent.
+    /// `kind: scripted`: the lowest number keeps goal, the others walk to the ball and kick.
     Scripted,
 }
 
@@ -87,15 +87,15 @@ pub struct Happening {
     pub text: String,
 }
 
-/// The match.
+/// A simulated soccer match of one scenario, stepped in [`TICK`]s; deterministic for a seed.
 pub struct SoccerMatch {
     scenario: SoccerScenario,
     params: Arc<Parameters>,
     /// Simulated time (s).
     pub now: f64,
-    /// The ball.
+    /// The true ball, in the world frame (the home team's field frame).
     pub ball: Ball,
-    /// The referee.
+    /// The simulated game controller: phase, half, score, set plays, shootout, message budgets.
     pub referee: Referee,
     /// Every robot, home first, by number.
     pub players: Vec<Player>,

@@ -24,10 +24,10 @@ pub const FALL_RECOVERY_DELAY: f64 = 1.0;
 /// Time standing up takes (s).
 pub const STAND_UP_DURATION: f64 = 2.0;
 
-/// The ball.
+/// The simulated ball: it rolls with friction, is kicked and bounces off robots.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ball {
-    /// Position.
+    /// Centre in the world frame (m).
     pub position: Point2<Field>,
     /// Velocity (m/s).
     pub velocity: Vector2<Field>,

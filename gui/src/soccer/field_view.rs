@@ -11,7 +11,7 @@ use soccer_profile::params::FieldDimensions;
 pub const HOME_BLUE: Color32 = Color32::from_rgb(40, 110, 235);
 /// The away team's colour.
 pub const AWAY_RED: Color32 = Color32::from_rgb(225, 50, 40);
-/// The carpet.
+/// Fill of the field and its border strip (a darker green lies outside).
 pub const GRASS: Color32 = Color32::from_rgb(40, 125, 55);
 /// The search target marker.
 pub const SEARCH_MAGENTA: Color32 = Color32::from_rgb(240, 60, 220);

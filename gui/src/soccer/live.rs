@@ -145,7 +145,7 @@ impl SoccerLive {
         }
     }
 
-    /// The link state.
+    /// Connecting until the bus is open and subscribed; the last error while it retries.
     pub fn link(&self) -> LinkState {
         self.link
             .lock()

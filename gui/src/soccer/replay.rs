@@ -18,7 +18,7 @@ const MAX_SECONDS_PER_FRAME: f64 = 5.0;
 
 /// A soccer recording with a cursor.
 pub struct SoccerReplay {
-    /// The file.
+    /// The MCAP file being replayed, as opened.
     pub path: PathBuf,
     /// Whether the cursor advances with the wall clock.
     pub playing: bool,

@@ -88,7 +88,7 @@ impl RobotView {
     }
 }
 
-/// The ball.
+/// The true ball in the world frame (known only in the simulation).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BallView {
     /// Position (m).
@@ -146,7 +146,7 @@ pub struct VoronoiView {
     pub team: Option<TeamSide>,
     /// Cell side (m).
     pub resolution: f64,
-    /// The owned cells.
+    /// Every grid cell that has an owner (blocked and unreachable cells are left out).
     pub cells: Vec<VoronoiCell>,
 }
 
@@ -170,9 +170,9 @@ pub struct MessageView {
 pub enum EventKind {
     /// A robot changed role.
     Role,
-    /// A kick.
+    /// A robot kicked (`home 3 kicks`).
     Kick,
-    /// A goal.
+    /// A goal was scored (lines starting `GOAL`).
     Goal,
     /// The game controller (phases, set plays, halves).
     Game,

@@ -25,11 +25,11 @@ pub enum SoccerSource {
 
 /// The soccer dashboard on a match in process, live or recorded.
 pub struct SoccerApp {
-    /// The source.
+    /// In-process match, live team or recording, chosen when the app opens.
     pub source: SoccerSource,
     /// What is drawn.
     pub scene: SoccerScene,
-    /// The field panel.
+    /// The field panel's last transform and hovered point (for picking robots).
     pub field: FieldView,
     /// The tree panel's collapse state.
     pub tree: TreeView,

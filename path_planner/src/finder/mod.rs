@@ -122,7 +122,7 @@ impl PathFinder {
         }
     }
 
-    /// The configuration.
+    /// The configuration given to [`new`](Self::new); it cannot change afterwards.
     pub fn config(&self) -> &PlannerConfig {
         &self.cfg
     }

@@ -33,7 +33,7 @@ impl TrajPath {
         }
     }
 
-    /// The first part.
+    /// The trajectory on [0, t_switch]: the whole path when it is single.
     pub fn first(&self) -> &BangBang2D {
         &self.first
     }

@@ -20,7 +20,7 @@ const AUTO_VISUAL_KICK_ANGLE: f64 = 0.8;
 /// Kick-direction error within which the robot stands right for a kick (rad).
 const KICK_ANGLE_TOLERANCE: f64 = 0.25;
 
-/// The decision nodes.
+/// Catalogue entries of `StrikerDecide` and `GoalieDecide`.
 pub fn kinds() -> Vec<NodeKind> {
     vec![
         NodeKind {

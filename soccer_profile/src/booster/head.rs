@@ -10,7 +10,7 @@ use crate::motion::Head;
 use decision_core::engine::blackboard::EntryType::{Double, Int};
 use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
 
-/// The head nodes.
+/// Catalogue entries of the camera nodes, `CamTrackBall` through `MoveHead`.
 pub fn kinds() -> Vec<NodeKind> {
     vec![
         NodeKind {

@@ -16,7 +16,7 @@ use decision_core::engine::blackboard::EntryType::{Double, Int};
 use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
 use geometry::{Field, Point2, Pose2};
 
-/// The kicking nodes.
+/// Catalogue entries of `CalcKickDir`, `Kick` and `RLVisionKick`.
 pub fn kinds() -> Vec<NodeKind> {
     vec![
         NodeKind {

@@ -53,7 +53,7 @@ pub struct NodeKind {
     pub doc: &'static str,
     /// Its ports with defaults, as BT.CPP's `providedPorts()`.
     pub ports: Vec<PortDecl>,
-    /// The constructor.
+    /// Builds the node's [`Leaf`] from its resolved ports; an `Err` is a compile error.
     pub make: Make,
 }
 
@@ -291,7 +291,7 @@ pub enum KickType {
     Block,
 }
 
-/// The field dimensions.
+/// Shorthand for the parameters' field dimensions (`c.params.field`).
 pub(crate) fn field(c: &SoccerContext) -> &FieldDimensions {
     &c.params.field
 }

@@ -13,7 +13,7 @@ use decision_core::engine::blackboard::EntryType::{Double, Str};
 use decision_core::engine::{Cx, Fault, PortDecl, Status};
 use geometry::{Field, Point2, Pose2, Vector2};
 
-/// The positioning nodes.
+/// Catalogue entries of the positioning nodes, `GoToReadyPosition` through `GoToFreekickPosition`.
 pub fn kinds() -> Vec<NodeKind> {
     let walk_ports = |theta: &'static str, vx: &'static str, vy: &'static str| {
         vec![

@@ -14,7 +14,7 @@ use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
 use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
 use std::f64::consts::FRAC_PI_2;
 
-/// The body nodes.
+/// Catalogue entries of the body nodes, `SetVelocity` through `Adjust`.
 pub fn kinds() -> Vec<NodeKind> {
     vec![
         NodeKind {

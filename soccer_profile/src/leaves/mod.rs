@@ -62,7 +62,7 @@ pub(crate) fn question(
     });
 }
 
-/// A parameterless action.
+/// The action behind [`deed`]: calls its function every tick and returns its status.
 pub(crate) struct Deed(fn(&mut SoccerContext) -> Status);
 
 impl Action<SoccerContext> for Deed {

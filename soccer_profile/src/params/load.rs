@@ -188,7 +188,7 @@ struct Loaded<T> {
 struct Merged {
     /// The files read, base first (index 0 is the base file even when it is missing).
     files: Vec<PathBuf>,
-    /// The merged tree.
+    /// All `files` overlaid in order (objects merge, other values replace); nodes know their file.
     root: Node,
     /// Key paths already reported (and removed), whose range problems would repeat them.
     reported: Vec<String>,

@@ -26,7 +26,7 @@ pub enum GameStateName {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct HeatmapGame {
-    /// The game state.
+    /// `initial` .. `finished`; `playing` when absent.
     pub state: GameStateName,
     /// The set play in progress.
     pub sub_state: Option<SubState>,

@@ -12,7 +12,7 @@ use std::f64::consts::LN_2;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`parameters.{key}`: {message}")]
 pub struct ParameterError {
-    /// The offending key.
+    /// Path of the refused key below `parameters` (as in the message).
     pub key: String,
     /// What is wrong.
     pub message: String,

@@ -24,7 +24,7 @@ pub enum MapError {
     /// The file could not be read.
     #[error("map file `{}`: cannot read: {source}", path.display())]
     Io {
-        /// The map file.
+        /// Path of the PNG, as given to the loader.
         path: PathBuf,
         /// The underlying I/O error.
         source: std::io::Error,
@@ -32,7 +32,7 @@ pub enum MapError {
     /// The bytes are not a PNG the decoder understands.
     #[error("map file `{}`: cannot decode PNG: {source}", path.display())]
     Decode {
-        /// The map file.
+        /// Path of the PNG, as given to the loader.
         path: PathBuf,
         /// The decoder's error.
         source: image::ImageError,
@@ -40,7 +40,7 @@ pub enum MapError {
     /// The image has no pixels.
     #[error("{origin}: image is empty ({width} x {height})")]
     Empty {
-        /// The map.
+        /// The file it was read from, or none for an in-memory buffer.
         origin: MapOrigin,
         /// Width in pixels.
         width: u32,
@@ -50,7 +50,7 @@ pub enum MapError {
     /// The field size or the buffer size is unusable.
     #[error("{origin}: bad size: {reason}")]
     BadSize {
-        /// The map.
+        /// The file it was read from, or none for an in-memory buffer.
         origin: MapOrigin,
         /// What is wrong, in words.
         reason: String,

@@ -27,7 +27,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     );
 }
 
-/// The compiled script.
+/// The `Script` node: its `code` port, parsed and bound once when the tree is built.
 #[derive(Debug)]
 pub struct Script(Code);
 

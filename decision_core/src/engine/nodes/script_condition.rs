@@ -28,7 +28,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     );
 }
 
-/// The compiled condition.
+/// The `ScriptCondition` node: its `code` port, parsed and bound once when the tree is built.
 #[derive(Debug)]
 pub struct ScriptCondition(Script);
 

@@ -64,7 +64,7 @@ impl Script {
         Ok(script)
     }
 
-    /// The script text.
+    /// The text it was parsed from, unchanged (error messages quote it).
     pub fn source(&self) -> &str {
         &self.source
     }

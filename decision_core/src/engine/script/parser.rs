@@ -8,7 +8,7 @@ use super::ScriptError;
 use super::lexer::{Op, Tok, Token, tokenize};
 use crate::engine::blackboard::Value;
 
-/// A unary operator.
+/// A prefix operator: `-`, `!` or `~`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum UnOp {
     Neg,
@@ -31,7 +31,7 @@ pub(crate) enum BinOp {
     Or,
 }
 
-/// A comparison operator.
+/// A comparison operator (`==` `!=` `<` `<=` `>` `>=`); comparisons chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CmpOp {
     Eq,
@@ -42,7 +42,7 @@ pub(crate) enum CmpOp {
     Ge,
 }
 
-/// An assignment operator.
+/// An assignment: `:=` creates the entry, `=` needs it to exist, then `+=` `-=` `*=` `/=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AssignOp {
     Create,
