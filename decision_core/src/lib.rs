@@ -4,7 +4,7 @@
 //!   against a [`engine::Registry`] of named leaves into a [`engine::Tree`], ticked with a
 //!   typed context and an injected time, leaving a [`engine::TickTrace`].
 //! * [`robomaster`]: the original package's files loaded with positioned diagnostics
-//!   ([`robomaster::load`]), compiled onto the engine and ticked by a
+//!   ([`robomaster::load::load`]), compiled onto the engine and ticked by a
 //!   [`robomaster::Decider`].
 //! * [`jsonc`]: the positioned JSON reader (lenient jsoncpp dialect and JSON5) that the
 //!   profiles' file loaders build their diagnostics on.

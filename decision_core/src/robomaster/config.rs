@@ -97,7 +97,7 @@ pub struct RmConfig {
 /// The whole `config.json` file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ConfigFile {
-    /// The configuration.
+    /// The file's `config` object, where every setting lives.
     pub config: RmConfig,
 }
 

@@ -52,7 +52,7 @@ pub struct Memory {
 /// What this tick decided (cleared at the start of each tick).
 #[derive(Debug, Clone, Default)]
 pub struct TickOut {
-    /// The navigation action.
+    /// What the navigation did with the goal this tick (send, preempt, continue, hold, none).
     pub action: NavAction,
     /// Index of the decision in effect after the tick.
     pub chosen: Option<usize>,

@@ -85,7 +85,7 @@ pub struct DecisionsFile {
 /// Source positions of a loaded decision's fields, for diagnostics after loading.
 #[derive(Debug, Clone, Default)]
 pub struct DecisionPositions {
-    /// The decision object.
+    /// Where the decision's `{` stands (diagnostics about the decision as a whole).
     pub object: Pos,
     /// Each field's value by key.
     pub fields: Vec<(&'static str, Pos)>,
@@ -122,7 +122,7 @@ impl DecisionPositions {
 /// A decision with its source positions.
 #[derive(Debug, Clone)]
 pub struct LoadedDecision {
-    /// The decision.
+    /// The decision with its fields coerced and defaulted as the original reads them.
     pub decision: Decision,
     /// Where its parts stand.
     pub positions: DecisionPositions,

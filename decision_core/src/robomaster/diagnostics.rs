@@ -130,12 +130,12 @@ impl Diagnostics {
         self.items.iter().any(|d| d.severity == Severity::Error)
     }
 
-    /// The errors only.
+    /// The errors, which keep the tables from loading (a reload is rejected).
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items.iter().filter(|d| d.severity == Severity::Error)
     }
 
-    /// The warnings only.
+    /// The warnings, which load anyway (lint findings, coerced values).
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items
             .iter()

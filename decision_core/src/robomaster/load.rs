@@ -13,7 +13,7 @@ use waypoint_graph::{MapError, ObstacleMap, WaypointGraph};
 /// Everything the engine needs, loaded and checked.
 #[derive(Debug)]
 pub struct Tables {
-    /// The configuration.
+    /// The `config` object (thresholds, paths, seek circle, field size).
     pub config: RmConfig,
     /// Decisions in file order, with source positions.
     pub decisions: Vec<LoadedDecision>,
@@ -30,13 +30,13 @@ pub struct Tables {
 /// Paths of the files a configuration consists of, as resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SourceFiles {
-    /// The config file.
+    /// `config.json` itself, as given on the command line.
     pub config: PathBuf,
-    /// The decision file.
+    /// The decisions file the config names, found as [`resolve`] finds it.
     pub decisions: PathBuf,
-    /// The waypoint file.
+    /// The waypoints file the config names, found as [`resolve`] finds it.
     pub waypoints: PathBuf,
-    /// The map image.
+    /// The obstacle map image (PNG) the config names, found as [`resolve`] finds it.
     pub map: PathBuf,
 }
 

@@ -40,7 +40,7 @@ pub struct WaypointsFile {
 /// A loaded waypoint with the source positions diagnostics need.
 #[derive(Debug, Clone)]
 pub struct LoadedWaypoint {
-    /// The waypoint.
+    /// The waypoint as the graph and the planner use it (id, position, angle, `connect`).
     pub waypoint: Waypoint,
     /// Where its object starts.
     pub pos: Pos,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub enum Reload {
     /// New tables that loaded without errors (warnings included).
     Accepted {
-        /// The tables.
+        /// The new tables, to replace the running ones.
         tables: Arc<Tables>,
         /// Their warnings.
         warnings: Diagnostics,

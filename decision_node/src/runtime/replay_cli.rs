@@ -55,7 +55,7 @@ pub struct ReplayArgs {
 
 /// Everything `replay` computed, before printing.
 pub struct ReplayOutcome {
-    /// The comparison.
+    /// The decision diff of the old and the new side.
     pub report: DiffReport,
     /// The new side's traces (what `--output` writes).
     pub replayed: Vec<Tick>,

@@ -142,9 +142,9 @@ pub fn deliver_to_simulation(sim: &mut Simulation, received: &bus::Received) {
 /// A node and a simulated match coupled over a fresh in-process bus: what `sim` and the
 /// viewer's embedded simulation both start from.
 pub struct InProcessMatch {
-    /// The node core.
+    /// The decision node, fed the match's messages as a live node would be.
     pub node: NodeCore,
-    /// The simulated match.
+    /// The fake publisher's match: referee, robots, simulated Nav2.
     pub sim: Simulation,
     /// The in-process bus between them.
     pub bus: Bus,

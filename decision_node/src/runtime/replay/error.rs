@@ -10,17 +10,17 @@ pub enum ReplayError {
     /// A file could not be read.
     #[error("{}: cannot read: {source}", path.display())]
     Read {
-        /// The file.
+        /// The recording, snapshot file or config that could not be read.
         path: PathBuf,
-        /// Why.
+        /// The operating system's reason.
         source: std::io::Error,
     },
     /// A file could not be written.
     #[error("{}: cannot write: {source}", path.display())]
     Write {
-        /// The file.
+        /// The extracted attachment or trace output that could not be written.
         path: PathBuf,
-        /// Why.
+        /// The operating system's reason.
         source: std::io::Error,
     },
     /// The MCAP reader refused the file (its message names the file).
@@ -29,7 +29,7 @@ pub enum ReplayError {
     /// A config that does not load, with its positioned diagnostics.
     #[error("{diagnostics}{}: not loaded, fix the errors above", path.display())]
     ConfigNotLoaded {
-        /// The config file.
+        /// The `config.json` given with `--config` / `--base` or extracted from the recording.
         path: PathBuf,
         /// The loader's diagnostics (`file:line:col` lines).
         diagnostics: String,
@@ -64,7 +64,7 @@ pub enum ReplayError {
     /// Neither the recording's config nor `--config` can be used.
     #[error("{}: the recorded config cannot be used; pass --config", file.display())]
     NoUsableConfig {
-        /// The recording.
+        /// The recording given to `replay`.
         file: PathBuf,
     },
     /// A snapshot file has no recorded config, so the old side needs `--base`.

@@ -23,7 +23,7 @@ pub fn traces(recording: &Recording) -> Vec<Tick> {
 /// One tick's trace, parsed for the diff and kept as bytes for exact comparison.
 #[derive(Debug, Clone)]
 pub struct Tick {
-    /// The parsed trace.
+    /// The trace parsed, for the diff (decision in effect, why-not, game time).
     pub record: TraceRecord,
     /// The JSON line as written.
     pub bytes: Vec<u8>,

@@ -4,7 +4,7 @@
 //! time where the decision in effect differs, with each side's why-not. Also takes a JSON
 //! Lines snapshot file (the `decide` input) and compares `--base` against `--config`.
 //!
-//! In parts: [`feed`] runs the inputs, `align` pairs two runs' ticks, [`diff`] finds the
+//! In parts: [`feed`] runs the inputs, `align` pairs two runs' ticks, [`mod@diff`] finds the
 //! differing spans, [`render_text`] words the report, [`files`] restores a recording's config
 //! and tells the input kinds apart; every failure is a [`ReplayError`].
 
