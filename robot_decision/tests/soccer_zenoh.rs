@@ -18,6 +18,17 @@ mod common;
 use common::{Killed, fake_publisher_bin, free_port, repo};
 
 /// The game-controller simulation; its timeline lines arrive on the receiver.
+/// Held by the tests that play a real-time match with five node processes: two of them at
+/// once on a two-core machine slow every node down until the match outcome is left to chance.
+static REAL_TIME_MATCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The match lock, also after a test that held it failed.
+fn one_match_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    REAL_TIME_MATCH
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn start_match(endpoint: &str, scenario: &Path, seconds: u32) -> (Killed, Receiver<String>) {
     let mut child = Command::new(fake_publisher_bin())
         .arg("--soccer")
@@ -138,6 +149,7 @@ fn seen(payload: &[u8]) -> Option<Seen> {
 
 #[test]
 fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
+    let _one = one_match_at_a_time();
     let port = free_port();
     let endpoint = format!("tcp/127.0.0.1:{port}");
     let scenario = scenario_file(
@@ -166,7 +178,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     let mut traces: Vec<Seen> = Vec::new();
     let mut stats_of_3: Option<Value> = None;
     let mut team_messages = 0u32;
-    let mut garbage_sent = false;
+    let mut garbage_rounds = 0u32;
     // The garbage client lives to the end: a session dropped right after `put` may close
     // before its last messages leave (one run counted no bad team message).
     let mut garbage_client = None;
@@ -191,9 +203,11 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
             assert!(status.success());
             interrupted = true;
         }
-        if !garbage_sent && elapsed > 8.0 {
-            // Garbage on every input topic of robot 3, on the team key and on a command topic.
-            let garbage = client(&endpoint);
+        if garbage_rounds < 3 && elapsed > 8.0 + f64::from(garbage_rounds) {
+            // Garbage on every input topic of robot 3, on the team key and on a command topic,
+            // in three rounds a second apart: a put can be dropped under congestion (seen on a
+            // loaded machine: only the first two topics of a round arrived).
+            let garbage = garbage_client.get_or_insert_with(|| client(&endpoint));
             for topic in topics::ROBOT_INPUTS {
                 garbage
                     .publish_raw(&format!("home/{}", robot_topic(3, topic)), b"{not json")
@@ -208,8 +222,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
                     b"{\"body\":7}",
                 )
                 .unwrap();
-            garbage_sent = true;
-            garbage_client = Some(garbage);
+            garbage_rounds += 1;
         }
         if restarted_at.is_none() && elapsed > 12.0 {
             // Robot 4 dies and comes back.
@@ -218,7 +231,13 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
             robots.insert(4, start_robot(&endpoint, 4));
             restarted_at = Some(traces.last().map_or(0.0, |s| s.t));
         }
-        if let Some(r) = sub.recv_timeout(Duration::from_millis(20)) {
+        // Everything that arrived, not one message per pass: a watcher that falls behind
+        // (a loaded machine) would see its bounded queue drop team messages.
+        let first = sub.recv_timeout(Duration::from_millis(20));
+        for r in first
+            .into_iter()
+            .chain(std::iter::from_fn(|| sub.try_recv()))
+        {
             if r.topic.ends_with(topics::TRACE) {
                 if let Some(s) = seen(&r.payload) {
                     traces.push(s);
@@ -320,9 +339,11 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     let stats = stats_of_3.expect("no stats event of robot 3");
     for topic in topics::ROBOT_INPUTS {
         let key = robot_topic(3, topic);
-        assert_eq!(stats["malformed"][&key], 1, "{key}: {stats}");
+        let counted = stats["malformed"][&key].as_u64().unwrap_or(0);
+        assert!((1..=3).contains(&counted), "{key}: {stats}");
     }
-    assert_eq!(stats["malformed"][topics::TEAM_STATE], 1, "{stats}");
+    let counted = stats["malformed"][topics::TEAM_STATE].as_u64().unwrap_or(0);
+    assert!((1..=3).contains(&counted), "{stats}");
     assert!(traces.iter().filter(|s| s.player == 3).count() > 1000);
     // ... and the game controller counted the bad motion command.
     assert!(
@@ -333,13 +354,16 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
 
 #[test]
 fn soccer_nodes_find_the_lost_ball_over_zenoh() {
+    let _one = one_match_at_a_time();
     let port = free_port();
     let endpoint = format!("tcp/127.0.0.1:{port}");
     let scenario = scenario_file(
         "lost_ball.json5",
         "{ start: 'playing', ball: [3.9, -2.6], away: { name: 'away', players: [1], kind: 'scripted' } }",
     );
-    let (_game, _timeline) = start_match(&endpoint, &scenario, 40);
+    // Up to 90 simulated seconds at real time; the test ends as soon as the ball is seen
+    // (usually within 20 s; a loaded machine slows every node down).
+    let (_game, _timeline) = start_match(&endpoint, &scenario, 90);
     let _robots: Vec<Killed> = (1..=5).map(|p| start_robot(&endpoint, p)).collect();
     let watcher = client(&endpoint);
     let watched: Vec<String> = (1..=5)
@@ -347,7 +371,7 @@ fn soccer_nodes_find_the_lost_ball_over_zenoh() {
         .collect();
     let refs: Vec<&str> = watched.iter().map(String::as_str).collect();
     let sub = watcher.subscribe(&refs).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(45);
+    let deadline = Instant::now() + Duration::from_secs(90);
     let mut searched = false;
     let mut found: Option<Seen> = None;
     while Instant::now() < deadline && found.is_none() {
