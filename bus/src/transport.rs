@@ -193,6 +193,16 @@ fn zenoh_config(options: &ZenohOptions) -> Result<zenoh::Config, BusError> {
     if !from_file || unset(&config, "scouting/gossip/enabled") {
         set(&mut config, "scouting/gossip/enabled", "false".to_owned())?;
     }
+    if !from_file {
+        // A message waits up to 50 ms for a free batch before it is dropped, not zenoh's 1 ms:
+        // on a loaded two-core computer the transmit task is not always scheduled within a
+        // millisecond (puts were lost in tests), and a late input or decision beats a lost one.
+        set(
+            &mut config,
+            "transport/link/tx/queue/congestion_control/drop/wait_before_drop",
+            "50000".to_owned(),
+        )?;
+    }
     let client = options.mode == Mode::Client
         || (from_file
             && config
@@ -622,6 +632,10 @@ mod tests {
             Some(r#"["tcp/127.0.0.1:7447"]"#)
         );
         assert_eq!(get("mode").as_deref(), Some(r#""peer""#));
+        assert_eq!(
+            get("transport/link/tx/queue/congestion_control/drop/wait_before_drop").as_deref(),
+            Some("50000")
+        );
     }
 
     #[test]
