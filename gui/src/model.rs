@@ -201,13 +201,22 @@ impl View {
         }
     }
 
+    /// The decision of the tables with this id, if any.
+    pub fn decision(&self, id: i32) -> Option<&decision_core::robomaster::decisions::Decision> {
+        self.tables
+            .decisions
+            .iter()
+            .map(|d| &d.decision)
+            .find(|d| d.id == id)
+    }
+
     /// `3 hold_fire_point`: a decision id as the tables name it (`none` for no decision).
     pub fn decision_label(&self, id: Option<i32>) -> String {
         let Some(id) = id else {
             return "none".to_owned();
         };
-        match self.tables.decisions.iter().find(|d| d.decision.id == id) {
-            Some(d) => format!("{id} {}", d.decision.name),
+        match self.decision(id) {
+            Some(d) => format!("{id} {}", d.name),
             None => id.to_string(),
         }
     }

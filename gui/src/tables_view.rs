@@ -97,13 +97,7 @@ pub fn status_panel(ui: &mut egui::Ui, view: &View) {
 
 /// The decision in effect with its weight, as the status panel shows it.
 fn in_effect_text(view: &View, id: i32) -> String {
-    let weight = view
-        .tables
-        .decisions
-        .iter()
-        .find(|d| d.decision.id == id)
-        .map(|d| d.decision.weight);
-    match weight {
+    match view.decision(id).map(|d| d.weight) {
         Some(w) => format!("{} (weight {w})", view.decision_label(Some(id))),
         None => view.decision_label(Some(id)),
     }

@@ -67,37 +67,32 @@ impl TreeView {
     }
 
     /// Shows the RoboMaster tree: each decision's rule row with its why-not, and the rule of
-    /// the decision in effect marked as in the table and on the map.
+    /// the decision in effect marked as in the table and on the map (worked out for the
+    /// visible rows only, nothing kept per frame).
     pub fn show(&mut self, ui: &mut egui::Ui, view: &View) {
         let tick = view.tick.as_ref();
-        let mut why_not = vec![None; view.tree.len()];
-        let mut in_effect = None;
-        for (index, node) in view.tree.nodes.iter().enumerate() {
-            let Some(id) = rule_decision_id(&node.label) else {
-                continue;
-            };
-            if let Some(t) = tick {
-                if t.chosen == Some(id) {
-                    in_effect = Some(index);
-                }
-                if let (Some(slot), Some(why)) = (why_not.get_mut(index), t.why_not_of(id)) {
-                    *slot = Some(why.to_owned());
-                }
-            }
-        }
-        self.show_tree(ui, &view.tree, &view.statuses, &why_not, in_effect);
+        let rule_id = |id: usize| {
+            view.tree
+                .nodes
+                .get(id)
+                .and_then(|n| rule_decision_id(&n.label))
+        };
+        let why_not = |id: usize| tick.and_then(|t| t.why_not_of(rule_id(id)?));
+        let in_effect =
+            |id: usize| tick.is_some_and(|t| t.chosen.is_some() && t.chosen == rule_id(id));
+        self.show_tree(ui, &view.tree, &view.statuses, &why_not, &in_effect);
     }
 
     /// Shows `tree` with each node's status (by preorder id) and, after a failed node, why it
-    /// failed (`why_not`, by preorder id; may be empty); `in_effect` marks the row of the
-    /// decision in effect.
-    pub fn show_tree(
+    /// failed (`why_not` of its preorder id); `in_effect` tells the row of the decision in
+    /// effect. Both are asked for the visible rows only.
+    pub fn show_tree<'a>(
         &mut self,
         ui: &mut egui::Ui,
         tree: &FlatTree,
         statuses: &[Option<Status>],
-        why_not: &[Option<String>],
-        in_effect: Option<usize>,
+        why_not: &dyn Fn(usize) -> Option<&'a str>,
+        in_effect: &dyn Fn(usize) -> bool,
     ) {
         ui.horizontal(|ui| {
             if ui.button("Expand all").clicked() {
@@ -146,12 +141,12 @@ impl TreeView {
                     ui.horizontal(|ui| {
                         ui.add_space(node.depth as f32 * 12.0);
                         let mut text = format!("{arrow} #{id} {} ({status_text})", node.label);
-                        if let Some(Some(why)) = why_not.get(id) {
+                        if let Some(why) = why_not(id) {
                             text.push_str(": ");
                             text.push_str(why);
                         }
                         let text = RichText::new(text).color(status_colour(status));
-                        if in_effect == Some(id) {
+                        if in_effect(id) {
                             ui.label(RichText::new("> in effect").color(TARGET_GREEN).strong());
                         }
                         // One row each (rows have a fixed height): cut, whole on hover.

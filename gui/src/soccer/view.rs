@@ -445,8 +445,9 @@ impl SoccerApp {
                         .map(|(i, _)| i)
                         .collect();
                 }
+                let why_not = |id: usize| d.why_not.get(id).and_then(|w| w.as_deref());
                 self.tree
-                    .show_tree(ui, &d.tree, &d.statuses, &d.why_not, None);
+                    .show_tree(ui, &d.tree, &d.statuses, &why_not, &|_| false);
             }
             _ => {
                 ui.label("no tree (scripted robot or nothing selected)");
