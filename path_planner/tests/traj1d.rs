@@ -115,3 +115,34 @@ fn degenerate_limits_do_not_panic() {
     let tr = BangBang1D::new(1.0, 1.0, 0.0, 2.0, 3.0);
     assert_eq!(tr.total_time(), 0.0);
 }
+
+#[test]
+fn the_duration_alone_is_the_built_trajectorys_total_time_bit_for_bit() {
+    let mut rng = SplitMix64::new(77);
+    let mut mirrored = 0;
+    for k in 0..20_000 {
+        let (s0, st) = (rng.range(-6.0, 6.0), rng.range(-6.0, 6.0));
+        let v0 = rng.range(-4.0, 4.0);
+        // Ordinary limits, tiny ones, zero, negative and non-finite ones.
+        let (vmax, amax) = match k % 5 {
+            0 => (0.0, -1.0),
+            1 => (f64::NAN, f64::INFINITY),
+            2 => (rng.range(1e-9, 1e-3), rng.range(1e-9, 1e-3)),
+            _ => (rng.range(0.1, 3.0), rng.range(0.1, 5.0)),
+        };
+        let built = BangBang1D::new(s0, st, v0, vmax, amax).total_time();
+        let alone = BangBang1D::duration(s0, st, v0, vmax, amax);
+        assert_eq!(
+            built.to_bits(),
+            alone.to_bits(),
+            "{s0} -> {st} from {v0} at {vmax}, {amax}: {built} vs {alone}"
+        );
+        if s0 + v0 * v0.abs() / (2.0 * amax.max(1e-6)) > st {
+            mirrored += 1;
+        }
+    }
+    assert!(
+        mirrored > 2_000,
+        "the mirrored case is exercised: {mirrored}"
+    );
+}

@@ -4,12 +4,30 @@
 //! `orientation_bias * (1 - cos angle) / 2` for the angle between the robot's heading and the
 //! step). Cells inside obstacles are blocked. Buffers are kept, so a recomputation does not
 //! allocate.
+//!
+//! Costs are fixed-point integers ([`UNITS_PER_CELL`] per cell length), so sums are exact: a
+//! tie is a tie on every machine and in every robot's view, and goes to the lower player
+//! number.
 
 use crate::world::Obstacle;
 use geometry::{Field, Point2, Pose2, Vector2};
 
 /// No owner (blocked or unreachable).
 const NOBODY: u8 = u8::MAX;
+
+/// Cost units per cell length (fixed point); a step costs at least this much, which is also
+/// the width of a bucket.
+pub const UNITS_PER_CELL: u64 = 1 << 16;
+
+/// The cost of a cell not reached yet.
+const UNREACHED: u64 = u64::MAX;
+
+/// The cost marking a blocked or padding cell: no offer (at least one cell length) is lower.
+const WALL: u64 = 0;
+
+/// The largest `orientation_bias` (in cell lengths) the partition takes, so that a step's
+/// cost, and the ring of buckets, stay small.
+pub const MAX_ORIENTATION_BIAS: f64 = 100.0;
 
 /// One robot taking part in the partition.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,33 +51,58 @@ const STEPS: [(i32, i32); 8] = [
 
 /// The mutable state of one run of the bucket queue, borrowed apart from the grid.
 struct Search<'a> {
-    cost: &'a mut [f32],
+    cost: &'a mut [u64],
     owner: &'a mut [u8],
-    done: &'a mut [bool],
     buckets: &'a mut [Vec<u32>],
-    inverse_width: f32,
+    /// The player number of each site, for ties.
+    players: &'a [u8],
     mask: usize,
     pending: usize,
 }
 
 impl Search<'_> {
-    /// Offers cell `n` the cost `next` through `owner`. Blocked cells cost minus infinity, so
-    /// the first comparison rejects them; offers to a final cell are at least one bucket width
-    /// dearer and fail it too, but for rounding the final flag is checked as well.
+    /// Offers padded cell `n` the cost `next` through site `owner`. Walls cost zero, so the
+    /// first comparison rejects them, and so it does for final cells: a step costs at least a
+    /// bucket's width, so nothing taken from the current bucket reaches a final cell as
+    /// cheaply as it has. An equal cost goes to the lower player number, so the partition
+    /// does not depend on the order cells leave a bucket. A cell whose bucket does not change
+    /// keeps its one queue entry (the pop reads the current cost).
     #[inline(always)]
-    fn offer(&mut self, n: usize, next: f32, owner: u8) {
-        if next >= self.cost[n] || self.done[n] {
+    fn offer(&mut self, n: usize, next: u64, owner: u8) {
+        let old = self.cost[n];
+        if next >= old {
+            if next == old {
+                let held = self.owner[n];
+                if owner != held
+                    && self.players[usize::from(owner)] < self.players[usize::from(held)]
+                {
+                    self.owner[n] = owner;
+                }
+            }
             return;
         }
         self.cost[n] = next;
         self.owner[n] = owner;
-        let index = (next * self.inverse_width) as usize & self.mask;
+        let index = bucket_of(next, self.mask);
+        if old != UNREACHED && bucket_of(old, self.mask) == index {
+            return;
+        }
         self.buckets[index].push(n as u32);
         self.pending += 1;
     }
 }
 
+/// The circular bucket of a cost.
+#[inline(always)]
+fn bucket_of(cost: u64, mask: usize) -> usize {
+    (cost / UNITS_PER_CELL) as usize & mask
+}
+
 /// A reusable partition: per-cell cost and owner, the bucket queue and the sites.
+///
+/// Cost, owner and the final flags are kept on a grid padded with one ring of cells that cost
+/// minus infinity, so every real cell has eight neighbours at fixed index offsets; public cell
+/// indices (`iy * nx + ix`) are unpadded.
 #[derive(Debug, Clone, Default)]
 pub struct VoronoiGrid {
     resolution: f64,
@@ -67,20 +110,24 @@ pub struct VoronoiGrid {
     min_y: f64,
     nx: usize,
     ny: usize,
-    cost: Vec<f32>,
+    /// Per padded cell: the cheapest cost found, [`WALL`] where blocked or outside.
+    cost: Vec<u64>,
+    /// Per padded cell: the owning site's index, or [`NOBODY`].
     owner: Vec<u8>,
+    /// Per public cell: inside an obstacle.
     blocked: Vec<bool>,
-    done: Vec<bool>,
-    /// Dial's buckets: cells by `floor(cost / width)`, circular. With the width at most the
-    /// cheapest step, every cell of the lowest bucket is final, so no heap is needed.
+    /// Dial's buckets: padded cells by `floor(cost / UNITS_PER_CELL)`, circular. With the
+    /// width at most the cheapest step, every cell of the lowest bucket is final, so no heap
+    /// is needed.
     buckets: Vec<Vec<u32>>,
-    bucket_width: f32,
-    inverse_width: f32,
     current: usize,
     pending: usize,
     complete: bool,
     sites: Vec<Site>,
-    step_costs: Vec<[f32; 8]>,
+    /// The player number of each site, for ties.
+    players: Vec<u8>,
+    /// Per site: the cost of each of the eight steps, in units.
+    step_costs: Vec<[u64; 8]>,
 }
 
 /// Where a run of the bucket queue may stop before every cell is final.
@@ -103,12 +150,17 @@ impl VoronoiGrid {
         if (nx, ny) != (self.nx, self.ny) {
             self.nx = nx;
             self.ny = ny;
-            let n = nx * ny;
-            self.cost = vec![f32::INFINITY; n];
-            self.owner = vec![NOBODY; n];
-            self.blocked = vec![false; n];
-            self.done = vec![false; n];
+            let padded = (nx + 2) * (ny + 2);
+            self.cost = vec![UNREACHED; padded];
+            self.owner = vec![NOBODY; padded];
+            self.blocked = vec![false; nx * ny];
         }
+    }
+
+    /// The padded index of public cell `c`.
+    #[inline]
+    fn padded(&self, c: usize) -> usize {
+        (c / self.nx + 1) * (self.nx + 2) + c % self.nx + 1
     }
 
     /// The cell containing `p`, if on the grid.
@@ -142,7 +194,10 @@ impl VoronoiGrid {
 
     /// The owner of cell `c` after [`compute`](Self::compute).
     pub fn owner(&self, c: usize) -> Option<u8> {
-        self.owner.get(c).copied().filter(|o| *o != NOBODY)
+        if c >= self.len() {
+            return None;
+        }
+        Some(self.owner[self.padded(c)]).filter(|o| *o != NOBODY)
     }
 
     /// Partitions the grid among `sites` around `obstacles`. With `stop_near`, stops once
@@ -155,9 +210,7 @@ impl VoronoiGrid {
         orientation_bias: f64,
         stop_near: Option<Point2<Field>>,
     ) {
-        self.cost.fill(f32::INFINITY);
         self.owner.fill(NOBODY);
-        self.done.fill(false);
         for bucket in &mut self.buckets {
             bucket.clear();
         }
@@ -194,58 +247,59 @@ impl VoronoiGrid {
         }
         self.sites.clear();
         self.sites.extend_from_slice(sites);
+        self.players.clear();
+        self.players.extend(sites.iter().map(|s| s.player));
         self.step_costs.clear();
+        let bias = orientation_bias.clamp(0.0, MAX_ORIENTATION_BIAS);
         for site in sites {
             let heading = Vector2::<Field>::from_angle(site.pose.yaw);
-            let mut costs = [0f32; 8];
+            let mut costs = [UNITS_PER_CELL; 8];
             for (k, (dx, dy)) in STEPS.iter().enumerate() {
                 let step = Vector2::<Field>::new(f64::from(*dx), f64::from(*dy));
                 let length = step.norm();
                 let cos = heading.dot(step) / length;
-                costs[k] = (length + orientation_bias * (1.0 - cos) / 2.0) as f32;
+                let cells = length + bias * (1.0 - cos) / 2.0;
+                if cells.is_finite() {
+                    // At least one cell length, whatever the rounding.
+                    costs[k] = ((cells * UNITS_PER_CELL as f64).round() as u64).max(UNITS_PER_CELL);
+                }
             }
             self.step_costs.push(costs);
         }
-        let cheapest = self
-            .step_costs
-            .iter()
-            .flatten()
-            .copied()
-            .fold(f32::INFINITY, f32::min);
         let dearest = self
             .step_costs
             .iter()
             .flatten()
             .copied()
-            .fold(0.0, f32::max);
-        self.bucket_width = if cheapest.is_finite() {
-            cheapest.max(1e-3)
-        } else {
-            1.0
-        };
-        let count = ((dearest / self.bucket_width).ceil() as usize + 2).next_power_of_two();
+            .max()
+            .unwrap_or(UNITS_PER_CELL);
+        let count = ((dearest / UNITS_PER_CELL) as usize + 2).next_power_of_two();
         if self.buckets.len() != count {
             self.buckets.resize_with(count, Vec::new);
         }
-        self.inverse_width = 1.0 / self.bucket_width;
         for site in sites {
             if let Some(c) = self.cell_of(site.pose.position) {
                 // A robot's own cell is never blocked (it stands there).
                 self.blocked[c] = false;
             }
         }
-        for (cost, blocked) in self.cost.iter_mut().zip(&self.blocked) {
-            if *blocked {
-                *cost = f32::NEG_INFINITY;
-            }
-        }
+        self.reset_costs();
         for (index, site) in sites.iter().enumerate() {
-            if let Some(c) = self.cell_of(site.pose.position)
-                && self.owner[c] == NOBODY
-            {
-                self.cost[c] = 0.0;
-                self.owner[c] = index as u8;
-                self.push(0.0, c);
+            let Some(c) = self.cell_of(site.pose.position) else {
+                continue;
+            };
+            // Two robots in one cell: the lower number owns it, as for any tie.
+            let c = self.padded(c);
+            match self.owner[c] {
+                NOBODY => {
+                    self.cost[c] = 0;
+                    self.owner[c] = index as u8;
+                    self.push(0, c);
+                }
+                other if site.player < self.players[usize::from(other)] => {
+                    self.owner[c] = index as u8;
+                }
+                _ => {}
             }
         }
         self.complete = false;
@@ -253,11 +307,12 @@ impl VoronoiGrid {
         // (an unreachable one never is, and the run then goes to the end).
         let stop_cell = stop_near.and_then(|p| {
             let c = self.cell_of(p)?;
-            if self.blocked[c] {
-                self.nearest_cell(p, c, |n| !self.blocked[n])
+            let free = if self.blocked[c] {
+                self.nearest_cell(p, c, |n| !self.blocked[n])?
             } else {
-                Some(c)
-            }
+                c
+            };
+            Some(self.padded(free))
         });
         self.run(stop_cell.map_or(Stop::Never, Stop::AtCell));
     }
@@ -274,27 +329,42 @@ impl VoronoiGrid {
         }
     }
 
-    fn push(&mut self, cost: f32, cell: usize) {
-        let mask = self.buckets.len() - 1;
-        let index = (cost * self.inverse_width) as usize & mask;
+    /// Costs for a new computation: [`UNREACHED`] on free cells, [`WALL`] on blocked ones
+    /// and on the padding ring.
+    fn reset_costs(&mut self) {
+        let (nx, stride) = (self.nx, self.nx + 2);
+        self.cost[..stride].fill(WALL);
+        for (iy, row) in self.cost[stride..].chunks_exact_mut(stride).enumerate() {
+            let Some(blocked) = self.blocked.get(iy * nx..(iy + 1) * nx) else {
+                row.fill(WALL); // the bottom padding row
+                continue;
+            };
+            row[0] = WALL;
+            row[stride - 1] = WALL;
+            for (cost, blocked) in row[1..=nx].iter_mut().zip(blocked) {
+                *cost = if *blocked { WALL } else { UNREACHED };
+            }
+        }
+    }
+
+    fn push(&mut self, cost: u64, cell: usize) {
+        let index = bucket_of(cost, self.buckets.len() - 1);
         self.buckets[index].push(cell as u32);
         self.pending += 1;
     }
 
     fn run(&mut self, stop: Stop) {
         let mask = self.buckets.len() - 1;
-        let (nx, ny) = (self.nx, self.ny);
-        let w = nx as isize;
-        let interior_offsets = [1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1];
+        let w = self.nx + 2;
         let mut search = Search {
             cost: &mut self.cost,
             owner: &mut self.owner,
-            done: &mut self.done,
             buckets: &mut self.buckets,
-            inverse_width: self.inverse_width,
+            players: &self.players,
             mask,
             pending: self.pending,
         };
+        assert_eq!(search.owner.len(), search.cost.len(), "one owner per cell");
         let mut current = self.current;
         let mut stopped = false;
         while search.pending > 0 {
@@ -304,29 +374,28 @@ impl VoronoiGrid {
             };
             search.pending -= 1;
             let c = cell as usize;
-            if search.done[c] || (search.cost[c] * search.inverse_width) as usize & mask != current
-            {
-                continue; // already final, or a stale entry of an improved cell
+            if bucket_of(search.cost[c], mask) != current {
+                // A stale entry: the cell moved to a lower bucket and was final there (a cell
+                // has at most one entry per bucket, so a final cell is never taken again).
+                continue;
             }
-            search.done[c] = true;
             let cost = search.cost[c];
             let owner = search.owner[c];
-            let (ix, iy) = (c % nx, c / nx);
-            let costs = &self.step_costs[usize::from(owner)];
-            if ix > 0 && iy > 0 && ix + 1 < nx && iy + 1 < ny {
-                // Inside the border every neighbour exists: fixed index offsets.
-                for (offset, step) in interior_offsets.iter().zip(costs) {
-                    search.offer((c as isize + offset) as usize, cost + step, owner);
-                }
-            } else {
-                for ((dx, dy), step) in STEPS.iter().zip(costs) {
-                    let (jx, jy) = (ix as i32 + dx, iy as i32 + dy);
-                    if jx < 0 || jy < 0 || jx >= nx as i32 || jy >= ny as i32 {
-                        continue;
-                    }
-                    search.offer(jy as usize * nx + jx as usize, cost + step, owner);
-                }
-            }
+            let steps = &self.step_costs[usize::from(owner)];
+            // Every real cell has its eight neighbours on the padded grid; one check here
+            // lets the compiler drop the eight below.
+            assert!(
+                c > w && c + w + 1 < search.cost.len(),
+                "a queued cell is a real cell"
+            );
+            search.offer(c + 1, cost + steps[0], owner);
+            search.offer(c + w + 1, cost + steps[1], owner);
+            search.offer(c + w, cost + steps[2], owner);
+            search.offer(c + w - 1, cost + steps[3], owner);
+            search.offer(c - 1, cost + steps[4], owner);
+            search.offer(c - w - 1, cost + steps[5], owner);
+            search.offer(c - w, cost + steps[6], owner);
+            search.offer(c - w + 1, cost + steps[7], owner);
             if stop == Stop::AtCell(c) {
                 stopped = true;
                 break;
@@ -341,9 +410,12 @@ impl VoronoiGrid {
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
         let index = if self.blocked[c] {
-            self.owner[self.nearest_cell(p, c, |n| !self.blocked[n] && self.owner[n] != NOBODY)?]
+            let free = self.nearest_cell(p, c, |n| {
+                !self.blocked[n] && self.owner[self.padded(n)] != NOBODY
+            })?;
+            self.owner[self.padded(free)]
         } else {
-            self.owner[c]
+            self.owner[self.padded(c)]
         };
         self.sites.get(usize::from(index)).map(|s| s.player)
     }
@@ -409,16 +481,27 @@ impl VoronoiGrid {
         self.owner_at(p) == Some(player)
     }
 
-    /// The cells `player` owns, as centres.
+    /// The cells `player` owns, as centres, row by row.
     pub fn cells_of(&self, player: u8) -> impl Iterator<Item = Point2<Field>> + '_ {
         let index = self
             .sites
             .iter()
             .position(|s| s.player == player)
-            .map(|i| i as u8);
-        (0..self.len())
-            .filter(move |c| index.is_some() && self.owner[*c] == index.unwrap_or(NOBODY))
-            .map(|c| self.center(c))
+            .map_or(NOBODY, |i| i as u8);
+        let stride = self.nx + 2;
+        let rows = self.owner.chunks_exact(stride).skip(1).take(self.ny);
+        rows.enumerate()
+            .filter(move |_| index != NOBODY)
+            .flat_map(move |(iy, row)| {
+                let y = self.min_y + (iy as f64 + 0.5) * self.resolution;
+                row[1..=self.nx]
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, o)| **o == index)
+                    .map(move |(ix, _)| {
+                        Point2::new(self.min_x + (ix as f64 + 0.5) * self.resolution, y)
+                    })
+            })
     }
 }
 
@@ -444,6 +527,116 @@ mod tests {
             center: Point2::new(x, y),
             radius,
         }
+    }
+
+    /// The partition by its definition: Dijkstra with a binary heap over the unpadded grid
+    /// (each cell final when taken, steps at its owner's costs, equal costs to the lower
+    /// player number). Uses `g`'s blocked cells and step costs of its last computation.
+    fn reference_owners(g: &VoronoiGrid, sites: &[Site]) -> Vec<Option<u8>> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = g.len();
+        let mut cost = vec![u64::MAX; n];
+        let mut owner: Vec<Option<usize>> = vec![None; n];
+        let mut done = vec![false; n];
+        let mut heap = BinaryHeap::new();
+        for (i, site) in sites.iter().enumerate() {
+            let Some(c) = g.cell_of(site.pose.position) else {
+                continue;
+            };
+            match owner[c] {
+                None => {
+                    cost[c] = 0;
+                    owner[c] = Some(i);
+                    heap.push(Reverse((0u64, c)));
+                }
+                Some(o) if site.player < sites[o].player => owner[c] = Some(i),
+                Some(_) => {}
+            }
+        }
+        while let Some(Reverse((queued, c))) = heap.pop() {
+            if done[c] || queued != cost[c] {
+                continue;
+            }
+            done[c] = true;
+            let o = owner[c].expect("a queued cell has an owner");
+            let (ix, iy) = ((c % g.nx) as i32, (c / g.nx) as i32);
+            for (k, (dx, dy)) in STEPS.iter().enumerate() {
+                let (jx, jy) = (ix + dx, iy + dy);
+                if jx < 0 || jy < 0 || jx >= g.nx as i32 || jy >= g.ny as i32 {
+                    continue;
+                }
+                let m = jy as usize * g.nx + jx as usize;
+                if g.blocked[m] || done[m] {
+                    continue;
+                }
+                let next = cost[c] + g.step_costs[o][k];
+                if next < cost[m] {
+                    cost[m] = next;
+                    owner[m] = Some(o);
+                    heap.push(Reverse((next, m)));
+                } else if next == cost[m]
+                    && owner[m].is_some_and(|p| sites[o].player < sites[p].player)
+                {
+                    owner[m] = Some(o);
+                }
+            }
+        }
+        owner.iter().map(|o| o.map(|i| sites[i].player)).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_bucket_queue_partitions_as_plain_dijkstra_does(
+            poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 1..6),
+            holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..4),
+            bias in 0.0f64..2.0,
+            coarse in proptest::bool::ANY,
+            ball in (-5.0f64..5.0, -3.5f64..3.5),
+        ) {
+            let mut g = VoronoiGrid::default();
+            g.resize(9.0, 6.0, 1.0, if coarse { 0.3 } else { 0.2 });
+            // Players 1.. in a shuffled order; two robots may share a cell.
+            let sites: Vec<Site> = poses
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y, yaw))| site((i as u8 * 3) % 7 + 1, *x, *y, *yaw))
+                .collect();
+            let obstacles: Vec<Obstacle> =
+                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            g.compute(&sites, &obstacles, bias, None);
+            let expected = reference_owners(&g, &sites);
+            for (c, want) in expected.iter().enumerate() {
+                let got = g.owner(c).map(|i| sites[usize::from(i)].player);
+                proptest::prop_assert_eq!(got, *want, "cell {}", c);
+            }
+            let ball = Point2::<Field>::new(ball.0, ball.1);
+            let mut partial = g.clone();
+            partial.compute(&sites, &obstacles, bias, Some(ball));
+            proptest::prop_assert_eq!(partial.owner_at(ball), g.owner_at(ball));
+        }
+    }
+
+    #[test]
+    fn equal_costs_go_to_the_lower_player_whatever_the_order_of_the_sites() {
+        // Mirror images: every cell on the middle column is equally dear from both.
+        let a = [site(4, -1.4, 0.1, 0.0), site(2, 1.4, 0.1, 0.0)];
+        let b = [a[1], a[0]];
+        let (mut ga, mut gb) = (grid(), grid());
+        ga.compute(&a, &[], 0.0, None);
+        gb.compute(&b, &[], 0.0, None);
+        let players = |g: &VoronoiGrid, s: &[Site]| -> Vec<Option<u8>> {
+            (0..g.len())
+                .map(|c| g.owner(c).map(|i| s[usize::from(i)].player))
+                .collect()
+        };
+        assert_eq!(players(&ga, &a), players(&gb, &b));
+        assert_eq!(
+            ga.owner_at(Point2::new(0.0, 0.1)),
+            Some(2),
+            "the tie on the middle"
+        );
+        assert_eq!(ga.owner_at(Point2::new(0.0, 2.0)), Some(2), "and above it");
     }
 
     #[test]
@@ -489,13 +682,13 @@ mod tests {
             }
             blocked_queries += 1;
             let scan = (0..g.len())
-                .filter(|n| !g.blocked[*n] && g.owner[*n] != NOBODY)
+                .filter(|n| !g.blocked[*n] && g.owner(*n).is_some())
                 .min_by(|a, b| {
                     p.distance_squared(g.center(*a))
                         .total_cmp(&p.distance_squared(g.center(*b)))
                 });
             assert_eq!(
-                g.nearest_cell(p, c, |n| !g.blocked[n] && g.owner[n] != NOBODY),
+                g.nearest_cell(p, c, |n| !g.blocked[n] && g.owner(n).is_some()),
                 scan,
                 "{p:?}"
             );

@@ -28,6 +28,24 @@ pub struct BangBang1D {
     s_end: f64,
 }
 
+/// Where the closed form puts its constant-acceleration pieces: a [`Builder`] keeps them, a
+/// [`Duration`] only adds up their lengths (what the 2D synchronisation search needs).
+trait Pieces {
+    /// Appends `dur` seconds (negative: none) at acceleration `acc`.
+    fn push(&mut self, acc: f64, dur: f64);
+}
+
+/// The total time of the pieces, summed as [`Builder`] sums its end times.
+#[derive(Default)]
+struct Duration(f64);
+
+impl Pieces for Duration {
+    #[inline(always)]
+    fn push(&mut self, _acc: f64, dur: f64) {
+        self.0 += dur.max(0.0);
+    }
+}
+
 struct Builder {
     parts: [Part; 3],
     n: u8,
@@ -46,7 +64,9 @@ impl Builder {
             v: v0,
         }
     }
+}
 
+impl Pieces for Builder {
     fn push(&mut self, acc: f64, dur: f64) {
         let dur = dur.max(0.0);
         self.parts[self.n as usize] = Part {
@@ -60,7 +80,9 @@ impl Builder {
         self.s += self.v * dur + 0.5 * acc * dur * dur;
         self.v += acc * dur;
     }
+}
 
+impl Builder {
     fn finish(self) -> BangBang1D {
         BangBang1D {
             parts: self.parts,
@@ -70,30 +92,51 @@ impl Builder {
     }
 }
 
+/// A limit raised to [`MIN_LIMIT`] (non-finite ones too).
+fn limit(value: f64) -> f64 {
+    if value.is_finite() {
+        value.max(MIN_LIMIT)
+    } else {
+        MIN_LIMIT
+    }
+}
+
+/// Whether braking at once from `v0` stops at or before `target` (else the mirrored case).
+fn stops_before(s0: f64, target: f64, v0: f64, amax: f64) -> bool {
+    s0 + v0 * v0.abs() / (2.0 * amax) <= target
+}
+
 impl BangBang1D {
     /// Solves the rest-at-target problem; limits below [`MIN_LIMIT`] are raised to it.
     pub fn new(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> Self {
-        let vmax = if vmax.is_finite() {
-            vmax.max(MIN_LIMIT)
+        let (vmax, amax) = (limit(vmax), limit(amax));
+        if stops_before(s0, target, v0, amax) {
+            let mut b = Builder::new(s0, v0);
+            Self::forward(s0, target, v0, vmax, amax, &mut b);
+            b.finish()
         } else {
-            MIN_LIMIT
-        };
-        let amax = if amax.is_finite() {
-            amax.max(MIN_LIMIT)
-        } else {
-            MIN_LIMIT
-        };
-        let s_stop = s0 + v0 * v0.abs() / (2.0 * amax);
-        if s_stop <= target {
-            Self::forward(s0, target, v0, vmax, amax)
-        } else {
-            Self::forward(-s0, -target, -v0, vmax, amax).mirrored()
+            let mut b = Builder::new(-s0, -v0);
+            Self::forward(-s0, -target, -v0, vmax, amax, &mut b);
+            b.finish().mirrored()
         }
     }
 
+    /// The [`total_time`](Trajectory::total_time) of [`new`](Self::new) with the same
+    /// arguments, bit for bit, without building the parts.
+    pub fn duration(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> f64 {
+        let (vmax, amax) = (limit(vmax), limit(amax));
+        let mut d = Duration::default();
+        if stops_before(s0, target, v0, amax) {
+            Self::forward(s0, target, v0, vmax, amax, &mut d);
+        } else {
+            Self::forward(-s0, -target, -v0, vmax, amax, &mut d);
+        }
+        d.0
+    }
+
     /// Case "target at or ahead of the full-brake stop point" (d = +1).
-    fn forward(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> Self {
-        let mut b = Builder::new(s0, v0);
+    #[inline(always)]
+    fn forward(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64, b: &mut impl Pieces) {
         if v0 <= vmax {
             // Stop position after accelerating (or braking) to +vmax and braking at once.
             let s_tri = s0 + (vmax * vmax - v0 * v0) / (2.0 * amax) + vmax * vmax / (2.0 * amax);
@@ -102,7 +145,7 @@ impl BangBang1D {
                 let vp = if root > 0.0 { root.sqrt() } else { 0.0 };
                 b.push(amax, (vp - v0) / amax);
                 b.push(-amax, vp / amax);
-                return b.finish();
+                return;
             }
         }
         let acc1 = if v0 <= vmax { amax } else { -amax };
@@ -112,7 +155,6 @@ impl BangBang1D {
         b.push(acc1, t1);
         b.push(0.0, t2);
         b.push(-amax, vmax / amax);
-        b.finish()
     }
 
     fn mirrored(mut self) -> Self {

@@ -28,11 +28,15 @@ impl BangBang2D {
         let mut step = PI / 8.0;
         loop {
             let (s, c) = alpha.sin_cos();
-            let x = BangBang1D::new(p0.x, p1.x, v0.x, vmax * c, amax * c);
-            let y = BangBang1D::new(p0.y, p1.y, v0.y, vmax * s, amax * s);
-            let diff = x.total_time() - y.total_time();
+            // Only the durations while searching; the parts once α is found.
+            let tx = BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c);
+            let ty = BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s);
+            let diff = tx - ty;
             if diff.abs() < SYNC_TOL || step <= MIN_STEP {
-                return Self { x, y };
+                return Self {
+                    x: BangBang1D::new(p0.x, p1.x, v0.x, vmax * c, amax * c),
+                    y: BangBang1D::new(p0.y, p1.y, v0.y, vmax * s, amax * s),
+                };
             }
             if diff > 0.0 {
                 alpha -= step;

@@ -215,10 +215,12 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
         let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
         forward + near_ball - anchor
     };
-    let best = grid
+    // Each cell scored once; the last of equal scores wins, as `max_by` has it.
+    let (_, best) = grid
         .cells_of(player)
         .filter(inside)
-        .max_by(|a, b| score(*a).total_cmp(&score(*b)))?;
+        .map(|p| (score(p), p))
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
     Some(facing_ball(
         c,
         Pose2 {

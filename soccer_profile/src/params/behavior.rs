@@ -670,6 +670,13 @@ impl BehaviorParameters {
             self.team.remaining_amount_of_messages_to_stop_sending >= 0,
             "must be >= 0",
         );
+        if self.voronoi.orientation_bias > crate::voronoi::MAX_ORIENTATION_BIAS {
+            check(
+                "voronoi.orientation_bias",
+                false,
+                "must be at most 100 (cell lengths of extra cost for a step against the heading)",
+            );
+        }
         if self.voronoi.grid_resolution.is_finite() && self.voronoi.grid_resolution < 0.05 {
             check(
                 "voronoi.grid_resolution",

@@ -904,6 +904,21 @@ mod tests {
     }
 
     #[test]
+    fn an_orientation_bias_beyond_what_the_partition_takes_is_refused() {
+        let dir = folder(&[(
+            "base/behavior_node.json5",
+            "{ voronoi: {\n  orientation_bias: 250 } }",
+        )]);
+        assert_eq!(
+            errors(&dir, None, None),
+            [
+                "base/behavior_node.json5:2:3: error: `voronoi.orientation_bias`: must be at most \
+              100 (cell lengths of extra cost for a step against the heading)"
+            ]
+        );
+    }
+
+    #[test]
     fn non_finite_values_are_refused_at_the_value() {
         let dir = folder(&[
             (

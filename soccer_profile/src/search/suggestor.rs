@@ -386,6 +386,8 @@ impl SearchSuggestor {
         let view_direction = Vector2::<Field>::from_angle(view);
         let outside_cos = (p.view_half_angle + 1e-6 < std::f64::consts::PI - 1e-6)
             .then(|| (p.view_half_angle + 1e-6).cos());
+        // And cells clearly inside it (by more than a micro-radian) skip the bearing too.
+        let inside_cos = (p.view_half_angle > 1e-6).then(|| (p.view_half_angle - 1e-6).cos());
         for c in 0..self.map.len() {
             let centre = self.map.center(c);
             let d = pose.position.distance(centre);
@@ -399,8 +401,9 @@ impl SearchSuggestor {
             {
                 continue;
             }
-            let bearing = offset.angle();
-            if wrap_pi(bearing - view).abs() > p.view_half_angle {
+            let clearly_inside =
+                inside_cos.is_some_and(|limit| d > 1e-9 && offset.dot(view_direction) > limit * d);
+            if !clearly_inside && wrap_pi(offset.angle() - view).abs() > p.view_half_angle {
                 continue;
             }
             let half_life = p.observation_half_life_near
