@@ -6,7 +6,8 @@
 //!   halves of 5 minutes with kick-offs, set plays and stoppages; real-time factor = 600 s /
 //!   the time shown).
 //!
-//! The robots decide in parallel on rayon's pool; `RAYON_NUM_THREADS=1` measures one core.
+//! The robots decide in parallel on rayon's pool, with the bench's own thread as one of its
+//! workers (as `soccer sim` does); `RAYON_NUM_THREADS=1` measures one core.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fake_publisher::soccer::{SoccerMatch, SoccerScenario};
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 fn sample_match(scenario: SoccerScenario) -> SoccerMatch {
+    fake_publisher::soccer::decide_on_this_thread();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters");
     let parameters: Arc<Parameters> =
         Arc::new(params::load(&dir, Some("simulation"), None).unwrap_or_else(|e| panic!("{e:?}")));

@@ -411,6 +411,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     use fake_publisher::soccer::{
         Side, SoccerMatch, SoccerScenario, load_soccer_scenario, side_name,
     };
+    fake_publisher::soccer::decide_on_this_thread();
     // The sample's `simulation` location unless a folder or a location is given.
     let location = match (&args.params_dir, &args.location) {
         (_, Some(l)) => Some(l.clone()),

@@ -21,4 +21,6 @@ pub use scenario::{
     Event, EventKind, Perception, SetPlay, Side, SoccerScenario, Start, TeamKind, TeamSpec,
     load_soccer_scenario, parse_soccer_scenario,
 };
-pub use simulation::{Happening, Player, SoccerMatch, TICK, phase_name, side_name};
+pub use simulation::{
+    Happening, Player, SoccerMatch, TICK, decide_on_this_thread, phase_name, side_name,
+};

@@ -87,6 +87,18 @@ pub struct Happening {
     pub text: String,
 }
 
+/// Makes the calling thread a worker of rayon's global pool, so the robots' parallel decisions
+/// in [`SoccerMatch::step`] start on this thread at once while the other workers steal,
+/// instead of this thread handing the work over and sleeping until it is done (a wake-up per
+/// tick costs more than a robot's decision on a virtual machine). Call it once, first thing,
+/// on the thread that steps a match; `false` when the global pool already exists.
+pub fn decide_on_this_thread() -> bool {
+    rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global()
+        .is_ok()
+}
+
 /// A simulated soccer match of one scenario, stepped in [`TICK`]s; deterministic for a seed.
 pub struct SoccerMatch {
     scenario: SoccerScenario,

@@ -3,11 +3,17 @@
 use super::{BangBang1D, Trajectory};
 use crate::Vec2;
 use std::f64::consts::PI;
+use std::sync::LazyLock;
 
 /// Time tolerance of the α search (s).
 const SYNC_TOL: f64 = 1e-3;
 /// Smallest α step of the search (rad).
 const MIN_STEP: f64 = 1e-7;
+
+/// `(sin, cos)` of the search's k-th α step, `π/8 / 2^k`: the search turns (sin α, cos α) by
+/// a step instead of evaluating both at every α.
+static STEP_TURNS: LazyLock<[(f64, f64); 32]> =
+    LazyLock::new(|| std::array::from_fn(|k| (PI / 8.0 / f64::from(1u32 << k)).sin_cos()));
 
 /// 2D bang-bang: x gets `cos α·(vmax, amax)`, y gets `sin α·(vmax, amax)`, so |a| ≤ amax.
 ///
@@ -24,27 +30,27 @@ pub struct BangBang2D {
 impl BangBang2D {
     /// Synchronised trajectory from `p0` with velocity `v0` to rest at `p1`.
     pub fn new(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Self {
-        let mut alpha = PI / 4.0;
+        let build = |s: f64, c: f64| Self {
+            x: BangBang1D::new(p0.x, p1.x, v0.x, vmax * c, amax * c),
+            y: BangBang1D::new(p0.y, p1.y, v0.y, vmax * s, amax * s),
+        };
+        let (mut s, mut c) = (PI / 4.0).sin_cos();
         let mut step = PI / 8.0;
-        loop {
-            let (s, c) = alpha.sin_cos();
+        // The step is below MIN_STEP after 22 halvings, well within the table.
+        for &(step_sin, step_cos) in STEP_TURNS.iter() {
             // Only the durations while searching; the parts once α is found.
             let tx = BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c);
             let ty = BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s);
             let diff = tx - ty;
             if diff.abs() < SYNC_TOL || step <= MIN_STEP {
-                return Self {
-                    x: BangBang1D::new(p0.x, p1.x, v0.x, vmax * c, amax * c),
-                    y: BangBang1D::new(p0.y, p1.y, v0.y, vmax * s, amax * s),
-                };
+                return build(s, c);
             }
-            if diff > 0.0 {
-                alpha -= step;
-            } else {
-                alpha += step;
-            }
+            // α -= step where x is the slower axis, else α += step.
+            let turn = if diff > 0.0 { -step_sin } else { step_sin };
+            (s, c) = (s * step_cos + c * turn, c * step_cos - s * turn);
             step *= 0.5;
         }
+        build(s, c)
     }
 
     /// Position and velocity at `t` in one lookup.

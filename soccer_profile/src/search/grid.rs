@@ -19,6 +19,8 @@ pub struct Heatmap {
     half_width: f64,
     /// Values, row by row (`iy * cells_x + ix`).
     pub values: Vec<f64>,
+    /// The centre of each cell, row by row (the suggestor visits every cell every tick).
+    centres: Vec<Point2<Field>>,
 }
 
 impl Heatmap {
@@ -26,14 +28,27 @@ impl Heatmap {
     pub fn new(cells_x: usize, length: f64, width: f64) -> Self {
         let cells_x = cells_x.max(1);
         let cells_y = ((cells_x as f64 * width / length).round() as usize).max(1);
+        let (cell_length, cell_width) = (length / cells_x as f64, width / cells_y as f64);
+        let (half_length, half_width) = (length / 2.0, width / 2.0);
+        let centres = (0..cells_y)
+            .flat_map(|iy| {
+                (0..cells_x).map(move |ix| {
+                    Point2::new(
+                        -half_length + (ix as f64 + 0.5) * cell_length,
+                        -half_width + (iy as f64 + 0.5) * cell_width,
+                    )
+                })
+            })
+            .collect();
         Self {
             cells_x,
             cells_y,
-            cell_length: length / cells_x as f64,
-            cell_width: width / cells_y as f64,
-            half_length: length / 2.0,
-            half_width: width / 2.0,
+            cell_length,
+            cell_width,
+            half_length,
+            half_width,
             values: vec![0.0; cells_x * cells_y],
+            centres,
         }
     }
 
@@ -58,12 +73,9 @@ impl Heatmap {
     }
 
     /// The centre of cell `c`.
+    #[inline]
     pub fn center(&self, c: usize) -> Point2<Field> {
-        let (ix, iy) = (c % self.cells_x, c / self.cells_x);
-        Point2::new(
-            -self.half_length + (ix as f64 + 0.5) * self.cell_length,
-            -self.half_width + (iy as f64 + 0.5) * self.cell_width,
-        )
+        self.centres[c]
     }
 
     /// `(ix, iy)` of cell `c`.
