@@ -13,6 +13,8 @@ use std::collections::HashSet;
 pub struct TreeView {
     /// Preorder ids of collapsed nodes.
     pub collapsed: HashSet<usize>,
+    /// The node last clicked: its status and whole why-not are shown above the rows, wrapped.
+    pub selected: Option<usize>,
     rows: Vec<usize>,
     dirty_key: Option<(usize, usize, usize)>,
 }
@@ -25,6 +27,17 @@ pub fn status_colour(status: Option<Status>) -> Color32 {
         Some(Status::Running) => Color32::from_rgb(240, 200, 40),
         Some(Status::Skipped) => Color32::from_rgb(120, 150, 220),
         None => Color32::from_gray(140),
+    }
+}
+
+/// A status in the words the rows use (`-`: not ticked this time).
+pub fn status_word(status: Option<Status>) -> &'static str {
+    match status {
+        Some(Status::Success) => "success",
+        Some(Status::Failure) => "failure",
+        Some(Status::Running) => "running",
+        Some(Status::Skipped) => "skipped",
+        None => "-",
     }
 }
 
@@ -111,6 +124,18 @@ impl TreeView {
             }
             ui.label(format!("{} nodes", tree.len()));
         });
+        if let Some(id) = self.selected
+            && let Some(node) = tree.nodes.get(id)
+        {
+            let status = statuses.get(id).copied().flatten();
+            let mut text = format!("selected #{id} {} ({})", node.label, status_word(status));
+            if let Some(why) = why_not(id) {
+                text.push_str(": ");
+                text.push_str(why);
+            }
+            ui.add(egui::Label::new(RichText::new(text).color(status_colour(status))).wrap());
+            ui.separator();
+        }
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
         let total = self.visible_rows_of(tree).len();
         let rows = std::mem::take(&mut self.rows);
@@ -131,13 +156,7 @@ impl TreeView {
                         (true, true) => "[-]",
                         (true, false) => "[+]",
                     };
-                    let status_text = match status {
-                        Some(Status::Success) => "success",
-                        Some(Status::Failure) => "failure",
-                        Some(Status::Running) => "running",
-                        Some(Status::Skipped) => "skipped",
-                        None => "-",
-                    };
+                    let status_text = status_word(status);
                     ui.horizontal(|ui| {
                         ui.add_space(node.depth as f32 * 12.0);
                         let mut text = format!("{arrow} #{id} {} ({status_text})", node.label);
@@ -149,13 +168,17 @@ impl TreeView {
                         if in_effect(id) {
                             ui.label(RichText::new("> in effect").color(TARGET_GREEN).strong());
                         }
-                        // One row each (rows have a fixed height): cut, whole on hover.
+                        // One row each (rows have a fixed height): cut, whole on hover and,
+                        // once clicked, above the rows.
                         let label = egui::Label::new(text)
                             .truncate()
                             .sense(egui::Sense::click());
                         let response = ui.add(label);
-                        if has_children && response.clicked() {
-                            toggle = Some(id);
+                        if response.clicked() {
+                            self.selected = Some(id);
+                            if has_children {
+                                toggle = Some(id);
+                            }
                         }
                     });
                 }

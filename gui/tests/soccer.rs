@@ -85,6 +85,29 @@ fn selecting_a_robot_shows_its_tree_and_blackboard() {
 }
 
 #[test]
+fn clicking_a_tree_row_shows_its_whole_why_not_above_the_rows() {
+    let mut app = app();
+    app.run_until(46.0);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("selected #").is_none());
+    h.get_by_label_contains("#17 is_remote_control_active (failure)")
+        .click();
+    h.run();
+    assert_eq!(h.state().tree.selected, Some(17));
+    h.get_by_label(
+        "selected #17 is_remote_control_active (failure): remote_control.enable is false",
+    );
+    // A row with children is selected and collapses on the same click.
+    h.get_by_label_contains("#16 Sequence remote_control (failure)")
+        .click();
+    h.run();
+    assert_eq!(h.state().tree.selected, Some(16));
+    assert!(h.state().tree.collapsed.contains(&16));
+    h.get_by_label("selected #16 Sequence remote_control (failure)");
+}
+
+#[test]
 fn clicking_a_robot_on_the_field_selects_it() {
     let mut h = harness(app());
     h.run();
