@@ -30,6 +30,22 @@ pub fn status_colour(status: Option<Status>) -> Color32 {
     }
 }
 
+/// A node as a row reads it: `PREFIX #ID LABEL (STATUS)`, then `: WHY-NOT` when there is one.
+fn row_text(
+    prefix: &str,
+    id: usize,
+    label: &str,
+    status: Option<Status>,
+    why: Option<&str>,
+) -> String {
+    let mut text = format!("{prefix} #{id} {label} ({})", status_word(status));
+    if let Some(why) = why {
+        text.push_str(": ");
+        text.push_str(why);
+    }
+    text
+}
+
 /// A status in the words the rows use (`-`: not ticked this time).
 pub fn status_word(status: Option<Status>) -> &'static str {
     match status {
@@ -128,11 +144,7 @@ impl TreeView {
             && let Some(node) = tree.nodes.get(id)
         {
             let status = statuses.get(id).copied().flatten();
-            let mut text = format!("selected #{id} {} ({})", node.label, status_word(status));
-            if let Some(why) = why_not(id) {
-                text.push_str(": ");
-                text.push_str(why);
-            }
+            let text = row_text("selected", id, &node.label, status, why_not(id));
             ui.add(egui::Label::new(RichText::new(text).color(status_colour(status))).wrap());
             ui.separator();
         }
@@ -156,14 +168,9 @@ impl TreeView {
                         (true, true) => "[-]",
                         (true, false) => "[+]",
                     };
-                    let status_text = status_word(status);
                     ui.horizontal(|ui| {
                         ui.add_space(node.depth as f32 * 12.0);
-                        let mut text = format!("{arrow} #{id} {} ({status_text})", node.label);
-                        if let Some(why) = why_not(id) {
-                            text.push_str(": ");
-                            text.push_str(why);
-                        }
+                        let text = row_text(arrow, id, &node.label, status, why_not(id));
                         let text = RichText::new(text).color(status_colour(status));
                         if in_effect(id) {
                             ui.label(RichText::new("> in effect").color(TARGET_GREEN).strong());

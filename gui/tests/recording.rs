@@ -1,10 +1,11 @@
 //! A recording written by the embedded simulation, opened in the viewer and scrubbed.
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui::app::ViewerApp;
 use gui::settings::{Settings, SourceSetting};
-use gui::sim::SimSource;
 use gui::source::Source;
 
 #[test]
@@ -12,17 +13,8 @@ fn scrubbing_a_recording_shows_that_ticks_decision() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("hp_retreat.mcap");
     // Record 90 s of the sample scenario (the retreat to supply starts at ~75 s).
-    let (mut sim, mut view) =
-        SimSource::open(&gui::sample_config(), &gui::sample_scenario(), 0).expect("sample");
-    sim.start_recording(&file, &mut view).expect("recorder");
-    let mut decided = Vec::new();
-    while sim.time() < 90.0 && !sim.finished() {
-        if sim.step_tick(&mut view) {
-            let tick = view.tick.clone().expect("tick");
-            decided.push((sim.time(), tick.tick, tick.chosen));
-        }
-    }
-    sim.stop_recording(&mut view);
+    let decided =
+        common::record_sample(&gui::sample_config(), &gui::sample_scenario(), &file, 90.0);
     assert!(decided.iter().any(|(_, _, c)| *c == Some(13)));
 
     let settings = Settings {

@@ -7,10 +7,11 @@
 //! look at the new pictures, and commit them. A failing comparison leaves `NAME.new.png` and
 //! `NAME.diff.png` beside the stored picture.
 
+mod common;
+
 use egui_kittest::{Harness, SnapshotOptions};
 use gui::app::ViewerApp;
 use gui::settings::{Settings, SourceSetting};
-use gui::sim::SimSource;
 use gui::soccer::view::SoccerApp;
 
 /// The window size of the README's screenshots.
@@ -21,8 +22,8 @@ const SIZE: egui::Vec2 = egui::Vec2::new(1280.0, 800.0);
 const CONFIG: &str = "../sample/config.json";
 const SCENARIO: &str = "../sample/scenarios/hp_retreat.json5";
 
-/// Per-channel difference a pixel may have (software rasterisers differ in anti-aliasing), and
-/// how many pixels may exceed it (text hinting at a few glyph edges).
+/// The colour distance a pixel may have (kittest's weighted squared YIQ distance: software
+/// rasterisers differ in anti-aliasing), and how many pixels may exceed it (a few glyph edges).
 fn options() -> SnapshotOptions {
     SnapshotOptions::new().threshold(1.0).max_failed_pixels(50)
 }
@@ -62,22 +63,19 @@ fn robomaster_simulation_at_the_retreat_to_supply() {
 
 #[test]
 fn robomaster_recording_scrubbed_to_the_retreat() {
+    // A fixed name, since the source bar shows it; written beside it and renamed into place, so
+    // that two test runs at once never read each other's half-written file.
     let file = "../target/snapshot_hp_retreat.mcap";
-    let (mut sim, mut view) =
-        SimSource::open(CONFIG.as_ref(), SCENARIO.as_ref(), 0).expect("the sample opens");
-    sim.start_recording(file.as_ref(), &mut view)
-        .expect("recorder");
-    let mut retreat_at = None;
-    while sim.time() < 80.0 && !sim.finished() {
-        if sim.step_tick(&mut view)
-            && retreat_at.is_none()
-            && view.tick.as_ref().is_some_and(|t| t.chosen == Some(13))
-        {
-            retreat_at = Some(sim.time());
-        }
-    }
-    sim.stop_recording(&mut view);
-    let retreat_at = retreat_at.expect("the sample retreats to supply before 80 s");
+    let partial = tempfile::NamedTempFile::new_in("../target").expect("a temp file in target");
+    let decided = common::record_sample(CONFIG.as_ref(), SCENARIO.as_ref(), partial.path(), 80.0);
+    partial
+        .persist(file)
+        .expect("the recording renamed into place");
+    let retreat_at = decided
+        .iter()
+        .find(|(_, _, chosen)| *chosen == Some(13))
+        .map(|(t, _, _)| *t)
+        .expect("the sample retreats to supply before 80 s");
 
     let settings = Settings {
         source: SourceSetting::Recording {

@@ -13,6 +13,15 @@ fn app() -> SoccerApp {
     }
 }
 
+/// The sample match run (paused) to simulated `t` seconds, drawn once.
+fn harness_at(t: f64) -> Harness<'static, SoccerApp> {
+    let mut app = app();
+    app.run_until(t);
+    let mut h = harness(app);
+    h.run();
+    h
+}
+
 fn harness(app: SoccerApp) -> Harness<'static, SoccerApp> {
     Harness::builder()
         .with_size(egui::Vec2::new(1600.0, 1000.0))
@@ -41,10 +50,7 @@ fn the_field_robots_score_and_panels_are_drawn() {
 
 #[test]
 fn selecting_a_robot_shows_its_tree_and_blackboard() {
-    let mut app = app();
-    app.run_until(30.0);
-    let mut h = harness(app);
-    h.run();
+    let mut h = harness_at(30.0);
     h.get_by_label("away 3").click();
     h.run();
     assert_eq!(h.state().scene.selected, Some((TeamSide::Away, 3)));
@@ -86,10 +92,7 @@ fn selecting_a_robot_shows_its_tree_and_blackboard() {
 
 #[test]
 fn clicking_a_tree_row_shows_its_whole_why_not_above_the_rows() {
-    let mut app = app();
-    app.run_until(46.0);
-    let mut h = harness(app);
-    h.run();
+    let mut h = harness_at(46.0);
     assert!(h.query_by_label_contains("selected #").is_none());
     h.get_by_label_contains("#17 is_remote_control_active (failure)")
         .click();
@@ -138,10 +141,7 @@ fn clicking_a_robot_on_the_field_selects_it() {
 
 #[test]
 fn the_heatmap_layer_toggles() {
-    let mut app = app();
-    app.run_until(20.0);
-    let mut h = harness(app);
-    h.run();
+    let mut h = harness_at(20.0);
     assert!(h.state().layers.heatmap);
     let heat = h
         .state()
