@@ -66,6 +66,7 @@ fn robomaster_recording_scrubbed_to_the_retreat() {
     // A fixed name, since the source bar shows it; written beside it and renamed into place, so
     // that two test runs at once never read each other's half-written file.
     let file = "../target/snapshot_hp_retreat.mcap";
+    std::fs::create_dir_all("../target").expect("the workspace's target folder");
     let partial = tempfile::NamedTempFile::new_in("../target").expect("a temp file in target");
     let decided = common::record_sample(CONFIG.as_ref(), SCENARIO.as_ref(), partial.path(), 80.0);
     partial
