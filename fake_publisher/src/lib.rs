@@ -18,7 +18,7 @@
 mod check;
 pub mod error;
 pub mod locate;
-pub mod rng;
+pub use geometry::rng;
 pub mod robomaster;
 pub mod scenario;
 pub mod sim;

@@ -3,7 +3,10 @@
 //! A [`Point2<Field>`] and a [`Point2<Robot>`] are different types, so a field position cannot
 //! be used where a robot-relative one is meant: the conversion goes through a [`Pose2`]
 //! (`robot -> field`), as HULKs does with its frame-typed points. Angles are radians,
-//! counter-clockwise; [`wrap_pi`] maps any angle to (-pi, pi].
+//! counter-clockwise; [`wrap_pi`] maps any angle to (-pi, pi]. [`rng`] is the one seeded random
+//! number generator of the workspace.
+
+pub mod rng;
 
 use std::f64::consts::PI;
 use std::fmt;

@@ -17,7 +17,7 @@ pub mod config;
 pub mod finder;
 pub mod move_to;
 pub mod obstacle;
-pub mod rng;
+pub use geometry::rng;
 pub mod traj;
 pub mod vec2;
 

@@ -1,4 +1,5 @@
-//! A small seeded PRNG (SplitMix64): deterministic, no OS randomness, one stream per robot.
+//! The workspace's one seeded PRNG (SplitMix64): deterministic, no OS randomness, one stream
+//! per robot; the simulator's noise and walks and the planner's samples all draw from it.
 
 /// SplitMix64 (Steele, Lea, Flood 2014): 64-bit state, full period, good enough for choosing
 /// random-walk neighbours.
@@ -40,6 +41,11 @@ impl SplitMix64 {
         let u = self.unit().max(1e-300);
         let v = self.unit();
         (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+
+    /// A uniform number in [lo, hi).
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
     }
 
     /// True with probability `p`.
