@@ -1,0 +1,81 @@
+//! Bus payloads of every input topic (both profiles) and MCAP recordings given to `replay`.
+
+use bus::{soccer, topics};
+use decision_core::robomaster::{Tables, load};
+use decision_node::node::NodeCore;
+use decision_node::profile::NodeProfile;
+use decision_node::runtime::replay::{replay_messages, traces};
+use decision_node::soccer::SoccerNode;
+use decision_node::soccer::replay::{decide_frames, recorded_robots, recorded_setup};
+use decision_node::soccer::sources::SoccerSources;
+use std::sync::{Arc, OnceLock};
+
+/// The sample's tables, loaded once per process.
+fn sample_tables() -> Arc<Tables> {
+    static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let outcome = load(&crate::repository().join("sample/config.json"));
+            Arc::new(outcome.tables.expect("the sample configuration loads"))
+        })
+        .clone()
+}
+
+/// A sequence of messages (see [`crate::messages`]) to the RoboMaster node: the selector
+/// picks the input topic, time advances 10 ms per message, and a completed set ticks.
+pub fn robomaster_inputs(data: &[u8]) {
+    let Ok(mut node) = NodeCore::new(sample_tables()) else {
+        return;
+    };
+    for (i, (selector, payload)) in crate::messages(data).enumerate() {
+        let topic = topics::NODE_INPUTS[usize::from(selector) % topics::NODE_INPUTS.len()];
+        let _ = node.ingest(topic, payload, 1.0 + i as f64 * 0.01);
+    }
+    let _ = node.stats();
+}
+
+/// A sequence of messages to soccer robot 3: the selector picks the topic (its five robot
+/// inputs and the team channel); every message is followed by a 10 ms clock tick, whose
+/// output is encoded as the node would publish it.
+pub fn soccer_inputs(data: &[u8]) {
+    let Ok(spec) = soccer_profile::tree::default_spec() else {
+        return;
+    };
+    let sources = SoccerSources {
+        params_dir: std::path::PathBuf::from("unused"),
+        location: None,
+        robot: None,
+        tree: None,
+    };
+    let params = Arc::new(soccer_profile::params::Parameters::default());
+    let Ok(mut node) = SoccerNode::new(sources, 3, params, spec) else {
+        return;
+    };
+    let topics: Vec<String> = node.input_topics();
+    for (i, (selector, payload)) in crate::messages(data).enumerate() {
+        let topic = &topics[usize::from(selector) % topics.len()];
+        let now = 1.0 + i as f64 * 0.01;
+        let _ = node.ingest(topic, payload, now);
+        if let Some(output) = node.clock_tick(now) {
+            let _ = node.outgoing(&output, &|_| true);
+        }
+    }
+    debug_assert!(topics.iter().any(|t| t == soccer::TEAM_STATE));
+}
+
+/// A recording as `replay` reads it: read leniently, then its traces, its node inputs fed
+/// through the sample's tables, and a soccer recording's setup and robots decided again.
+pub fn mcap(data: &[u8]) {
+    let Ok(recording) = bus::recording::read_mcap_bytes(data) else {
+        return;
+    };
+    let _ = traces(&recording);
+    let _ = replay_messages(sample_tables(), &recording.messages, &|_, _| {});
+    let robots = recorded_robots(&recording);
+    if let Ok((params, spec)) = recorded_setup(&recording) {
+        for robot in robots.iter().take(2) {
+            let frames: Vec<_> = robot.frames.iter().take(50).cloned().collect();
+            let _ = decide_frames(&params, &spec, robot.player, &frames);
+        }
+    }
+}
