@@ -2,6 +2,7 @@
 //! field, the Nav2 goal / status / feedback, our pose, and the viewer topics. Every message has
 //! a `header` with a stamp; JSON field names are the .msg field names.
 
+use decision_core::robomaster::world::nav_status;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -94,7 +95,7 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// `game_stage` while the match is fought.
-    pub const STAGE_BATTLE: u8 = 4;
+    pub const STAGE_BATTLE: u8 = decision_core::robomaster::world::STAGE_IN_BATTLE;
     /// `game_stage` after the match has ended (settlement).
     pub const STAGE_SETTLEMENT: u8 = 5;
 }
@@ -233,21 +234,22 @@ pub struct GoalStatus {
     pub goal_id: Option<u64>,
 }
 
+/// The codes are the engine's ([`nav_status`]): defined once, where the decisions read them.
 impl GoalStatus {
     /// `status` of a goal in no known state (also the value before any goal).
-    pub const UNKNOWN: u8 = 0;
+    pub const UNKNOWN: u8 = nav_status::UNKNOWN;
     /// `status` of an accepted goal that is not executing yet.
-    pub const ACCEPTED: u8 = 1;
+    pub const ACCEPTED: u8 = nav_status::ACCEPTED;
     /// `status` of an executing goal.
-    pub const EXECUTING: u8 = 2;
+    pub const EXECUTING: u8 = nav_status::EXECUTING;
     /// `status` of a goal whose cancel was requested but has not finished.
-    pub const CANCELING: u8 = 3;
+    pub const CANCELING: u8 = nav_status::CANCELING;
     /// `status` of a goal that reached its last pose.
-    pub const SUCCEEDED: u8 = 4;
+    pub const SUCCEEDED: u8 = nav_status::SUCCEEDED;
     /// `status` of a goal cancelled by a cancel request or a preempting goal.
-    pub const CANCELED: u8 = 5;
+    pub const CANCELED: u8 = nav_status::CANCELED;
     /// `status` of a goal aborted by the navigation (it cannot be reached or run).
-    pub const ABORTED: u8 = 6;
+    pub const ABORTED: u8 = nav_status::ABORTED;
 }
 
 /// `action_msgs/GoalStatusArray` on `navigate_through_poses/_action/status`; the last entry counts.
