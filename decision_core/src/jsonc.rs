@@ -151,7 +151,7 @@ pub fn parse_json5(text: &str) -> Result<Json, SyntaxError> {
 
 fn parse_dialect(text: &str, json5: bool) -> Result<Json, SyntaxError> {
     let mut parser = Parser {
-        chars: text.chars().collect(),
+        text,
         at: 0,
         line: 1,
         column: 1,
@@ -160,7 +160,7 @@ fn parse_dialect(text: &str, json5: bool) -> Result<Json, SyntaxError> {
     };
     // A UTF-8 byte order mark is tolerated.
     if parser.peek() == Some('\u{feff}') {
-        parser.at += 1;
+        parser.at += '\u{feff}'.len_utf8();
     }
     parser.skip_blank()?;
     let value = parser.value()?;
@@ -171,8 +171,10 @@ fn parse_dialect(text: &str, json5: bool) -> Result<Json, SyntaxError> {
     Ok(value)
 }
 
-struct Parser {
-    chars: Vec<char>,
+/// Reads the text in place: `at` is a byte offset on a character boundary (no copy of the
+/// document into a `Vec<char>`).
+struct Parser<'a> {
+    text: &'a str,
     at: usize,
     line: u32,
     column: u32,
@@ -181,9 +183,22 @@ struct Parser {
     json5: bool,
 }
 
-impl Parser {
+impl<'a> Parser<'a> {
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        match self.text.as_bytes().get(self.at) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            Some(_) => self
+                .text
+                .get(self.at..)
+                .and_then(|rest| rest.chars().next()),
+            None => None,
+        }
+    }
+
+    /// The byte after the current one, for two-character ASCII tokens (`//`, `/*`, `0x`): a
+    /// byte of a multi-byte character never equals an ASCII one.
+    fn peek_second_byte(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at + 1).copied()
     }
 
     fn pos(&self) -> Pos {
@@ -195,7 +210,7 @@ impl Parser {
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.at += 1;
+        self.at += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -203,6 +218,85 @@ impl Parser {
             self.column += 1;
         }
         Some(c)
+    }
+
+    /// Skips a run of ASCII blanks (indentation, line breaks) byte by byte.
+    fn skip_ascii_space(&mut self) {
+        while let Some(&b) = self.text.as_bytes().get(self.at) {
+            match b {
+                b' ' | b'\t' | b'\r' => self.column += 1,
+                b'\n' => {
+                    self.line += 1;
+                    self.column = 1;
+                }
+                _ => return,
+            }
+            self.at += 1;
+        }
+    }
+
+    /// Skips a `//` comment up to its line break (left for the caller) or the end of the text.
+    fn skip_line_comment(&mut self) {
+        let bytes = self.text.as_bytes();
+        let rest = bytes.get(self.at..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let skipped = rest.get(..len).unwrap_or_default();
+        // Characters, not bytes: continuation bytes are 0b10xx_xxxx.
+        let chars = skipped.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        self.column += u32::try_from(chars).unwrap_or(u32::MAX);
+        self.at += len;
+    }
+
+    /// The text from byte `begin` to the current position (both on character boundaries).
+    fn since(&self, begin: usize) -> &'a str {
+        let text: &'a str = self.text;
+        text.get(begin..self.at).unwrap_or_default()
+    }
+
+    /// Skips ASCII letters, digits and `_` (a word, or the rest of a malformed number).
+    fn skip_word_chars(&mut self) {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.bump();
+        }
+    }
+
+    /// Skips the characters of a decimal literal (digits, signs, `.`, `e`); whether it was
+    /// written as an integer (none of `.`, `e`, `E`).
+    fn skip_decimal_chars(&mut self) -> bool {
+        let mut integer = true;
+        while let Some(c) = self.peek() {
+            match c {
+                '0'..='9' | '-' | '+' => {}
+                '.' | 'e' | 'E' => integer = false,
+                _ => break,
+            }
+            self.bump();
+        }
+        integer
+    }
+
+    /// Skips and returns the run of string characters before the next `quote`, backslash or
+    /// line break (copied whole instead of character by character).
+    fn plain_run(&mut self, quote: char) -> &'a str {
+        let text: &'a str = self.text;
+        let bytes = text.as_bytes();
+        let begin = self.at;
+        let mut end = begin;
+        let mut chars = 0u32;
+        while let Some(&b) = bytes.get(end) {
+            if b == b'\\' || b == b'\n' || u32::from(b) == u32::from(quote) {
+                break;
+            }
+            // Count characters, not bytes: continuation bytes are 0b10xx_xxxx.
+            chars += u32::from(b & 0xC0 != 0x80);
+            end += 1;
+        }
+        self.at = end;
+        self.column += chars;
+        text.get(begin..end).unwrap_or_default()
     }
 
     fn error(&self, message: impl Into<String>) -> SyntaxError {
@@ -214,6 +308,7 @@ impl Parser {
 
     fn skip_blank(&mut self) -> Result<(), SyntaxError> {
         loop {
+            self.skip_ascii_space();
             match self.peek() {
                 Some(' ' | '\t' | '\n' | '\r') => {
                     self.bump();
@@ -225,16 +320,9 @@ impl Parser {
                 }
                 Some('/') => {
                     let start = self.pos();
-                    match self.chars.get(self.at + 1) {
-                        Some('/') => {
-                            while let Some(c) = self.peek() {
-                                if c == '\n' {
-                                    break;
-                                }
-                                self.bump();
-                            }
-                        }
-                        Some('*') => {
+                    match self.peek_second_byte() {
+                        Some(b'/') => self.skip_line_comment(),
+                        Some(b'*') => {
                             self.bump();
                             self.bump();
                             loop {
@@ -297,15 +385,10 @@ impl Parser {
 
     fn word(&mut self) -> Result<JsonValue, SyntaxError> {
         let start = self.pos();
-        let mut word = String::new();
-        while let Some(c) = self.peek() {
-            if !c.is_ascii_alphanumeric() && c != '_' {
-                break;
-            }
-            word.push(c);
-            self.bump();
-        }
-        match word.as_str() {
+        let begin = self.at;
+        self.skip_word_chars();
+        let word = self.since(begin);
+        match word {
             "true" => Ok(JsonValue::Bool(true)),
             "false" => Ok(JsonValue::Bool(false)),
             "null" => Ok(JsonValue::Null),
@@ -330,26 +413,12 @@ impl Parser {
 
     fn number(&mut self) -> Result<JsonValue, SyntaxError> {
         let start = self.pos();
-        let mut literal = String::new();
-        let mut integer = true;
-        while let Some(c) = self.peek() {
-            match c {
-                '0'..='9' | '-' | '+' => {}
-                '.' | 'e' | 'E' => integer = false,
-                _ => break,
-            }
-            literal.push(c);
-            self.bump();
-        }
+        let begin = self.at;
+        let integer = self.skip_decimal_chars();
         // `-Infinity`, `-NaN`, `1st`: name the whole word, not just its sign or digits.
         if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
-            while let Some(c) = self
-                .peek()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            {
-                literal.push(c);
-                self.bump();
-            }
+            self.skip_word_chars();
+            let literal = self.since(begin);
             let hint = if literal
                 .trim_start_matches(['-', '+'])
                 .starts_with(['I', 'N', 'i', 'n'])
@@ -363,8 +432,9 @@ impl Parser {
                 message: format!("`{literal}`{hint}"),
             });
         }
+        let literal = self.since(begin);
         match literal.parse::<f64>() {
-            Ok(value) if is_json_number(&literal) => Ok(JsonValue::Number { value, integer }),
+            Ok(value) if is_json_number(literal) => Ok(JsonValue::Number { value, integer }),
             _ => Err(SyntaxError {
                 pos: start,
                 message: format!("malformed number `{literal}`"),
@@ -378,6 +448,7 @@ impl Parser {
         self.bump();
         let mut out = String::new();
         loop {
+            out.push_str(self.plain_run(quote));
             match self.bump() {
                 None | Some('\n') => {
                     return Err(SyntaxError {
@@ -614,25 +685,23 @@ impl Parser {
 
     /// A JSON5 unquoted key: an ECMAScript-style identifier name (letters, digits, `_`, `$`).
     fn identifier(&mut self) -> String {
-        let mut name = String::new();
-        while let Some(c) = self
+        let begin = self.at;
+        while self
             .peek()
-            .filter(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
         {
-            name.push(c);
             self.bump();
         }
-        name
+        self.since(begin).to_owned()
     }
 
     /// A JSON5 number: an optional sign, then `Infinity`, `NaN`, a hexadecimal integer, or a
     /// decimal literal whose integer or fraction digits may be missing (`.5`, `5.`).
     fn number_json5(&mut self) -> Result<JsonValue, SyntaxError> {
         let start = self.pos();
-        let mut literal = String::new();
+        let begin = self.at;
         let negative = self.peek() == Some('-');
-        if let Some(sign @ ('-' | '+')) = self.peek() {
-            literal.push(sign);
+        if let Some('-' | '+') = self.peek() {
             self.bump();
         }
         let malformed = |literal: &str| SyntaxError {
@@ -640,13 +709,8 @@ impl Parser {
             message: format!("malformed number `{literal}`"),
         };
         if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
-            while let Some(c) = self
-                .peek()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            {
-                literal.push(c);
-                self.bump();
-            }
+            self.skip_word_chars();
+            let literal = self.since(begin);
             let value = match literal.trim_start_matches(['-', '+']) {
                 "Infinity" => f64::INFINITY,
                 "NaN" => f64::NAN,
@@ -663,30 +727,26 @@ impl Parser {
                 integer: false,
             });
         }
-        if self.peek() == Some('0') && matches!(self.chars.get(self.at + 1), Some('x' | 'X')) {
-            for _ in 0..2 {
-                if let Some(c) = self.bump() {
-                    literal.push(c);
-                }
-            }
+        if self.peek() == Some('0') && matches!(self.peek_second_byte(), Some(b'x' | b'X')) {
+            self.bump();
+            self.bump();
             let mut value = 0.0_f64;
             let mut digits = 0;
             while let Some(c) = self
                 .peek()
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
             {
-                literal.push(c);
                 self.bump();
                 match c.to_digit(16) {
                     Some(d) => {
                         value = value * 16.0 + f64::from(d);
                         digits += 1;
                     }
-                    None => return Err(malformed(&literal)),
+                    None => return Err(malformed(self.since(begin))),
                 }
             }
             if digits == 0 {
-                return Err(malformed(&literal));
+                return Err(malformed(self.since(begin)));
             }
             let value = if negative { -value } else { value };
             return Ok(JsonValue::Number {
@@ -694,35 +754,22 @@ impl Parser {
                 integer: true,
             });
         }
-        let mut integer = true;
-        while let Some(c) = self.peek() {
-            match c {
-                '0'..='9' | '-' | '+' => {}
-                '.' | 'e' | 'E' => integer = false,
-                _ => break,
-            }
-            literal.push(c);
-            self.bump();
-        }
+        let integer = self.skip_decimal_chars();
         if self
             .peek()
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
         {
-            while let Some(c) = self
-                .peek()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            {
-                literal.push(c);
-                self.bump();
-            }
+            self.skip_word_chars();
+            let literal = self.since(begin);
             return Err(SyntaxError {
                 pos: start,
                 message: format!("`{literal}` is not a number (strings need quotes)"),
             });
         }
+        let literal = self.since(begin);
         match literal.parse::<f64>() {
-            Ok(value) if is_json5_decimal(&literal) => Ok(JsonValue::Number { value, integer }),
-            _ => Err(malformed(&literal)),
+            Ok(value) if is_json5_decimal(literal) => Ok(JsonValue::Number { value, integer }),
+            _ => Err(malformed(literal)),
         }
     }
 
@@ -908,6 +955,25 @@ mod tests {
         assert!(matches!(doc.value, JsonValue::Number { value, .. } if value.is_infinite()));
         let deep = "[".repeat(1000);
         assert!(err(&deep).message.contains("nesting"));
+    }
+
+    #[test]
+    fn columns_after_multibyte_strings_count_characters() {
+        // "héllo → 😀" is 9 characters in 15 bytes: `b` stands at column 20, not 26.
+        for doc in [
+            parse("{\"a\": \"h\u{e9}llo \u{2192} \u{1f600}\", \"b\": 1}"),
+            parse_json5("{'a': 'h\u{e9}llo \u{2192} \u{1f600}', 'b': 1}"),
+        ] {
+            let doc = doc.expect("parses");
+            let b = doc.get("b").expect("b");
+            assert_eq!((b.key_pos.line, b.key_pos.column), (1, 20));
+            assert_eq!(b.value.pos.column, 25);
+            let a = doc.get("a").expect("a");
+            assert_eq!(
+                a.value.value,
+                JsonValue::String("h\u{e9}llo \u{2192} \u{1f600}".into())
+            );
+        }
     }
 
     #[test]

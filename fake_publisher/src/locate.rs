@@ -1,8 +1,10 @@
-//! Finds where a value stands in JSON5 text, by its path (`robots.B1.patrol[2]`), so that
+//! Finds where a value stands in a scenario by its path (`robots.B1.patrol[2]`), so that
 //! errors found after deserialising (unknown waypoint ids, negative speeds, ...) can name the
-//! line and column. The text has already been parsed by `json5`, so the scanner is lenient:
-//! it only needs to skip values correctly, not to reject bad ones.
+//! line and column. The scenario is read by the workspace's one lenient reader
+//! ([`decision_core::jsonc`], JSON5 dialect), which keeps every key's and value's position;
+//! this module only walks that tree.
 
+use decision_core::jsonc::{Json, JsonValue, Pos};
 use std::fmt;
 
 /// One step of a path into a JSON5 document.
@@ -55,265 +57,52 @@ impl fmt::Display for JsonPath {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let mut line = 1;
-    let mut column = 1;
-    let mut prev_cr = false;
-    for (i, c) in text.char_indices() {
-        if i >= offset {
-            break;
-        }
-        match c {
-            '\n' if prev_cr => {}
-            '\n' | '\r' | '\u{2028}' | '\u{2029}' => {
-                line += 1;
-                column = 1;
-            }
-            _ => column += 1,
-        }
-        prev_cr = c == '\r';
-    }
-    (line, column)
+/// Line and column (1-based) of the value at `path`; when the path does not exist in the
+/// document (a defaulted value), of its deepest existing ancestor.
+pub fn locate(doc: &Json, path: &JsonPath) -> (usize, usize) {
+    let pos = walk(doc, path, false);
+    (pos.line as usize, pos.column as usize)
 }
 
-/// Line and column (1-based) of the value at `path`; when the path does not exist in the text
-/// (a defaulted value), of its deepest existing ancestor. `(1, 1)` for the root.
-pub fn locate(text: &str, path: &JsonPath) -> (usize, usize) {
-    let mut scanner = Scanner {
-        text: text.as_bytes(),
-        pos: 0,
-    };
-    scanner.skip_ws();
-    let mut found = scanner.pos;
-    for seg in &path.0 {
-        match scanner.enter(seg) {
-            Some(at) => found = at,
-            None => break,
-        }
-    }
-    line_column(text, found)
+/// As [`locate`], but of the last key itself when the path ends in an object member (an
+/// unknown key is reported where the key is written).
+pub fn locate_key(doc: &Json, path: &JsonPath) -> (usize, usize) {
+    let pos = walk(doc, path, true);
+    (pos.line as usize, pos.column as usize)
 }
 
-struct Scanner<'a> {
-    text: &'a [u8],
-    pos: usize,
-}
-
-impl Scanner<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.pos).copied()
-    }
-
-    fn skip_ws(&mut self) {
-        loop {
-            match self.peek() {
-                Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) => self.pos += 1,
-                Some(b'/') if self.text.get(self.pos + 1) == Some(&b'/') => {
-                    while let Some(c) = self.peek() {
-                        if c == b'\n' {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                }
-                Some(b'/') if self.text.get(self.pos + 1) == Some(&b'*') => {
-                    self.pos += 2;
-                    while self.pos < self.text.len() {
-                        if self.text.get(self.pos) == Some(&b'*')
-                            && self.text.get(self.pos + 1) == Some(&b'/')
-                        {
-                            self.pos += 2;
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                }
-                // Non-ASCII whitespace (NBSP, BOM, line separators): JSON5 allows them.
-                Some(c) if c >= 0x80 => match self.non_ascii_space_len() {
-                    Some(n) => self.pos += n,
-                    None => return,
-                },
-                _ => return,
-            }
-        }
-    }
-
-    fn non_ascii_space_len(&self) -> Option<usize> {
-        let rest = self.text.get(self.pos..)?;
-        let s = match std::str::from_utf8(rest) {
-            Ok(s) => s,
-            Err(e) => std::str::from_utf8(rest.get(..e.valid_up_to())?).ok()?,
-        };
-        let c = s.chars().next()?;
-        (c.is_whitespace() || c == '\u{feff}').then(|| c.len_utf8())
-    }
-
-    /// Skips a quoted string starting at the quote.
-    fn skip_string(&mut self) -> String {
-        let Some(quote) = self.peek() else {
-            return String::new();
-        };
-        self.pos += 1;
-        let start = self.pos;
-        while let Some(c) = self.peek() {
-            if c == b'\\' {
-                self.pos += 2;
-                continue;
-            }
-            if c == quote {
-                let s = String::from_utf8_lossy(self.text.get(start..self.pos).unwrap_or_default())
-                    .into_owned();
-                self.pos += 1;
-                return s;
-            }
-            self.pos += 1;
-        }
-        String::new()
-    }
-
-    /// Skips a scalar that is not a string (number, literal, identifier key).
-    fn skip_bare(&mut self) -> String {
-        let start = self.pos;
-        while let Some(c) = self.peek() {
-            if matches!(
-                c,
-                b',' | b':'
-                    | b'}'
-                    | b']'
-                    | b'{'
-                    | b'['
-                    | b' '
-                    | b'\t'
-                    | b'\n'
-                    | b'\r'
-                    | b'/'
-                    | b'"'
-                    | b'\''
-            ) {
-                break;
-            }
-            self.pos += 1;
-        }
-        if self.pos == start {
-            // Never stall on an unexpected character.
-            self.pos += 1;
-        }
-        String::from_utf8_lossy(self.text.get(start..self.pos).unwrap_or_default()).into_owned()
-    }
-
-    fn skip_value(&mut self) {
-        self.skip_ws();
-        match self.peek() {
-            Some(b'{') => {
-                self.pos += 1;
-                loop {
-                    self.skip_ws();
-                    match self.peek() {
-                        None => return,
-                        Some(b'}') => {
-                            self.pos += 1;
-                            return;
-                        }
-                        Some(b',') => self.pos += 1,
-                        _ => {
-                            self.read_key();
-                            self.skip_ws();
-                            if self.peek() == Some(b':') {
-                                self.pos += 1;
-                            }
-                            self.skip_value();
-                        }
-                    }
+fn walk(doc: &Json, path: &JsonPath, key_of_last: bool) -> Pos {
+    let mut at = doc;
+    for (i, seg) in path.0.iter().enumerate() {
+        let last = i + 1 == path.0.len();
+        match (seg, &at.value) {
+            (Seg::Key(key), JsonValue::Object(members)) => {
+                match members.iter().find(|m| &m.key == key) {
+                    Some(m) if last && key_of_last => return m.key_pos,
+                    Some(m) => at = &m.value,
+                    None => break,
                 }
             }
-            Some(b'[') => {
-                self.pos += 1;
-                loop {
-                    self.skip_ws();
-                    match self.peek() {
-                        None => return,
-                        Some(b']') => {
-                            self.pos += 1;
-                            return;
-                        }
-                        Some(b',') => self.pos += 1,
-                        _ => self.skip_value(),
-                    }
-                }
-            }
-            Some(b'"' | b'\'') => {
-                self.skip_string();
-            }
-            Some(_) => {
-                self.skip_bare();
-            }
-            None => {}
+            (Seg::Index(index), JsonValue::Array(items)) => match items.get(*index) {
+                Some(item) => at = item,
+                None => break,
+            },
+            _ => break,
         }
     }
-
-    fn read_key(&mut self) -> String {
-        self.skip_ws();
-        match self.peek() {
-            Some(b'"' | b'\'') => self.skip_string(),
-            _ => self.skip_bare(),
-        }
-    }
-
-    /// With the cursor at a value, moves to the child `seg` and returns its offset.
-    fn enter(&mut self, seg: &Seg) -> Option<usize> {
-        self.skip_ws();
-        match (seg, self.peek()?) {
-            (Seg::Key(want), b'{') => {
-                self.pos += 1;
-                loop {
-                    self.skip_ws();
-                    match self.peek()? {
-                        b'}' => return None,
-                        b',' => self.pos += 1,
-                        _ => {
-                            let key = self.read_key();
-                            self.skip_ws();
-                            if self.peek() == Some(b':') {
-                                self.pos += 1;
-                            }
-                            self.skip_ws();
-                            if &key == want {
-                                return Some(self.pos);
-                            }
-                            self.skip_value();
-                        }
-                    }
-                }
-            }
-            (Seg::Index(want), b'[') => {
-                self.pos += 1;
-                let mut index = 0;
-                loop {
-                    self.skip_ws();
-                    match self.peek()? {
-                        b']' => return None,
-                        b',' => self.pos += 1,
-                        _ => {
-                            if index == *want {
-                                return Some(self.pos);
-                            }
-                            self.skip_value();
-                            index += 1;
-                        }
-                    }
-                }
-            }
-            _ => None,
-        }
-    }
+    at.pos
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use decision_core::jsonc::parse_json5;
 
     const TEXT: &str = "// header\n{\n  field: '../config.json', /* c */\n  \"robots\": {\n    B1: {patrol: [3, 8,\n 10], speed: 1.5},\n  },\n}\n";
+
+    fn doc() -> Json {
+        parse_json5(TEXT).expect("the test text parses")
+    }
 
     #[test]
     fn finds_nested_values() {
@@ -322,22 +111,30 @@ mod tests {
             .key("B1")
             .key("patrol")
             .index(2);
-        assert_eq!(locate(TEXT, &p), (6, 2));
+        assert_eq!(locate(&doc(), &p), (6, 2));
         assert_eq!(p.to_string(), "robots.B1.patrol[2]");
         let speed = JsonPath::root().key("robots").key("B1").key("speed");
-        assert_eq!(locate(TEXT, &speed), (6, 14));
-        assert_eq!(locate(TEXT, &JsonPath::root().key("field")), (3, 10));
+        assert_eq!(locate(&doc(), &speed), (6, 14));
+        assert_eq!(locate_key(&doc(), &speed), (6, 7));
+        assert_eq!(locate(&doc(), &JsonPath::root().key("field")), (3, 10));
     }
 
     #[test]
     fn missing_paths_point_at_the_deepest_ancestor() {
         let p = JsonPath::root().key("robots").key("B2").key("speed");
-        assert_eq!(locate(TEXT, &p), (4, 13));
-        assert_eq!(locate(TEXT, &JsonPath::root().key("rate")), (2, 1));
+        assert_eq!(locate(&doc(), &p), (4, 13));
+        assert_eq!(locate(&doc(), &JsonPath::root().key("rate")), (2, 1));
+        let past_the_end = JsonPath::root()
+            .key("robots")
+            .key("B1")
+            .key("patrol")
+            .index(9);
+        assert_eq!(locate(&doc(), &past_the_end), (5, 18));
     }
 
     #[test]
-    fn line_columns_count_characters() {
-        assert_eq!(line_column("a\r\nbé c", 7), (2, 4));
+    fn columns_count_characters() {
+        let doc = parse_json5("{\r\n  'é': 1, b: 2}").expect("parses");
+        assert_eq!(locate(&doc, &JsonPath::root().key("b")), (2, 14));
     }
 }

@@ -4,7 +4,8 @@
 //! that do not fit the field (unknown waypoint ids, points outside the field, negative speeds).
 
 use crate::error::{Problem, ScenarioError};
-use crate::locate::{JsonPath, locate};
+use crate::locate::{JsonPath, Seg, locate, locate_key};
+use decision_core::jsonc::{self, Json, JsonValue};
 use decision_core::robomaster::{Severity, Tables};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, MapAccess, Visitor};
@@ -698,7 +699,7 @@ fn unit_map<V: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 #[derive(Debug, Clone, PartialEq)]
 struct Source {
     path: PathBuf,
-    text: String,
+    doc: Json,
 }
 
 /// A match scenario, read from JSON5 (see the crate README for every field).
@@ -801,7 +802,7 @@ impl Scenario {
             .into_iter()
             .map(|(path, message)| {
                 let (file, (line, column)) = match self.source.as_deref() {
-                    Some(s) => (s.path.clone(), locate(&s.text, &path)),
+                    Some(s) => (s.path.clone(), locate(&s.doc, &path)),
                     None => (PathBuf::from("<scenario>"), (0, 0)),
                 };
                 Problem {
@@ -904,17 +905,11 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
 }
 
-/// Parses the JSON5 text into a scenario, without looking at the field.
+/// Parses the JSON5 text into a scenario, without looking at the field: read by the
+/// workspace's lenient reader (positions of every key and value), then deserialised from its
+/// value with the path of the offending field.
 fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
-    let problem = |e: &json5::Error, field: String| {
-        let (line, column) = e.position().map_or((0, 0), |p| (p.line + 1, p.column + 1));
-        let mut message = e.to_string();
-        if let Some(p) = e.position() {
-            let suffix = format!(" at {p}");
-            if let Some(stripped) = message.strip_suffix(&suffix) {
-                message = stripped.to_string();
-            }
-        }
+    let problem = |(line, column): (usize, usize), field: String, message: String| {
         ScenarioError::single(Problem {
             file: path.to_path_buf(),
             line,
@@ -923,23 +918,77 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
             message,
         })
     };
-    // Syntax first (this also rejects trailing characters), then the typed reading with the
-    // path of the offending field.
-    if let Err(e) = json5::from_str::<de::IgnoredAny>(text) {
-        return Err(problem(&e, String::new()));
+    let doc = jsonc::parse_json5(text).map_err(|e| {
+        let at = (e.pos.line as usize, e.pos.column as usize);
+        problem(at, String::new(), e.message)
+    })?;
+    if let Some((field, pos)) = first_non_finite(&doc, &mut JsonPath::root()) {
+        let at = (pos.line as usize, pos.column as usize);
+        return Err(problem(
+            at,
+            field.to_string(),
+            "numbers must be finite".into(),
+        ));
     }
-    let mut deserializer = json5::Deserializer::from_str(text);
-    let mut scenario: Scenario =
-        serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-            let field = e.path().to_string();
-            let field = if field == "." { String::new() } else { field };
-            problem(e.inner(), field)
-        })?;
+    let mut scenario: Scenario = serde_path_to_error::deserialize(doc.to_serde()).map_err(|e| {
+        let field = json_path(e.path());
+        let message = e.inner().to_string();
+        // An unknown key is shown where it is written; any other error at its value.
+        let at = if message.starts_with("unknown field") {
+            locate_key(&doc, &field)
+        } else {
+            locate(&doc, &field)
+        };
+        problem(at, field_name(&field), message)
+    })?;
     scenario.source = Some(Arc::new(Source {
         path: path.to_path_buf(),
-        text: text.to_string(),
+        doc,
     }));
     Ok(scenario)
+}
+
+/// The path serde reports, as a [`JsonPath`].
+fn json_path(path: &serde_path_to_error::Path) -> JsonPath {
+    use serde_path_to_error::Segment;
+    JsonPath(
+        path.iter()
+            .filter_map(|seg| match seg {
+                Segment::Map { key } => Some(Seg::Key(key.clone())),
+                Segment::Seq { index } => Some(Seg::Index(*index)),
+                Segment::Enum { .. } | Segment::Unknown => None,
+            })
+            .collect(),
+    )
+}
+
+/// A field path as shown in problems (empty for the whole document).
+fn field_name(path: &JsonPath) -> String {
+    if path.0.is_empty() {
+        String::new()
+    } else {
+        path.to_string()
+    }
+}
+
+/// The first `Infinity` / `NaN` (which JSON5 allows) in document order, with its path.
+fn first_non_finite(doc: &Json, path: &mut JsonPath) -> Option<(JsonPath, jsonc::Pos)> {
+    match &doc.value {
+        JsonValue::Number { value, .. } if !value.is_finite() => Some((path.clone(), doc.pos)),
+        JsonValue::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+            path.0.push(Seg::Index(i));
+            let found = first_non_finite(item, path);
+            path.0.pop();
+            found
+        }),
+        JsonValue::Object(members) => members.iter().find_map(|m| {
+            path.0.push(Seg::Key(m.key.clone()));
+            let found = first_non_finite(&m.value, path);
+            path.0.pop();
+            found
+        }),
+        _ => None,
+    }
 }
 
 /// Checks a scenario against the tables a simulation runs on (done by [`parse_scenario`] for

@@ -74,6 +74,45 @@ impl Body {
     }
 }
 
+/// In words, for people (the viewer's world table): `walk to (1.20, -0.50) facing 90°
+/// at 0.60 m/s`.
+impl std::fmt::Display for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Body::Damping => f.write_str("damping"),
+            Body::Prepare => f.write_str("prepare"),
+            Body::Stand => f.write_str("stand"),
+            Body::StandUp => f.write_str("stand up"),
+            Body::WalkTo { target, speed } => write!(
+                f,
+                "walk to ({:.2}, {:.2}) facing {:.0}\u{b0} at {speed:.2} m/s",
+                target.position.x,
+                target.position.y,
+                target.yaw.to_degrees()
+            ),
+            Body::WalkVelocity { vx, vy, vyaw } => write!(
+                f,
+                "walk at {vx:.2} m/s forward, {vy:.2} m/s left, turning {:.0}\u{b0}/s",
+                vyaw.to_degrees()
+            ),
+            Body::Turn(TurnDirection::Left) => f.write_str("turn left"),
+            Body::Turn(TurnDirection::Right) => f.write_str("turn right"),
+            Body::Kick { foot, target } => {
+                let foot = match foot {
+                    Foot::Left => "left",
+                    Foot::Right => "right",
+                };
+                write!(
+                    f,
+                    "kick with the {foot} foot to ({:.2}, {:.2})",
+                    target.x, target.y
+                )
+            }
+            Body::Injected(value) => write!(f, "configured command {value}"),
+        }
+    }
+}
+
 /// What the head does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Head {
@@ -241,6 +280,18 @@ impl Body {
     }
 }
 
+/// In words, for people: `look at (4.50, 0.00)`.
+impl std::fmt::Display for Head {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Head::LookForward => f.write_str("look forward"),
+            Head::LookAround => f.write_str("look around"),
+            Head::LookAt(p) => write!(f, "look at ({:.2}, {:.2})", p.x, p.y),
+            Head::Search => f.write_str("search for the ball"),
+        }
+    }
+}
+
 impl Head {
     /// Reads a head motion written by [`Serialize`].
     pub fn from_json(value: &serde_json::Value) -> Result<Head, String> {
@@ -281,6 +332,28 @@ impl<'de> Deserialize<'de> for MotionCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn commands_read_in_words() {
+        let walk = Body::WalkTo {
+            target: Pose2::new(1.2, -0.5, std::f64::consts::FRAC_PI_2),
+            speed: 0.6,
+        };
+        assert_eq!(
+            walk.to_string(),
+            "walk to (1.20, -0.50) facing 90\u{b0} at 0.60 m/s"
+        );
+        let kick = Body::Kick {
+            foot: Foot::Left,
+            target: Point2::new(4.5, 0.0),
+        };
+        assert_eq!(kick.to_string(), "kick with the left foot to (4.50, 0.00)");
+        assert_eq!(Body::StandUp.to_string(), "stand up");
+        assert_eq!(
+            Head::LookAt(Point2::new(4.5, 0.0)).to_string(),
+            "look at (4.50, 0.00)"
+        );
+        assert_eq!(Head::Search.to_string(), "search for the ball");
+    }
 
     #[test]
     fn commands_read_back_as_written() {

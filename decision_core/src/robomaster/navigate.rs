@@ -111,6 +111,12 @@ impl Navigate {
     /// Continues the running decision (the one last sent): its Decision is re-published with
     /// the goal as sent (rule 5, "stays in effect").
     fn continue_running(ctx: &mut RmContext) -> Status {
+        // Only reached with a running decision (committed, or matched one in `start`); the
+        // fallback keeps a release build choosing afresh should that ever break.
+        debug_assert!(
+            ctx.memory.running_decision.is_some(),
+            "continue_running without a running decision"
+        );
         let Some(running) = ctx.memory.running_decision else {
             return Status::Failure;
         };

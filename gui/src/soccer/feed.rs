@@ -8,6 +8,7 @@
 
 use super::scene::{
     EventKind, EventView, HeatmapView, MessageView, RobotView, SelectedView, SoccerScene, TeamSide,
+    penalized_list,
 };
 use crate::model::FlatTree;
 use bus::soccer::{
@@ -720,14 +721,7 @@ fn blackboard_rows(heard: &Heard) -> Vec<(String, String)> {
                     }
                 ),
             );
-            row(
-                "penalized",
-                if g.penalized.is_empty() {
-                    "none".into()
-                } else {
-                    format!("{:?}", g.penalized)
-                },
-            );
+            row("penalized", penalized_list(&g.penalized));
         }
         None => row("game", "-".into()),
     }

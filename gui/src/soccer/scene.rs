@@ -317,9 +317,24 @@ pub fn classify(text: &str) -> EventKind {
     }
 }
 
+/// The penalized players as a reader writes them: `none`, or `2, 4`.
+pub fn penalized_list(players: &[u8]) -> String {
+    if players.is_empty() {
+        return "none".into();
+    }
+    let numbers: Vec<String> = players.iter().map(u8::to_string).collect();
+    numbers.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn penalized_players_read_as_numbers() {
+        assert_eq!(penalized_list(&[]), "none");
+        assert_eq!(penalized_list(&[2, 4]), "2, 4");
+    }
 
     #[test]
     fn match_time_reads_as_minutes_and_seconds() {

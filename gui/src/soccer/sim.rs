@@ -4,7 +4,7 @@
 
 use super::scene::{
     BallView, EventView, HeatmapView, MessageView, RobotView, SelectedView, SoccerScene, TeamSide,
-    VoronoiCell, VoronoiView, classify,
+    VoronoiCell, VoronoiView, classify, penalized_list,
 };
 use crate::model::FlatTree;
 use decision_core::engine::{NodeId, TreeSpec};
@@ -15,6 +15,7 @@ use geometry::{Field, Point2, Pose2};
 use soccer_profile::brain::SoccerBrain;
 use soccer_profile::motion::Body as Motion;
 use soccer_profile::params::Parameters;
+use soccer_profile::world::BallSource;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -492,10 +493,13 @@ fn blackboard_rows(p: &Player, brain: &SoccerBrain) -> Vec<(String, String)> {
         "ball",
         w.ball.map_or("-".into(), |b| {
             format!(
-                "({:.2}, {:.2}) {:?}, {:.1} s old",
+                "({:.2}, {:.2}) {}, {:.1} s old",
                 b.position.x,
                 b.position.y,
-                b.source,
+                match b.source {
+                    BallSource::Local => "seen",
+                    BallSource::Team => "from a teammate",
+                },
                 b.age(w.now)
             )
             .to_lowercase()
@@ -557,14 +561,7 @@ fn blackboard_rows(p: &Player, brain: &SoccerBrain) -> Vec<(String, String)> {
                     }
                 ),
             );
-            row(
-                "penalized",
-                if g.penalized.is_empty() {
-                    "none".into()
-                } else {
-                    format!("{:?}", g.penalized)
-                },
-            );
+            row("penalized", penalized_list(&g.penalized));
         }
         None => row("game", "-".into()),
     }
@@ -574,8 +571,8 @@ fn blackboard_rows(p: &Player, brain: &SoccerBrain) -> Vec<(String, String)> {
         w.message_interval
             .map_or("-".into(), |i| format!("{i:.2} s")),
     );
-    row("motion", format!("{:?}", p.motion.body));
-    row("head", format!("{:?}", p.motion.head));
+    row("motion", p.motion.body.to_string());
+    row("head", p.motion.head.to_string());
     row("kickoff pose", fmt_pose(ctx.out.kickoff_pose));
     rows
 }
