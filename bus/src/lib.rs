@@ -14,6 +14,7 @@ pub mod messages;
 mod options;
 mod queue;
 pub mod recording;
+pub mod ros2;
 pub mod soccer;
 pub mod topics;
 mod transport;

@@ -1,0 +1,237 @@
+//! The CDR of our ROS 2 messages against an implementation that shares none of our code: the
+//! `rosbags` Python package, reading the `.msg` files of `ros2/global_interface/`.
+//!
+//! `.ci/run` runs the two ignored tests around `ros2/check_cdr.py`:
+//! 1. `write_samples_for_rosbags` writes one payload and its expected values per message type
+//!    to `$ROS2_CDR_DIR`;
+//! 2. `check_cdr.py` decodes each with rosbags, compares the values, re-encodes them and
+//!    requires the same bytes, and writes its own payloads;
+//! 3. `read_what_rosbags_wrote` decodes rosbags' payloads with ours and compares.
+//!
+//! The last test here needs nothing outside: every sample survives our own round trip.
+
+use bus::messages::{Header, Stamp};
+use bus::ros2::cdr::{decode, encode};
+use bus::ros2::msg::{self, RosMessage};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn header(frame: &str, sec: i32) -> Header {
+    Header {
+        stamp: Stamp {
+            sec,
+            nanosec: 123_456_789,
+        },
+        frame_id: frame.into(),
+    }
+}
+
+/// Decodes a payload and compares it with the sample's message.
+type Matcher = Box<dyn Fn(&[u8]) -> Result<(), String>>;
+
+/// One sample: its type name, payload, expected values as JSON, and our decode of a payload
+/// compared with the sample.
+struct Sample {
+    type_name: &'static str,
+    payload: Vec<u8>,
+    expected: Value,
+    matches: Matcher,
+}
+
+fn sample<T: RosMessage + PartialEq + std::fmt::Debug + 'static>(m: T) -> Sample {
+    let payload = encode(&m);
+    let expected = serde_json::to_value(&m).expect("a message is JSON");
+    Sample {
+        type_name: T::TYPE_NAME,
+        payload,
+        expected,
+        matches: Box::new(move |bytes| match decode::<T>(bytes) {
+            Ok(back) if back == m => Ok(()),
+            Ok(back) => Err(format!("decoded {back:?}, expected {m:?}")),
+            Err(e) => Err(e.to_string()),
+        }),
+    }
+}
+
+fn samples() -> Vec<Sample> {
+    let mut hp = [0u16; 16];
+    for (i, v) in hp.iter_mut().enumerate() {
+        *v = 50 * i as u16 + 3;
+    }
+    let mut pos = [msg::Point2f::default(); 12];
+    for (i, p) in pos.iter_mut().enumerate() {
+        *p = msg::Point2f {
+            x: 0.5 + i as f32,
+            y: 7.25 - i as f32 * 0.5,
+        };
+    }
+    let pose = msg::Pose {
+        position: msg::Point {
+            x: 4.5,
+            y: -1.25,
+            z: 0.125,
+        },
+        orientation: msg::Quaternion::from_yaw(0.75),
+    };
+    let detection = msg::Detection {
+        header: header("camera", 11),
+        conf: 0.875,
+        kind: "B3".into(),
+        center: pose,
+    };
+    vec![
+        sample(msg::Point2f { x: 1.5, y: -2.5 }),
+        sample(msg::ObjHP {
+            header: header("referee", 1),
+            hp,
+        }),
+        sample(msg::CarPos {
+            header: header("map_decision", 2),
+            pos,
+        }),
+        sample(msg::GameInfo {
+            header: header("", 3),
+            timestamp: 417,
+            game_stage: 4,
+        }),
+        sample(msg::Serial {
+            header: header("gimbal", 4),
+            imu: msg::Imu {
+                header: header("imu", 4),
+                orientation: msg::Quaternion::from_yaw(-0.5),
+                orientation_covariance: [0.25; 9],
+                angular_velocity: msg::Vector3 {
+                    x: 0.1,
+                    y: -0.2,
+                    z: 3.0,
+                },
+                angular_velocity_covariance: [-1.0; 9],
+                linear_acceleration: msg::Vector3 {
+                    x: 0.0,
+                    y: 0.0,
+                    z: 9.81,
+                },
+                linear_acceleration_covariance: [0.0; 9],
+            },
+            mode: 8,
+            theta: 0.3,
+            bullet_speed: 27.5,
+        }),
+        sample(msg::Decision {
+            header: header("map_decision", 5),
+            decision_id: 13,
+            x: 8.8,
+            y: 2.55,
+            theta: -1.125,
+            mode: 6,
+        }),
+        sample(detection.clone()),
+        sample(msg::DetectionArray {
+            header: header("camera", 11),
+            detections: vec![
+                detection,
+                msg::Detection {
+                    kind: "R7 sentry".into(),
+                    ..msg::Detection::default()
+                },
+            ],
+        }),
+        sample(msg::DetectionArray::default()),
+        sample(msg::Autoaim {
+            header: header("camera", 12),
+            mode: 1,
+            key: "3".into(),
+            hp: 150,
+            period: 0.5,
+            bullet_speed: 27.5,
+            timestamp: -1_234_567_890_123,
+            point2d: [
+                msg::Point2f { x: 1.0, y: 2.0 },
+                msg::Point2f { x: 3.0, y: 4.0 },
+                msg::Point2f { x: 5.0, y: 6.0 },
+                msg::Point2f { x: 7.0, y: 8.0 },
+            ],
+            clockwise: true,
+            is_spinning: false,
+            is_controlled: true,
+            is_target_lost: false,
+            target_switched: true,
+            spinning_switched: false,
+            is_still_spinning: true,
+            quat_imu: msg::Quaternion::from_yaw(1.0),
+            aiming_point_world: msg::Point {
+                x: 1.0,
+                y: 2.0,
+                z: 0.5,
+            },
+            aiming_point_cam: msg::Point {
+                x: 0.0,
+                y: 0.0,
+                z: 3.5,
+            },
+        }),
+        sample(msg::ModeSet {
+            header: header("", 13),
+            mode: 2,
+            x: 1.0,
+            y: 2.0,
+        }),
+        sample(msg::StrikeLicensing {
+            header: header("", 14),
+            weights: [0.0, 0.5, 1.0, 0.25, 0.75, 1.5],
+        }),
+        sample(msg::PoseStamped {
+            header: header("map_decision", 15),
+            pose,
+        }),
+    ]
+}
+
+/// The file stem of sample `index`: `03-global_interface.msg.ObjHP` (two samples may share
+/// a type).
+fn stem(index: usize, type_name: &str) -> String {
+    format!("{index:02}-{}", type_name.replace('/', "."))
+}
+
+fn exchange_dir() -> PathBuf {
+    PathBuf::from(std::env::var("ROS2_CDR_DIR").expect("ROS2_CDR_DIR names the exchange folder"))
+}
+
+#[test]
+fn every_sample_survives_our_own_round_trip() {
+    let samples = samples();
+    assert_eq!(samples.len(), 13);
+    for s in &samples {
+        assert_eq!((s.matches)(&s.payload), Ok(()), "{}", s.type_name);
+    }
+}
+
+#[test]
+#[ignore = "step 1 of the rosbags check in .ci/run (needs ROS2_CDR_DIR)"]
+fn write_samples_for_rosbags() {
+    let dir = exchange_dir();
+    std::fs::create_dir_all(&dir).expect("exchange folder");
+    for (i, s) in samples().into_iter().enumerate() {
+        let name = stem(i, s.type_name);
+        std::fs::write(dir.join(format!("{name}.cdr")), &s.payload).expect("write payload");
+        let expected = serde_json::json!({ "type": s.type_name, "value": s.expected });
+        std::fs::write(dir.join(format!("{name}.json")), expected.to_string())
+            .expect("write values");
+    }
+}
+
+#[test]
+#[ignore = "step 3 of the rosbags check in .ci/run (needs ROS2_CDR_DIR)"]
+fn read_what_rosbags_wrote() {
+    let dir = exchange_dir();
+    let mut read = 0;
+    for (i, s) in samples().into_iter().enumerate() {
+        let path = dir.join(format!("{}.rosbags.cdr", stem(i, s.type_name)));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Err(e) = (s.matches)(&bytes) {
+            panic!("{}: {e}", path.display());
+        }
+        read += 1;
+    }
+    assert_eq!(read, 13);
+}
