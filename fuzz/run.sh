@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: run.sh SECONDS [TARGET...]}
 shift
 if [ $# -eq 0 ]; then
-  set -- jsonc robomaster_files snapshot_line bus_inputs soccer_inputs mcap bt_xml json5_tree soccer_frame soccer_params
+  set -- jsonc robomaster_files snapshot_line bus_inputs soccer_inputs mcap bt_xml json5_tree soccer_frame soccer_params ros2_cdr
 fi
 command -v cargo-afl > /dev/null || cargo install cargo-afl --locked
 cargo afl config --build > /dev/null 2>&1 || true

@@ -5,6 +5,8 @@
 //! accepts the input, the part after it (tick, decide, compile) must cope with what it accepted.
 
 mod messages;
+
+pub use messages::ROS2_TYPES;
 mod robomaster;
 mod soccer;
 mod trees;
@@ -19,7 +21,7 @@ pub struct Target {
 }
 
 /// Every target, in the order the fuzz script runs them.
-pub const TARGETS: [Target; 10] = [
+pub const TARGETS: [Target; 11] = [
     Target {
         name: "jsonc",
         run: robomaster::jsonc,
@@ -59,6 +61,10 @@ pub const TARGETS: [Target; 10] = [
     Target {
         name: "soccer_params",
         run: soccer::params,
+    },
+    Target {
+        name: "ros2_cdr",
+        run: messages::ros2_cdr,
     },
 ];
 

@@ -79,3 +79,59 @@ pub fn mcap(data: &[u8]) {
         }
     }
 }
+
+/// The ROS 2 message types of [`ros2_cdr`], in selector order.
+pub const ROS2_TYPES: [&str; 12] = [
+    "global_interface/msg/Point2f",
+    "global_interface/msg/ObjHP",
+    "global_interface/msg/CarPos",
+    "global_interface/msg/GameInfo",
+    "global_interface/msg/Serial",
+    "global_interface/msg/Decision",
+    "global_interface/msg/Detection",
+    "global_interface/msg/DetectionArray",
+    "global_interface/msg/Autoaim",
+    "global_interface/msg/ModeSet",
+    "global_interface/msg/StrikeLicensing",
+    "geometry_msgs/msg/PoseStamped",
+];
+
+/// ROS 2 CDR payloads: the first byte picks the type ([`ROS2_TYPES`], modulo their count),
+/// the rest is the payload. Whatever decodes must re-encode to bytes that decode again and
+/// encode identically.
+pub fn ros2_cdr(data: &[u8]) {
+    use bus::ros2::msg;
+    let Some((&selector, payload)) = data.split_first() else {
+        return;
+    };
+    match usize::from(selector) % ROS2_TYPES.len() {
+        0 => cdr_round_trip::<msg::Point2f>(payload),
+        1 => cdr_round_trip::<msg::ObjHP>(payload),
+        2 => cdr_round_trip::<msg::CarPos>(payload),
+        3 => cdr_round_trip::<msg::GameInfo>(payload),
+        4 => cdr_round_trip::<msg::Serial>(payload),
+        5 => cdr_round_trip::<msg::Decision>(payload),
+        6 => cdr_round_trip::<msg::Detection>(payload),
+        7 => cdr_round_trip::<msg::DetectionArray>(payload),
+        8 => cdr_round_trip::<msg::Autoaim>(payload),
+        9 => cdr_round_trip::<msg::ModeSet>(payload),
+        10 => cdr_round_trip::<msg::StrikeLicensing>(payload),
+        _ => cdr_round_trip::<msg::PoseStamped>(payload),
+    }
+}
+
+fn cdr_round_trip<T: bus::ros2::msg::RosMessage>(payload: &[u8]) {
+    use bus::ros2::cdr::{decode, encode};
+    let Ok(message) = decode::<T>(payload) else {
+        return;
+    };
+    let once = encode(&message);
+    let again = decode::<T>(&once)
+        .unwrap_or_else(|e| panic!("our own {} payload does not decode: {e}", T::TYPE_NAME));
+    assert_eq!(
+        encode(&again),
+        once,
+        "{} re-encodes differently",
+        T::TYPE_NAME
+    );
+}

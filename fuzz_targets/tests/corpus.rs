@@ -186,6 +186,29 @@ fn write_seed_corpus() {
         write("snapshot_line", &format!("line_{i:02}"), line.as_bytes());
     }
 
+    // ROS 2 payloads: one of every type, as the bus's own CDR sample test writes them
+    // (`ROS2_CDR_DIR=... cargo test -p bus --test ros2_cdr -- --ignored write_samples`).
+    if let Ok(dir) = std::env::var("SEED_ROS2_CDR") {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("SEED_ROS2_CDR readable")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for json in files {
+            let values: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&json).expect("values")).expect("json");
+            let type_name = values["type"].as_str().expect("type");
+            let selector = fuzz_targets::ROS2_TYPES
+                .iter()
+                .position(|t| *t == type_name)
+                .expect("a fuzzed type");
+            let payload = std::fs::read(json.with_extension("cdr")).expect("payload");
+            let stem = json.file_stem().and_then(|s| s.to_str()).expect("name");
+            write("ros2_cdr", stem, &prefixed(selector as u8, payload));
+        }
+    }
+
     let rm_path = std::env::var("SEED_RM").expect("SEED_RM names a RoboMaster recording");
     let rm_bytes = std::fs::read(&rm_path).expect("SEED_RM readable");
     let rm = bus::recording::read_mcap_bytes(&rm_bytes).expect("SEED_RM reads");
