@@ -136,13 +136,46 @@ pub fn read_mcap(path: &Path) -> Result<Recording, String> {
     read_mcap_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Largest record (and record inside a chunk) read, in bytes: a corrupt length is an error
+/// instead of an allocation of that size (a fuzzed file asked for 4 EB and aborted). Our
+/// recordings' records are kilobytes; the largest are attached maps of a few megabytes.
+const RECORD_LENGTH_LIMIT: usize = 64 << 20;
+
+/// The records of an MCAP file in order, chunks unpacked, with [`RECORD_LENGTH_LIMIT`].
+fn records(
+    bytes: &[u8],
+) -> impl Iterator<Item = mcap::McapResult<mcap::records::Record<'static>>> + '_ {
+    use mcap::sans_io::linear_reader::{LinearReadEvent, LinearReader, LinearReaderOptions};
+    let mut reader = LinearReader::new_with_options(
+        LinearReaderOptions::default().with_record_length_limit(RECORD_LENGTH_LIMIT),
+    );
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        while let Some(event) = reader.next_event() {
+            match event {
+                Ok(LinearReadEvent::ReadRequest(need)) => {
+                    let (now, later) = rest.split_at(need.min(rest.len()));
+                    reader.insert(now.len()).copy_from_slice(now);
+                    reader.notify_read(now.len());
+                    rest = later;
+                }
+                Ok(LinearReadEvent::Record { data, opcode }) => {
+                    return Some(mcap::parse_record(opcode, data).map(|r| r.into_owned()));
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        None
+    })
+}
+
 /// [`read_mcap`] on bytes in memory.
 pub fn read_mcap_bytes(bytes: &[u8]) -> Result<Recording, String> {
     use mcap::records::Record;
     if !is_mcap(bytes) {
         return Err("not an MCAP file (no MCAP magic at the start)".into());
     }
-    let reader = mcap::read::ChunkFlattener::new(bytes).map_err(|e| e.to_string())?;
+    let reader = records(bytes);
     let mut recording = Recording::default();
     let mut schemas: BTreeMap<u16, ChannelInfo> = BTreeMap::new();
     let mut channels: BTreeMap<u16, String> = BTreeMap::new();
