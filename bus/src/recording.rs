@@ -136,18 +136,86 @@ pub fn read_mcap(path: &Path) -> Result<Recording, String> {
     read_mcap_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Largest record (and record inside a chunk) read, in bytes: a corrupt length is an error
-/// instead of an allocation of that size (a fuzzed file asked for 4 EB and aborted). Our
-/// recordings' records are kilobytes; the largest are attached maps of a few megabytes.
+/// Largest record (and record inside a chunk) read, in bytes, unless the file itself is larger:
+/// a corrupt length is an error instead of an allocation of that size (a fuzzed file asked for
+/// 4 EB and aborted). Our recordings' records are kilobytes, attached maps a few megabytes.
 const RECORD_LENGTH_LIMIT: usize = 64 << 20;
+
+/// `bytes` up to the first uncompressed chunk whose records overrun the chunk (all of it when
+/// there is none). The mcap reader subtracts such a record's length from the chunk's remaining
+/// size unchecked (a panic with overflow checks, a wrap-around without), so a file damaged there
+/// is read as cut at that chunk instead. Compressed chunks are checked by the decompressor.
+fn intact_prefix(bytes: &[u8]) -> &[u8] {
+    const CHUNK: u8 = 0x06;
+    let u64_at = |b: &[u8], at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(
+            b.get(at..at.checked_add(8)?)?.try_into().ok()?,
+        ))
+    };
+    let u32_at = |b: &[u8], at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            b.get(at..at.checked_add(4)?)?.try_into().ok()?,
+        ))
+    };
+    // Whether the chunk body `body` is uncompressed with a record overrunning it.
+    let overruns = |body: &[u8]| -> bool {
+        // start time, end time, uncompressed size (8 each), CRC (4), compression string.
+        let Some(name_len) = u32_at(body, 28).and_then(|n| usize::try_from(n).ok()) else {
+            return false;
+        };
+        let Some(records_at) = 32usize.checked_add(name_len) else {
+            return false;
+        };
+        if name_len != 0 {
+            return false;
+        }
+        let Some(len) = u64_at(body, records_at).and_then(|n| usize::try_from(n).ok()) else {
+            return false;
+        };
+        let records = body
+            .get(records_at + 8..)
+            .and_then(|r| r.get(..len))
+            .unwrap_or_default();
+        let mut at = 0usize;
+        while at < records.len() {
+            let fits = u64_at(records, at + 1)
+                .and_then(|n| usize::try_from(n).ok())
+                .and_then(|n| n.checked_add(9))
+                .and_then(|n| n.checked_add(at))
+                .filter(|end| *end <= records.len());
+            match fits {
+                Some(end) => at = end,
+                None => return true,
+            }
+        }
+        false
+    };
+    let mut at = mcap::MAGIC.len();
+    while let Some(len) = u64_at(bytes, at + 1).and_then(|n| usize::try_from(n).ok()) {
+        let body_at = at + 9;
+        let Some(body) = body_at
+            .checked_add(len)
+            .and_then(|end| bytes.get(body_at..end))
+        else {
+            break; // a cut file: the reader reports it
+        };
+        if bytes.get(at) == Some(&CHUNK) && overruns(body) {
+            return bytes.get(..at).unwrap_or_default();
+        }
+        at = body_at + len;
+    }
+    bytes
+}
 
 /// The records of an MCAP file in order, chunks unpacked, with [`RECORD_LENGTH_LIMIT`].
 fn records(
     bytes: &[u8],
 ) -> impl Iterator<Item = mcap::McapResult<mcap::records::Record<'static>>> + '_ {
     use mcap::sans_io::linear_reader::{LinearReadEvent, LinearReader, LinearReaderOptions};
+    // A record may be as long as the file (a large attachment), never longer than both.
+    let limit = RECORD_LENGTH_LIMIT.max(bytes.len());
     let mut reader = LinearReader::new_with_options(
-        LinearReaderOptions::default().with_record_length_limit(RECORD_LENGTH_LIMIT),
+        LinearReaderOptions::default().with_record_length_limit(limit),
     );
     let mut rest = bytes;
     std::iter::from_fn(move || {
@@ -175,7 +243,7 @@ pub fn read_mcap_bytes(bytes: &[u8]) -> Result<Recording, String> {
     if !is_mcap(bytes) {
         return Err("not an MCAP file (no MCAP magic at the start)".into());
     }
-    let reader = records(bytes);
+    let reader = records(intact_prefix(bytes));
     let mut recording = Recording::default();
     let mut schemas: BTreeMap<u16, ChannelInfo> = BTreeMap::new();
     let mut channels: BTreeMap<u16, String> = BTreeMap::new();
@@ -480,5 +548,57 @@ impl McapWriter {
             message: e.to_string(),
         })?;
         Ok(self.summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An MCAP file: the magic and one uncompressed chunk holding `inner` as its records.
+    fn with_uncompressed_chunk(inner: &[u8]) -> Vec<u8> {
+        let mut body = Vec::new();
+        body.extend_from_slice(&0u64.to_le_bytes()); // message start time
+        body.extend_from_slice(&0u64.to_le_bytes()); // message end time
+        body.extend_from_slice(&(inner.len() as u64).to_le_bytes()); // uncompressed size
+        body.extend_from_slice(&0u32.to_le_bytes()); // CRC: not checked
+        body.extend_from_slice(&0u32.to_le_bytes()); // compression "" (none)
+        body.extend_from_slice(&(inner.len() as u64).to_le_bytes());
+        body.extend_from_slice(inner);
+        let mut file = mcap::MAGIC.to_vec();
+        file.push(0x06);
+        file.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        file.extend_from_slice(&body);
+        file
+    }
+
+    #[test]
+    fn a_record_overrunning_its_uncompressed_chunk_reads_as_a_cut_file() {
+        // A record of opcode 0x03 (schema) claiming 100 bytes in a 12-byte chunk.
+        let mut inner = vec![0x03];
+        inner.extend_from_slice(&100u64.to_le_bytes());
+        inner.extend_from_slice(&[0; 3]);
+        let mut file = with_uncompressed_chunk(&inner);
+        // More file after the chunk, so the overrun reads into it (an unknown record, 200 bytes).
+        file.push(0x7f);
+        file.extend_from_slice(&191u64.to_le_bytes());
+        file.extend_from_slice(&[0; 191]);
+        assert_eq!(intact_prefix(&file), mcap::MAGIC);
+        let recording = read_mcap_bytes(&file).expect("still MCAP");
+        assert!(recording.messages.is_empty());
+        assert!(recording.warning.is_some(), "reported as cut");
+    }
+
+    #[test]
+    fn intact_chunks_are_read_whole() {
+        // One empty record (opcode 0x7f, length 0) fits its chunk.
+        let mut inner = vec![0x7f];
+        inner.extend_from_slice(&0u64.to_le_bytes());
+        let file = with_uncompressed_chunk(&inner);
+        assert_eq!(intact_prefix(&file).len(), file.len());
+        // Not MCAP records at all after the magic: left to the reader.
+        let mut odd = mcap::MAGIC.to_vec();
+        odd.extend_from_slice(&[0xff; 5]);
+        assert_eq!(intact_prefix(&odd).len(), odd.len());
     }
 }

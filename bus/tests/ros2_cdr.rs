@@ -187,7 +187,7 @@ fn samples() -> Vec<Sample> {
     ]
 }
 
-/// The file stem of sample `index`: `03-global_interface.msg.ObjHP` (two samples may share
+/// The file stem of sample `index`: `01-global_interface.msg.ObjHP` (two samples may share
 /// a type).
 fn stem(index: usize, type_name: &str) -> String {
     format!("{index:02}-{}", type_name.replace('/', "."))

@@ -6,7 +6,8 @@
 //!
 //! * [`parse`]: the jsoncpp-style dialect of the RoboMaster files (JSON plus comments and
 //!   trailing commas).
-//! * [`parse_json5`]: JSON5 (the soccer parameter files): additionally unquoted identifier
+//! * [`parse_json5`]: JSON5 (scenarios, soccer parameters, trees): duplicate keys are an
+//!   error (the jsoncpp dialect keeps the last, as the original did); additionally unquoted identifier
 //!   keys, single-quoted strings, `+`, leading-dot and trailing-dot numbers, hexadecimal
 //!   integers, `Infinity` / `-Infinity` / `NaN` (read as non-finite numbers, for the caller
 //!   to reject with a position), more escapes and line continuations in strings.
@@ -660,8 +661,18 @@ impl<'a> Parser<'a> {
                 key_pos,
                 value,
             };
-            // Duplicate keys keep the last value, like the original's parser.
+            // Duplicate keys keep the last value, like the original's parser; JSON5 (our own
+            // formats) refuses them, as serde's derived readers did.
             match members.iter_mut().find(|m| m.key == member.key) {
+                Some(existing) if self.json5 => {
+                    return Err(SyntaxError {
+                        pos: member.key_pos,
+                        message: format!(
+                            "duplicate key \"{}\" (first at {})",
+                            member.key, existing.key_pos
+                        ),
+                    });
+                }
                 Some(existing) => *existing = member,
                 None => members.push(member),
             }
@@ -955,6 +966,22 @@ mod tests {
         assert!(matches!(doc.value, JsonValue::Number { value, .. } if value.is_infinite()));
         let deep = "[".repeat(1000);
         assert!(err(&deep).message.contains("nesting"));
+    }
+
+    #[test]
+    fn json5_refuses_duplicate_keys_where_jsoncpp_keeps_the_last() {
+        let text = "{\"rate\": 5,\n \"rate\": 10}";
+        let kept = parse(text).expect("the jsoncpp dialect keeps the last");
+        assert_eq!(
+            kept.get("rate").map(|m| &m.value.value),
+            Some(&JsonValue::Number {
+                value: 10.0,
+                integer: true
+            })
+        );
+        let e = parse_json5(text).expect_err("JSON5 refuses");
+        assert_eq!((e.pos.line, e.pos.column), (2, 2));
+        assert_eq!(e.message, "duplicate key \"rate\" (first at 1:2)");
     }
 
     #[test]

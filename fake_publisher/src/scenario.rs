@@ -933,11 +933,18 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let mut scenario: Scenario = serde_path_to_error::deserialize(doc.to_serde()).map_err(|e| {
         let field = json_path(e.path());
         let message = e.inner().to_string();
-        // An unknown key is shown where it is written; any other error at its value.
-        let at = if message.starts_with("unknown field") {
-            locate_key(&doc, &field)
-        } else {
-            locate(&doc, &field)
+        // An unknown key is shown where it is written; any other error at its value. A
+        // hand-written visitor may report the unknown key with the path of its object.
+        let (at, field) = match unknown_key(&message) {
+            Some(key) => {
+                let member = field.key(key);
+                if exists(&doc, &member) {
+                    (locate_key(&doc, &member), member)
+                } else {
+                    (locate_key(&doc, &field), field)
+                }
+            }
+            None => (locate(&doc, &field), field),
         };
         problem(at, field_name(&field), message)
     })?;
@@ -946,6 +953,31 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         doc,
     }));
     Ok(scenario)
+}
+
+/// The key named by serde's "unknown field `x`, expected ..." message.
+fn unknown_key(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    rest.split_once('`').map(|(key, _)| key)
+}
+
+/// Whether `path` leads to a value in `doc`.
+fn exists(doc: &Json, path: &JsonPath) -> bool {
+    let mut at = doc;
+    for seg in &path.0 {
+        let next = match (seg, &at.value) {
+            (Seg::Key(key), JsonValue::Object(members)) => {
+                members.iter().find(|m| &m.key == key).map(|m| &m.value)
+            }
+            (Seg::Index(i), JsonValue::Array(items)) => items.get(*i),
+            _ => None,
+        };
+        match next {
+            Some(value) => at = value,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// The path serde reports, as a [`JsonPath`].

@@ -121,7 +121,10 @@ impl TryFrom<&msg::GameInfo> for messages::GameInfo {
             error(
                 "global_interface/msg/GameInfo",
                 "game_stage",
-                format!("{} is not a stage (0 to 5)", m.game_stage),
+                format!(
+                    "{} does not fit the runtime's stage byte (0 to 255)",
+                    m.game_stage
+                ),
             )
         })?;
         Ok(Self {
@@ -133,13 +136,19 @@ impl TryFrom<&msg::GameInfo> for messages::GameInfo {
 }
 
 impl From<&messages::Serial> for msg::Serial {
-    /// The IMU and `theta`, which the decision does not read, are left at their defaults.
+    /// The runtime has no IMU reading: the IMU says so (-1 as the first element of each
+    /// covariance, `sensor_msgs/Imu`'s "not provided"); `theta` is 0.
     fn from(m: &messages::Serial) -> Self {
+        let mut imu = msg::Imu::default();
+        imu.orientation_covariance[0] = -1.0;
+        imu.angular_velocity_covariance[0] = -1.0;
+        imu.linear_acceleration_covariance[0] = -1.0;
         Self {
             header: m.header.clone(),
+            imu,
             mode: m.mode,
+            theta: 0.0,
             bullet_speed: m.bullet_speed,
-            ..Self::default()
         }
     }
 }
@@ -272,6 +281,19 @@ mod tests {
             messages::DecisionMsg::from(&msg::Decision::from(&decision)),
             decision
         );
+    }
+
+    #[test]
+    fn a_serial_without_imu_says_the_imu_is_not_provided() {
+        let serial = msg::Serial::from(&messages::Serial {
+            header: Header::at(1.0),
+            mode: 8,
+            bullet_speed: 27.0,
+        });
+        assert_eq!(serial.imu.orientation_covariance[0], -1.0);
+        assert_eq!(serial.imu.angular_velocity_covariance[0], -1.0);
+        assert_eq!(serial.imu.linear_acceleration_covariance[0], -1.0);
+        assert_eq!(messages::Serial::from(&serial).mode, 8);
     }
 
     #[test]
