@@ -330,3 +330,33 @@ fn deterministic_for_a_seed() {
     };
     assert_eq!(run(), run());
 }
+
+/// Found by fuzzing `soccer decide` (regression `soccer_frame/pose_1e17_m_away_endless_path_march`): a
+/// pose 1e17 m away made a path of 1e17 s whose march never ended (the time no longer
+/// advanced by the check step). Such a path is not verified: it counts as colliding.
+#[test]
+fn a_start_far_outside_the_field_ends_and_is_not_called_free() {
+    let (f, a, b) = ssl_static();
+    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
+    let mut pf = PathFinder::new(PlannerConfig::default());
+    let r = pf.plan(&req(
+        Vec2::new(-1.69, 1.1e17),
+        Vec2::ZERO,
+        Vec2::new(0.0, 0.0),
+        &obs,
+    ));
+    assert!(
+        r.path.is_none() || r.collision.is_some(),
+        "an unverifiable path is not collision-free: {:?}",
+        r.outcome
+    );
+    println!(
+        "far start: {} evals, {:?}",
+        r.stats.distance_evals, r.outcome
+    );
+    assert!(
+        r.stats.distance_evals < 10_000_000,
+        "evals {}",
+        r.stats.distance_evals
+    );
+}

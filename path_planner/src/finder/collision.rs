@@ -140,6 +140,10 @@ impl TrackSet {
     }
 }
 
+/// Most distance checks of one obstacle along one path: far above any real path (80 s at the
+/// smallest check step), low enough that absurd inputs end in milliseconds.
+const MAX_MARCH_STEPS: u32 = 4_000;
+
 /// Marches one obstacle; returns its collision if found before `limit`.
 fn march_one(
     obs: &dyn Obstacle,
@@ -155,14 +159,19 @@ fn march_one(
     let closing = bound.v + vo;
     let dyn_margin = obs.use_dynamic_margin();
     let slack = obs.distance_slack();
+    let mut steps = 0u32;
     while tr.next <= limit {
         let t = tr.next;
         let (pos, vel) = path.pos_vel(t);
         let d = obs.distance(&Query { t, pos, vel });
         *evals += 1;
+        steps += 1;
         let speed = vel.len();
         let m = if dyn_margin { cfg.margin(speed) } else { 0.0 };
-        if d - m <= 0.0 {
+        // A path too long to march (a pose 1e17 m away: steps no longer advance the time)
+        // is not verified, so it counts as colliding where the march stopped.
+        let unverifiable = steps > MAX_MARCH_STEPS;
+        if d - m <= 0.0 || unverifiable {
             let c = Collision {
                 obstacle: tr.id,
                 t,
