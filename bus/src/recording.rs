@@ -160,20 +160,15 @@ fn intact_prefix(bytes: &[u8]) -> &[u8] {
     // Whether the chunk body `body` is uncompressed with a record overrunning it.
     let overruns = |body: &[u8]| -> bool {
         // start time, end time, uncompressed size (8 each), CRC (4), compression string.
-        let Some(name_len) = u32_at(body, 28).and_then(|n| usize::try_from(n).ok()) else {
-            return false;
-        };
-        let Some(records_at) = 32usize.checked_add(name_len) else {
-            return false;
-        };
-        if name_len != 0 {
+        // Only uncompressed chunks (an empty compression name); their records start at 32.
+        if u32_at(body, 28) != Some(0) {
             return false;
         }
-        let Some(len) = u64_at(body, records_at).and_then(|n| usize::try_from(n).ok()) else {
+        let Some(len) = u64_at(body, 32).and_then(|n| usize::try_from(n).ok()) else {
             return false;
         };
         let records = body
-            .get(records_at + 8..)
+            .get(40..)
             .and_then(|r| r.get(..len))
             .unwrap_or_default();
         let mut at = 0usize;

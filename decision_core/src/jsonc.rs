@@ -72,7 +72,63 @@ pub struct Member {
     pub value: Json,
 }
 
+/// One step of a path into a document: an object member by key or an array element by index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSeg {
+    /// An object member by key.
+    Key(String),
+    /// An array element by 0-based index.
+    Index(usize),
+}
+
 impl Json {
+    /// The deepest value along `path` and how many of its steps exist: the value at `path`
+    /// itself when that count is `path.len()`, else its deepest existing ancestor (where a
+    /// reader reports a defaulted or unknown field).
+    pub fn deepest(&self, path: &[PathSeg]) -> (&Json, usize) {
+        let mut at = self;
+        for (depth, seg) in path.iter().enumerate() {
+            let next = match (seg, &at.value) {
+                (PathSeg::Key(key), JsonValue::Object(_)) => at.get(key).map(|m| &m.value),
+                (PathSeg::Index(i), JsonValue::Array(items)) => items.get(*i),
+                _ => None,
+            };
+            match next {
+                Some(value) => at = value,
+                None => return (at, depth),
+            }
+        }
+        (at, path.len())
+    }
+
+    /// Calls `found` with the path (`path` extended, and restored after), the position and
+    /// the value of every non-finite number (JSON5's `Infinity`, `NaN`) in document order:
+    /// `serde_json` cannot hold them, so readers refuse them with their position first.
+    pub fn for_each_non_finite(
+        &self,
+        path: &mut Vec<PathSeg>,
+        found: &mut impl FnMut(&[PathSeg], Pos, f64),
+    ) {
+        match &self.value {
+            JsonValue::Number { value, .. } if !value.is_finite() => found(path, self.pos, *value),
+            JsonValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    path.push(PathSeg::Index(i));
+                    item.for_each_non_finite(path, found);
+                    path.pop();
+                }
+            }
+            JsonValue::Object(members) => {
+                for m in members {
+                    path.push(PathSeg::Key(m.key.clone()));
+                    m.value.for_each_non_finite(path, found);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The member `key` of an object, if this is an object that has it.
     pub fn get(&self, key: &str) -> Option<&Member> {
         match &self.value {
@@ -311,9 +367,6 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_ascii_space();
             match self.peek() {
-                Some(' ' | '\t' | '\n' | '\r') => {
-                    self.bump();
-                }
                 // JSON5 white space: vertical tab, form feed, no-break space, BOM, line and
                 // paragraph separators and the other Unicode space separators.
                 Some(c) if self.json5 && is_json5_extra_space(c) => {
@@ -966,6 +1019,32 @@ mod tests {
         assert!(matches!(doc.value, JsonValue::Number { value, .. } if value.is_infinite()));
         let deep = "[".repeat(1000);
         assert!(err(&deep).message.contains("nesting"));
+    }
+
+    #[test]
+    fn paths_lead_to_values_or_their_deepest_ancestor_and_non_finite_numbers_are_found() {
+        let doc = parse_json5("{a: {b: [1, Infinity]}, c: NaN}").expect("parses");
+        let path = [
+            PathSeg::Key("a".into()),
+            PathSeg::Key("b".into()),
+            PathSeg::Index(1),
+        ];
+        let (value, found) = doc.deepest(&path);
+        assert_eq!((found, value.pos.column), (3, 13));
+        let missing = [PathSeg::Key("a".into()), PathSeg::Key("x".into())];
+        let (ancestor, found) = doc.deepest(&missing);
+        assert_eq!((found, ancestor.pos.column), (1, 5));
+        let mut seen = Vec::new();
+        doc.for_each_non_finite(&mut Vec::new(), &mut |path, pos, value| {
+            seen.push((path.to_vec(), pos.column, value.is_nan()));
+        });
+        assert_eq!(
+            seen,
+            vec![
+                (path.to_vec(), 13, false),
+                (vec![PathSeg::Key("c".into())], 28, true)
+            ]
+        );
     }
 
     #[test]

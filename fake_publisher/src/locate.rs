@@ -4,17 +4,11 @@
 //! ([`decision_core::jsonc`], JSON5 dialect), which keeps every key's and value's position;
 //! this module only walks that tree.
 
-use decision_core::jsonc::{Json, JsonValue, Pos};
+use decision_core::jsonc::{Json, Pos};
 use std::fmt;
 
-/// One step of a path into a JSON5 document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seg {
-    /// An object member by key, shown as `.key` (without the dot at the start).
-    Key(String),
-    /// An array element by 0-based index, shown as `[n]`.
-    Index(usize),
-}
+/// One step of a path into a JSON5 document: `.key` or `[n]` in the written form.
+pub use decision_core::jsonc::PathSeg as Seg;
 
 /// A path into a JSON5 document, written like `robots.B1.patrol[2]`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -60,37 +54,28 @@ impl fmt::Display for JsonPath {
 /// Line and column (1-based) of the value at `path`; when the path does not exist in the
 /// document (a defaulted value), of its deepest existing ancestor.
 pub fn locate(doc: &Json, path: &JsonPath) -> (usize, usize) {
-    let pos = walk(doc, path, false);
-    (pos.line as usize, pos.column as usize)
+    line_column(doc.deepest(&path.0).0.pos)
 }
 
-/// As [`locate`], but of the last key itself when the path ends in an object member (an
-/// unknown key is reported where the key is written).
+/// As [`locate`], but of the last key itself when the path ends in an existing object member
+/// (an unknown key is reported where the key is written).
 pub fn locate_key(doc: &Json, path: &JsonPath) -> (usize, usize) {
-    let pos = walk(doc, path, true);
-    (pos.line as usize, pos.column as usize)
-}
-
-fn walk(doc: &Json, path: &JsonPath, key_of_last: bool) -> Pos {
-    let mut at = doc;
-    for (i, seg) in path.0.iter().enumerate() {
-        let last = i + 1 == path.0.len();
-        match (seg, &at.value) {
-            (Seg::Key(key), JsonValue::Object(members)) => {
-                match members.iter().find(|m| &m.key == key) {
-                    Some(m) if last && key_of_last => return m.key_pos,
-                    Some(m) => at = &m.value,
-                    None => break,
-                }
-            }
-            (Seg::Index(index), JsonValue::Array(items)) => match items.get(*index) {
-                Some(item) => at = item,
-                None => break,
-            },
-            _ => break,
+    if let Some((Seg::Key(key), parent)) = path.0.split_last() {
+        let (object, found) = doc.deepest(parent);
+        if let Some(member) = object.get(key).filter(|_| found == parent.len()) {
+            return line_column(member.key_pos);
         }
     }
-    at.pos
+    locate(doc, path)
+}
+
+/// Whether the document has a value at `path`.
+pub fn contains(doc: &Json, path: &JsonPath) -> bool {
+    doc.deepest(&path.0).1 == path.0.len()
+}
+
+fn line_column(pos: Pos) -> (usize, usize) {
+    (pos.line as usize, pos.column as usize)
 }
 
 #[cfg(test)]

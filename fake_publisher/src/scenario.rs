@@ -4,8 +4,8 @@
 //! that do not fit the field (unknown waypoint ids, points outside the field, negative speeds).
 
 use crate::error::{Problem, ScenarioError};
-use crate::locate::{JsonPath, Seg, locate, locate_key};
-use decision_core::jsonc::{self, Json, JsonValue};
+use crate::locate::{JsonPath, Seg, contains, locate, locate_key};
+use decision_core::jsonc::{self, Json};
 use decision_core::robomaster::{Severity, Tables};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, MapAccess, Visitor};
@@ -922,7 +922,7 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         let at = (e.pos.line as usize, e.pos.column as usize);
         problem(at, String::new(), e.message)
     })?;
-    if let Some((field, pos)) = first_non_finite(&doc, &mut JsonPath::root()) {
+    if let Some((field, pos)) = first_non_finite(&doc) {
         let at = (pos.line as usize, pos.column as usize);
         return Err(problem(
             at,
@@ -938,7 +938,7 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         let (at, field) = match unknown_key(&message) {
             Some(key) => {
                 let member = field.key(key);
-                if exists(&doc, &member) {
+                if contains(&doc, &member) {
                     (locate_key(&doc, &member), member)
                 } else {
                     (locate_key(&doc, &field), field)
@@ -959,25 +959,6 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 fn unknown_key(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("unknown field `")?;
     rest.split_once('`').map(|(key, _)| key)
-}
-
-/// Whether `path` leads to a value in `doc`.
-fn exists(doc: &Json, path: &JsonPath) -> bool {
-    let mut at = doc;
-    for seg in &path.0 {
-        let next = match (seg, &at.value) {
-            (Seg::Key(key), JsonValue::Object(members)) => {
-                members.iter().find(|m| &m.key == key).map(|m| &m.value)
-            }
-            (Seg::Index(i), JsonValue::Array(items)) => items.get(*i),
-            _ => None,
-        };
-        match next {
-            Some(value) => at = value,
-            None => return false,
-        }
-    }
-    true
 }
 
 /// The path serde reports, as a [`JsonPath`].
@@ -1004,23 +985,12 @@ fn field_name(path: &JsonPath) -> String {
 }
 
 /// The first `Infinity` / `NaN` (which JSON5 allows) in document order, with its path.
-fn first_non_finite(doc: &Json, path: &mut JsonPath) -> Option<(JsonPath, jsonc::Pos)> {
-    match &doc.value {
-        JsonValue::Number { value, .. } if !value.is_finite() => Some((path.clone(), doc.pos)),
-        JsonValue::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
-            path.0.push(Seg::Index(i));
-            let found = first_non_finite(item, path);
-            path.0.pop();
-            found
-        }),
-        JsonValue::Object(members) => members.iter().find_map(|m| {
-            path.0.push(Seg::Key(m.key.clone()));
-            let found = first_non_finite(&m.value, path);
-            path.0.pop();
-            found
-        }),
-        _ => None,
-    }
+fn first_non_finite(doc: &Json) -> Option<(JsonPath, jsonc::Pos)> {
+    let mut first = None;
+    doc.for_each_non_finite(&mut Vec::new(), &mut |path, pos, _| {
+        first.get_or_insert_with(|| (JsonPath(path.to_vec()), pos));
+    });
+    first
 }
 
 /// Checks a scenario against the tables a simulation runs on (done by [`parse_scenario`] for

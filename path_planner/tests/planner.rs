@@ -19,6 +19,13 @@ fn req<'a>(pos: Vec2, vel: Vec2, dest: Vec2, obstacles: &'a [&'a dyn Obstacle]) 
     }
 }
 
+/// One plan from rest on the SSL field with its two penalty areas and nothing else.
+fn plan_on_empty_field(start: Vec2, dest: Vec2) -> PlanResult {
+    let (f, a, b) = ssl_static();
+    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
+    PathFinder::new(PlannerConfig::default()).plan(&req(start, Vec2::ZERO, dest, &obs))
+}
+
 #[test]
 fn margin_and_brake_time() {
     let cfg = PlannerConfig::default();
@@ -37,15 +44,7 @@ fn margin_and_brake_time() {
 
 #[test]
 fn empty_field_is_direct() {
-    let (f, a, b) = ssl_static();
-    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
-    let mut pf = PathFinder::new(PlannerConfig::default());
-    let r = pf.plan(&req(
-        Vec2::new(-3.0, 0.0),
-        Vec2::ZERO,
-        Vec2::new(3.0, 0.0),
-        &obs,
-    ));
+    let r = plan_on_empty_field(Vec2::new(-3.0, 0.0), Vec2::new(3.0, 0.0));
     assert_eq!(r.outcome, Some(Outcome::Direct));
     assert!(r.collision.is_none());
     println!("empty field: evals {}", r.stats.distance_evals);
@@ -178,15 +177,7 @@ fn closed_loop_bypasses_penalty_area_and_standing_robot() {
 
 #[test]
 fn destination_inside_penalty_area_is_projected_out() {
-    let (f, a, b) = ssl_static();
-    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
-    let mut pf = PathFinder::new(PlannerConfig::default());
-    let r = pf.plan(&req(
-        Vec2::new(-2.0, 0.5),
-        Vec2::ZERO,
-        Vec2::new(-5.0, 0.5),
-        &obs,
-    ));
+    let r = plan_on_empty_field(Vec2::new(-2.0, 0.5), Vec2::new(-5.0, 0.5));
     // Front edge at x = -4.2, margin 0.09 → -4.11, plus 1 mm.
     assert!(
         (r.dest.x - (-4.109)).abs() < 1e-9 && (r.dest.y - 0.5).abs() < 1e-9,
@@ -198,15 +189,7 @@ fn destination_inside_penalty_area_is_projected_out() {
 
 #[test]
 fn robot_inside_penalty_area_escapes_first() {
-    let (f, a, b) = ssl_static();
-    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
-    let mut pf = PathFinder::new(PlannerConfig::default());
-    let r = pf.plan(&req(
-        Vec2::new(-4.3, 1.0),
-        Vec2::ZERO,
-        Vec2::new(-4.3, -1.5),
-        &obs,
-    ));
+    let r = plan_on_empty_field(Vec2::new(-4.3, 1.0), Vec2::new(-4.3, -1.5));
     assert!(
         (r.dest.x - (-4.01)).abs() < 1e-9 && (r.dest.y - 1.0).abs() < 1e-9,
         "{:?}",
@@ -217,15 +200,7 @@ fn robot_inside_penalty_area_escapes_first() {
 
 #[test]
 fn robot_outside_field_is_brought_inside() {
-    let (f, a, b) = ssl_static();
-    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
-    let mut pf = PathFinder::new(PlannerConfig::default());
-    let r = pf.plan(&req(
-        Vec2::new(0.0, 5.2),
-        Vec2::ZERO,
-        Vec2::new(0.0, 6.0),
-        &obs,
-    ));
+    let r = plan_on_empty_field(Vec2::new(0.0, 5.2), Vec2::new(0.0, 6.0));
     assert!((r.dest.y - (4.71 - 0.1)).abs() < 1e-9, "{:?}", r.dest);
 }
 
@@ -336,15 +311,7 @@ fn deterministic_for_a_seed() {
 /// advanced by the check step). Such a path is not verified: it counts as colliding.
 #[test]
 fn a_start_far_outside_the_field_ends_and_is_not_called_free() {
-    let (f, a, b) = ssl_static();
-    let obs: Vec<&dyn Obstacle> = vec![&f, &a, &b];
-    let mut pf = PathFinder::new(PlannerConfig::default());
-    let r = pf.plan(&req(
-        Vec2::new(-1.69, 1.1e17),
-        Vec2::ZERO,
-        Vec2::new(0.0, 0.0),
-        &obs,
-    ));
+    let r = plan_on_empty_field(Vec2::new(-1.69, 1.1e17), Vec2::new(0.0, 0.0));
     assert!(
         r.path.is_none() || r.collision.is_some(),
         "an unverifiable path is not collision-free: {:?}",

@@ -4,7 +4,7 @@
 //! or value that last set it, and all problems of all files are reported at once.
 
 use super::{BehaviorParameters, FieldDimensions, Parameters, SearchSuggestorParameters};
-use decision_core::jsonc::{self, Json, JsonValue, Member, Pos};
+use decision_core::jsonc::{self, Json, JsonValue, Member, PathSeg as Seg, Pos};
 use serde::de::DeserializeOwned;
 use std::path::{Component, Path, PathBuf};
 
@@ -227,13 +227,6 @@ enum NodeValue {
     Leaf(Json),
 }
 
-/// One step of a key path.
-#[derive(Debug, Clone, PartialEq)]
-enum Seg {
-    Key(String),
-    Index(usize),
-}
-
 /// Renders a key path as `a.b[2].c`.
 fn render(path: &[Seg]) -> String {
     let mut out = String::new();
@@ -365,36 +358,10 @@ impl Node {
                     path.pop();
                 }
             }
-            NodeValue::Leaf(json) => json_non_finite(json, self.file, path, out),
+            NodeValue::Leaf(json) => json.for_each_non_finite(path, &mut |at, pos, value| {
+                out.push((at.to_vec(), self.file, pos, value));
+            }),
         }
-    }
-}
-
-fn json_non_finite(
-    json: &Json,
-    file: usize,
-    path: &mut Vec<Seg>,
-    out: &mut Vec<(Vec<Seg>, usize, Pos, f64)>,
-) {
-    match &json.value {
-        JsonValue::Number { value, .. } if !value.is_finite() => {
-            out.push((path.clone(), file, json.pos, *value));
-        }
-        JsonValue::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Seg::Index(i));
-                json_non_finite(item, file, path, out);
-                path.pop();
-            }
-        }
-        JsonValue::Object(members) => {
-            for m in members {
-                path.push(Seg::Key(m.key.clone()));
-                json_non_finite(&m.value, file, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
     }
 }
 
@@ -404,21 +371,7 @@ fn value_pos(node: &Node, path: &[Seg]) -> (usize, Pos) {
     let NodeValue::Leaf(leaf) = &node.value else {
         return (node.file, node.pos);
     };
-    let mut json = leaf;
-    for seg in rest {
-        let next = match (&json.value, seg) {
-            (JsonValue::Array(items), Seg::Index(i)) => items.get(*i),
-            (JsonValue::Object(members), Seg::Key(k)) => {
-                members.iter().find(|m| m.key == *k).map(|m| &m.value)
-            }
-            _ => None,
-        };
-        match next {
-            Some(next) => json = next,
-            None => break,
-        }
-    }
-    (node.file, json.pos)
+    (node.file, leaf.deepest(rest).0.pos)
 }
 
 /// Reads, merges, types and checks one stem; `None` when it cannot be typed at all.
