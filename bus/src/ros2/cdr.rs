@@ -50,12 +50,13 @@ pub fn encode<T: RosMessage>(message: &T) -> Vec<u8> {
 pub fn encode_into<T: RosMessage>(message: &T, out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&CDR_LE);
-    // The body starts a new alignment origin: serialise it on its own, then append.
-    match hiroz_cdr::to_vec::<T, LittleEndian>(message, 64) {
-        Ok(body) => out.extend_from_slice(&body),
+    // The serializer aligns from where it starts writing, i.e. from the byte after the
+    // header, as CDR wants; it writes straight into `out`.
+    let mut serializer = hiroz_cdr::CdrSerializer::<LittleEndian>::new(out);
+    if let Err(e) = message.serialize(&mut serializer) {
         // Serialising our own fixed-layout structs cannot fail (no maps, no unsized
-        // sequences); an empty body would be refused by every reader.
-        Err(e) => debug_assert!(false, "CDR encoding of {} failed: {e}", T::TYPE_NAME),
+        // sequences).
+        debug_assert!(false, "CDR encoding of {} failed: {e}", T::TYPE_NAME);
     }
 }
 
