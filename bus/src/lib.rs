@@ -1,7 +1,8 @@
 //! The runtime's bus: the topic catalogue ([`topics`]), the message structs of the wire
 //! contract ([`messages`]; the soccer profile's in [`soccer`]), and one publish / subscribe API ([`Bus`]) over two transports:
-//! Zenoh (peer or client mode, explicit endpoints, a robot namespace prefix on every key) and
-//! an in-process transport for `sim` and tests. Payloads are JSON objects with a header stamp.
+//! Zenoh (peer or client mode, explicit endpoints, a robot namespace prefix on every key), ROS 2
+//! on rmw_zenoh (cargo feature `ros2`: CDR, the original's topics, TF and the Nav2 action; see
+//! [`ros2`]) and an in-process transport for `sim` and tests. Payloads are JSON objects with a header stamp.
 //!
 //! Main types: [`Bus`] (publish, subscribe), [`Subscription`] (one queue for several topics),
 //! [`decode`] / [`DecodeError`] (typed payloads, errors naming the field), [`ZenohOptions`] and
@@ -20,7 +21,9 @@ pub mod topics;
 mod transport;
 
 pub use decode::{DecodeError, decode};
-pub use options::{BusArgs, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Mode, ZenohOptions};
+pub use options::{
+    BusArgs, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Distro, Mode, Ros2Options, ZenohOptions,
+};
 pub use queue::QUEUE_CAPACITY;
 pub use transport::{Bus, BusError, Received, Subscription};
 

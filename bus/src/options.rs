@@ -66,6 +66,33 @@ impl Default for ZenohOptions {
     }
 }
 
+/// The ROS 2 distribution whose rmw_zenoh wire format the ROS 2 transport speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Distro {
+    /// Humble (rmw_zenoh 0.1.x): no type hashes in the key expressions.
+    #[default]
+    Humble,
+    /// Jazzy (rmw_zenoh 0.2.x): RIHS01 type hashes in the key expressions.
+    Jazzy,
+}
+
+/// Everything [`Bus::ros2`](crate::Bus::ros2) needs: where the Zenoh session connects (the
+/// rmw_zenoh router, usually `tcp/127.0.0.1:7447`), the ROS domain and distribution, and the
+/// node's name and namespace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ros2Options {
+    /// The session: mode, endpoints, configuration file, scouting (its `namespace` is unused).
+    pub zenoh: ZenohOptions,
+    /// `ROS_DOMAIN_ID`.
+    pub domain_id: u32,
+    /// Which rmw_zenoh wire format.
+    pub distro: Distro,
+    /// The node's name in the ROS graph.
+    pub node_name: String,
+    /// The node's namespace ("" for the root): relative topic names resolve under it.
+    pub ros_namespace: String,
+}
+
 /// Bus flags shared by the node, the fake publisher and the viewer (flatten into a clap parser).
 #[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
 pub struct BusArgs {
@@ -87,9 +114,76 @@ pub struct BusArgs {
     /// Enable UDP multicast scouting (off by default).
     #[arg(long)]
     pub multicast_scouting: bool,
+    /// Speak ROS 2 (rmw_zenoh: CDR, the original's topic names, TF, the Nav2 action) instead
+    /// of JSON on our own keys; connects to the rmw_zenoh router on tcp/127.0.0.1:7447 unless
+    /// --listen / --connect say otherwise.
+    #[arg(long)]
+    pub ros2: bool,
+    /// ROS domain id (with --ros2; default: ROS_DOMAIN_ID, else 0).
+    #[arg(long, value_name = "N", requires = "ros2")]
+    pub domain: Option<u32>,
+    /// ROS 2 distribution of the other nodes (with --ros2).
+    #[arg(long, value_enum, default_value = "humble", requires = "ros2")]
+    pub ros_distro: Distro,
+    /// ROS namespace of the node (with --ros2; default: the root, as the original).
+    #[arg(long, value_name = "NS", requires = "ros2", default_value = "")]
+    pub ros_namespace: String,
 }
 
 impl BusArgs {
+    /// The ROS 2 options these flags ask for, for a node named `node_name`. Without
+    /// `--listen`, `--connect` or `--zenoh-config` the session is a peer that connects to the
+    /// rmw_zenoh router's default endpoint (as every rmw_zenoh node does) and listens on a free
+    /// loopback port.
+    pub fn ros2_options(&self, node_name: &str) -> Result<Ros2Options, String> {
+        let mut zenoh = self.options(false);
+        if self.listen.is_empty() && self.connect.is_empty() && self.zenoh_config.is_none() {
+            zenoh.listen = vec!["tcp/127.0.0.1:0".to_owned()];
+        }
+        if !self.client {
+            zenoh.mode = Mode::Peer;
+        }
+        let domain_id = match self.domain {
+            Some(d) => d,
+            None => match std::env::var("ROS_DOMAIN_ID") {
+                Ok(text) if !text.trim().is_empty() => text
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("ROS_DOMAIN_ID `{text}` is not a domain id (0..=232)"))?,
+                _ => 0,
+            },
+        };
+        if domain_id > 232 {
+            return Err(format!(
+                "ROS domain id {domain_id} is out of range (0..=232)"
+            ));
+        }
+        Ok(Ros2Options {
+            zenoh,
+            domain_id,
+            distro: self.ros_distro,
+            node_name: node_name.to_owned(),
+            ros_namespace: self.ros_namespace.trim_end_matches('/').to_owned(),
+        })
+    }
+
+    /// Opens the bus these flags ask for: ROS 2 with `--ros2` (as node `node_name`), else
+    /// Zenoh ([`options`](Self::options) with `default_listen`).
+    pub fn open(
+        &self,
+        default_listen: bool,
+        node_name: &str,
+    ) -> Result<crate::Bus, crate::BusError> {
+        if self.ros2 {
+            let options = self
+                .ros2_options(node_name)
+                .map_err(crate::BusError::Config)?;
+            crate::Bus::ros2(&options)
+        } else {
+            crate::Bus::zenoh(&self.options(default_listen))
+        }
+    }
+
     /// The session options these flags ask for.
     ///
     /// When neither `--listen`, `--connect` nor `--zenoh-config` is given: with

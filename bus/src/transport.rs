@@ -80,6 +80,8 @@ struct ZenohTransport {
 enum Transport {
     InProcess,
     Zenoh(ZenohTransport),
+    #[cfg(feature = "ros2")]
+    Ros2(crate::ros2::rmw::Ros2Transport),
 }
 
 /// Shared state behind every clone of a [`Bus`].
@@ -243,6 +245,8 @@ impl fmt::Debug for Bus {
         let transport = match self.inner.transport {
             Transport::InProcess => "in-process",
             Transport::Zenoh(_) => "zenoh",
+            #[cfg(feature = "ros2")]
+            Transport::Ros2(_) => "ros2",
         };
         f.debug_struct("Bus")
             .field("transport", &transport)
@@ -295,6 +299,29 @@ impl Bus {
                 session,
                 publishers: Mutex::new(HashMap::new()),
             }),
+        ))
+    }
+
+    /// Joins the ROS 2 graph as node `options.node_name` (rmw_zenoh wire format, Humble):
+    /// publishing and subscribing then go through the ROS topics, TF and the Nav2 action that
+    /// [`crate::ros2::routes`] gives each runtime topic; payloads stay the runtime's JSON
+    /// on this API.
+    #[cfg(feature = "ros2")]
+    pub fn ros2(options: &crate::Ros2Options) -> Result<Self, BusError> {
+        let transport = crate::ros2::rmw::Ros2Transport::open(options)?;
+        Ok(Self::with_transport(
+            String::new(),
+            Transport::Ros2(transport),
+        ))
+    }
+
+    /// Without the cargo feature `ros2`: an error saying how to get it.
+    #[cfg(not(feature = "ros2"))]
+    pub fn ros2(_options: &crate::Ros2Options) -> Result<Self, BusError> {
+        Err(BusError::Config(
+            "this build has no ROS 2 transport: build with the cargo feature `ros2` \
+             (on by default in the binaries)"
+                .to_owned(),
         ))
     }
 
@@ -361,6 +388,8 @@ impl Bus {
                 let publisher = self.publisher(z, topic)?;
                 publisher.put(payload).wait().map_err(zenoh_error)
             }
+            #[cfg(feature = "ros2")]
+            Transport::Ros2(r) => r.send(topic, &payload),
         }
     }
 
@@ -401,6 +430,14 @@ impl Bus {
         }
         let queue = Arc::new(Queue::new(QUEUE_CAPACITY));
         let mut zenoh_subscribers = Vec::new();
+        #[cfg(feature = "ros2")]
+        let mut ros2_subscriptions = Vec::new();
+        #[cfg(feature = "ros2")]
+        if let Transport::Ros2(r) = &self.inner.transport {
+            for topic in &names {
+                ros2_subscriptions.push(r.subscribe(topic, &queue)?);
+            }
+        }
         if let Transport::Zenoh(z) = &self.inner.transport {
             for topic in &names {
                 let queue = Arc::clone(&queue);
@@ -438,6 +475,8 @@ impl Bus {
             topics: names,
             queue,
             _zenoh: zenoh_subscribers,
+            #[cfg(feature = "ros2")]
+            _ros2: ros2_subscriptions,
         })
     }
 
@@ -504,6 +543,17 @@ impl Bus {
                     std::thread::sleep(left.min(Duration::from_millis(10)));
                 }
             }
+            #[cfg(feature = "ros2")]
+            Transport::Ros2(r) => loop {
+                if r.has_subscriber(topic) {
+                    return true;
+                }
+                let left = remaining();
+                if left.is_zero() || self.is_closed() {
+                    return false;
+                }
+                std::thread::sleep(left.min(Duration::from_millis(10)));
+            },
         }
     }
 
@@ -517,6 +567,10 @@ impl Bus {
             entry.queue.close();
         }
         self.inner.subscribed.notify_all();
+        #[cfg(feature = "ros2")]
+        if let Transport::Ros2(r) = &self.inner.transport {
+            r.close();
+        }
         if let Transport::Zenoh(z) = &self.inner.transport {
             lock(&z.publishers).clear();
             if let Err(err) = z.session.close().wait() {
@@ -535,6 +589,8 @@ pub struct Subscription {
     topics: Vec<String>,
     queue: Arc<Queue>,
     _zenoh: Vec<Subscriber<()>>,
+    #[cfg(feature = "ros2")]
+    _ros2: Vec<crate::ros2::rmw::Ros2Subscription>,
 }
 
 impl fmt::Debug for Subscription {

@@ -4,12 +4,19 @@
 //! header, and conversions to and from the runtime's own messages.
 //!
 //! The `.msg` files of the same package are in the repository's `ros2/global_interface/`, so
-//! a ROS 2 workspace builds the identical types. This module is the first part of the ROS 2
-//! transport: what goes over the wire; the rmw_zenoh session and the Nav2 action come on top.
+//! a ROS 2 workspace builds the identical types. With the cargo feature `ros2` the bus speaks
+//! this over rmw_zenoh ([`crate::Bus::ros2`]): a ROS 2 node without a bridge.
 //!
-//! Main items: [`msg`] (the types), [`cdr::encode`] / [`cdr::decode`], and the conversions in
-//! [`convert`] (`From` to the ROS types, `TryFrom` back with an error naming the field).
+//! Main items: [`msg`] (the types), [`cdr::encode`] / [`cdr::decode`], the conversions in
+//! [`convert`] (`From` to the ROS types, `TryFrom` back with an error naming the field), which
+//! ROS topic each runtime topic travels as ([`routes`]), and the TF lookup of the pose ([`tf`]).
 
 pub mod cdr;
 pub mod convert;
 pub mod msg;
+#[cfg(feature = "ros2")]
+mod nav;
+#[cfg(feature = "ros2")]
+pub(crate) mod rmw;
+pub mod routes;
+pub mod tf;

@@ -268,6 +268,128 @@ pub struct StrikeLicensing {
     pub weights: [f32; 6],
 }
 
+/// `builtin_interfaces/Duration`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RosDuration {
+    /// Whole seconds.
+    pub sec: i32,
+    /// Nanoseconds, 0..1e9.
+    pub nanosec: u32,
+}
+
+/// `geometry_msgs/Transform`: where a child frame is in its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Transform {
+    /// The child's origin in the parent, metres.
+    pub translation: Vector3,
+    /// The child's orientation in the parent.
+    pub rotation: Quaternion,
+}
+
+/// `geometry_msgs/TransformStamped`: `header.frame_id` is the parent, `child_frame_id` the
+/// child.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TransformStamped {
+    /// Stamp and parent frame.
+    pub header: Header,
+    /// The child frame.
+    pub child_frame_id: String,
+    /// The child's pose in the parent.
+    pub transform: Transform,
+}
+
+/// `tf2_msgs/TFMessage` (topics `/tf` and `/tf_static`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TfMessage {
+    /// The transforms of the message.
+    pub transforms: Vec<TransformStamped>,
+}
+
+/// `std_msgs/String`: the runtime's own topics (trace, layout, events) carry their JSON in it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StringMsg {
+    /// The text.
+    pub data: String,
+}
+
+/// `std_msgs/Float32` (topic `robot_decision/aim_yaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Float32Msg {
+    /// The value.
+    pub data: f32,
+}
+
+/// `action_msgs/GoalInfo`: a goal's UUID (`unique_identifier_msgs/UUID`, 16 bytes) and when it
+/// was accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct GoalInfo {
+    /// The goal's UUID.
+    pub goal_id: [u8; 16],
+    /// When the server accepted it.
+    pub stamp: crate::messages::Stamp,
+}
+
+/// `action_msgs/GoalStatus`: one goal's state (0 unknown .. 6 aborted, as
+/// [`crate::messages::GoalStatus`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct GoalStatusEntry {
+    /// Which goal.
+    pub goal_info: GoalInfo,
+    /// Its state.
+    pub status: i8,
+}
+
+/// `action_msgs/GoalStatusArray` (an action's `_action/status` topic).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct GoalStatusList {
+    /// Every goal the server tracks.
+    pub status_list: Vec<GoalStatusEntry>,
+}
+
+/// The goal of `nav2_msgs/action/NavigateThroughPoses` (Humble).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NavigateThroughPosesGoal {
+    /// The poses to drive through, in order.
+    pub poses: Vec<PoseStamped>,
+    /// The behaviour tree to use; empty for Nav2's default.
+    pub behavior_tree: String,
+}
+
+/// The result of `NavigateThroughPoses` in Humble: `std_msgs/Empty`, which CDR carries as one
+/// placeholder byte.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct NavigateThroughPosesResult {
+    /// The IDL's placeholder member of an empty structure.
+    pub structure_needs_at_least_one_member: u8,
+}
+
+/// The feedback of `NavigateThroughPoses` (Humble).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NavigateThroughPosesFeedback {
+    /// Where the robot is.
+    pub current_pose: PoseStamped,
+    /// Time since the goal started.
+    pub navigation_time: RosDuration,
+    /// Nav2's estimate of the time left.
+    pub estimated_time_remaining: RosDuration,
+    /// Recoveries run so far.
+    pub number_of_recoveries: i16,
+    /// Metres left along the path.
+    pub distance_remaining: f32,
+    /// Poses not yet reached.
+    pub number_of_poses_remaining: i16,
+}
+
+/// `NavigateThroughPoses_FeedbackMessage`: the feedback with its goal's UUID, as the action's
+/// `_action/feedback` topic carries it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NavigateThroughPosesFeedbackMessage {
+    /// The goal's UUID.
+    pub goal_id: [u8; 16],
+    /// The feedback.
+    pub feedback: NavigateThroughPosesFeedback,
+}
+
 /// A ROS 2 message type: its fully qualified name (`global_interface/msg/ObjHP`), as rmw key
 /// expressions and type descriptions name it.
 pub trait RosMessage: Serialize + for<'de> Deserialize<'de> {
@@ -301,4 +423,28 @@ ros_types! {
     Autoaim => "global_interface/msg/Autoaim",
     ModeSet => "global_interface/msg/ModeSet",
     StrikeLicensing => "global_interface/msg/StrikeLicensing",
+    RosDuration => "builtin_interfaces/msg/Duration",
+    Transform => "geometry_msgs/msg/Transform",
+    TransformStamped => "geometry_msgs/msg/TransformStamped",
+    TfMessage => "tf2_msgs/msg/TFMessage",
+    StringMsg => "std_msgs/msg/String",
+    Float32Msg => "std_msgs/msg/Float32",
+    GoalInfo => "action_msgs/msg/GoalInfo",
+    GoalStatusEntry => "action_msgs/msg/GoalStatus",
+    GoalStatusList => "action_msgs/msg/GoalStatusArray",
+    NavigateThroughPosesGoal => "nav2_msgs/action/NavigateThroughPoses_Goal",
+    NavigateThroughPosesResult => "nav2_msgs/action/NavigateThroughPoses_Result",
+    NavigateThroughPosesFeedback => "nav2_msgs/action/NavigateThroughPoses_Feedback",
+    NavigateThroughPosesFeedbackMessage => "nav2_msgs/action/NavigateThroughPoses_FeedbackMessage",
+}
+
+/// The DDS name of a ROS type as rmw key expressions carry it:
+/// `global_interface/msg/ObjHP` -> `global_interface::msg::dds_::ObjHP_`.
+pub fn dds_type_name(type_name: &str) -> String {
+    match type_name.rsplit_once('/') {
+        Some((package_and_kind, name)) => {
+            format!("{}::dds_::{name}_", package_and_kind.replace('/', "::"))
+        }
+        None => format!("{type_name}_"),
+    }
 }

@@ -1,0 +1,334 @@
+//! How each runtime topic travels on ROS 2: the ROS topic name and type of a message topic
+//! with the conversions of its payload between the runtime's JSON and CDR, or one of the
+//! topics that ROS carries differently (the pose as TF, the Nav2 goal, cancel, status and
+//! feedback through the `NavigateThroughPoses` action).
+//!
+//! Names follow the original: the inputs are absolute (`/obj_hp`), the node's own outputs
+//! relative (`robot_decision/decision`, under the node's namespace). The runtime's topics
+//! without a ROS message (trace, tree layout, events, soccer) carry their JSON in a
+//! `std_msgs/String`.
+
+use super::cdr;
+use super::convert::ConvertError;
+use super::msg::{self, RosMessage};
+use crate::decode::decode;
+use crate::messages;
+use crate::topics;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A payload that does not convert: the reason, naming the field.
+pub type ConvertResult = Result<Vec<u8>, String>;
+
+/// How a runtime topic travels on ROS 2.
+#[derive(Debug, Clone)]
+pub enum Route {
+    /// A topic of its own with a ROS message type.
+    Message(MessageRoute),
+    /// `pose`: the TF `map_decision` <- `base_link` on `/tf` and `/tf_static`.
+    Pose,
+    /// The Nav2 goal: a `send_goal` of the action.
+    NavGoal,
+    /// The Nav2 cancel: a `cancel_goal` of the action.
+    NavCancel,
+    /// The action's `_action/status` topic.
+    NavStatus,
+    /// The action's `_action/feedback` topic.
+    NavFeedback,
+}
+
+/// A runtime topic carried as a ROS topic of type `type_name`.
+#[derive(Debug, Clone)]
+pub struct MessageRoute {
+    /// The ROS topic name (absolute or relative to the node's namespace).
+    pub ros_name: String,
+    /// The ROS type (`global_interface/msg/ObjHP`).
+    pub type_name: &'static str,
+    /// Sensor-data QoS (best effort, keep last 1) for subscribers, as the original subscribes
+    /// its inputs; otherwise reliable, keep last 10.
+    pub sensor_qos: bool,
+    /// Runtime JSON -> CDR.
+    pub to_ros: fn(&str, &[u8]) -> ConvertResult,
+    /// CDR -> runtime JSON.
+    pub from_ros: fn(&[u8]) -> ConvertResult,
+}
+
+/// The name of the Nav2 action (relative, as the original's client names it).
+pub const NAV_ACTION: &str = "navigate_through_poses";
+
+/// The route of `topic` (without a leading `/`).
+pub fn route(topic: &str) -> Route {
+    let message = |ros_name: &str, type_name, sensor_qos, to_ros, from_ros| {
+        Route::Message(MessageRoute {
+            ros_name: ros_name.to_owned(),
+            type_name,
+            sensor_qos,
+            to_ros,
+            from_ros,
+        })
+    };
+    match topic {
+        topics::OBJ_HP => message(
+            "/obj_hp",
+            msg::ObjHP::TYPE_NAME,
+            true,
+            to_ros::<messages::ObjHp, msg::ObjHP>,
+            from_ros::<msg::ObjHP, messages::ObjHp>,
+        ),
+        topics::CAR_POS => message(
+            "/car_pos",
+            msg::CarPos::TYPE_NAME,
+            true,
+            to_ros::<messages::CarPos, msg::CarPos>,
+            from_ros::<msg::CarPos, messages::CarPos>,
+        ),
+        topics::GAME_INFO => message(
+            "/game_info",
+            msg::GameInfo::TYPE_NAME,
+            true,
+            to_ros::<messages::GameInfo, msg::GameInfo>,
+            from_ros::<msg::GameInfo, messages::GameInfo>,
+        ),
+        topics::SERIAL_MSG => message(
+            "/serial_msg",
+            msg::Serial::TYPE_NAME,
+            true,
+            to_ros::<messages::Serial, msg::Serial>,
+            from_ros::<msg::Serial, messages::Serial>,
+        ),
+        topics::AUTOAIM => message(
+            "/armor_detector/armor_msg",
+            msg::Autoaim::TYPE_NAME,
+            true,
+            to_ros::<messages::Autoaim, msg::Autoaim>,
+            from_ros::<msg::Autoaim, messages::Autoaim>,
+        ),
+        topics::PERCEPTION => message(
+            topics::PERCEPTION,
+            msg::DetectionArray::TYPE_NAME,
+            true,
+            perception_to_ros,
+            perception_from_ros,
+        ),
+        topics::DECISION => message(
+            topics::DECISION,
+            msg::Decision::TYPE_NAME,
+            false,
+            to_ros::<messages::DecisionMsg, msg::Decision>,
+            from_ros::<msg::Decision, messages::DecisionMsg>,
+        ),
+        topics::AIM_YAW => message(
+            topics::AIM_YAW,
+            msg::Float32Msg::TYPE_NAME,
+            false,
+            aim_yaw_to_ros,
+            aim_yaw_from_ros,
+        ),
+        topics::POSE => Route::Pose,
+        topics::NAV_GOAL => Route::NavGoal,
+        topics::NAV_CANCEL => Route::NavCancel,
+        topics::NAV_STATUS => Route::NavStatus,
+        topics::NAV_FEEDBACK => Route::NavFeedback,
+        other => message(
+            other,
+            msg::StringMsg::TYPE_NAME,
+            false,
+            text_to_ros,
+            text_from_ros,
+        ),
+    }
+}
+
+/// The runtime message in `json` (decoded as the topic's type) as CDR of its ROS type.
+fn to_ros<J, R>(topic: &str, json: &[u8]) -> ConvertResult
+where
+    J: DeserializeOwned,
+    R: RosMessage + for<'a> TryFrom<&'a J>,
+    for<'a> <R as TryFrom<&'a J>>::Error: std::fmt::Display,
+{
+    let runtime: J = decode(topic, json).map_err(|e| e.to_string())?;
+    let ros = R::try_from(&runtime).map_err(|e| format!("topic `{topic}`: {e}"))?;
+    Ok(cdr::encode(&ros))
+}
+
+/// The ROS message in the CDR `payload` as the runtime's JSON.
+fn from_ros<R, J>(payload: &[u8]) -> ConvertResult
+where
+    R: RosMessage,
+    J: Serialize + for<'a> TryFrom<&'a R>,
+    for<'a> <J as TryFrom<&'a R>>::Error: std::fmt::Display,
+{
+    let ros: R = cdr::decode(payload).map_err(|e| e.to_string())?;
+    let runtime = J::try_from(&ros).map_err(|e| e.to_string())?;
+    json(&runtime)
+}
+
+fn json(value: &impl Serialize) -> ConvertResult {
+    serde_json::to_vec(value).map_err(|e| format!("cannot encode JSON: {e}"))
+}
+
+/// The runtime's own topics: the JSON text in a `std_msgs/String`.
+fn text_to_ros(topic: &str, json: &[u8]) -> ConvertResult {
+    let data = String::from_utf8(json.to_vec())
+        .map_err(|e| format!("topic `{topic}`: payload is not UTF-8: {e}"))?;
+    Ok(cdr::encode(&msg::StringMsg { data }))
+}
+
+fn text_from_ros(payload: &[u8]) -> ConvertResult {
+    let text: msg::StringMsg = cdr::decode(payload).map_err(|e| e.to_string())?;
+    Ok(text.data.into_bytes())
+}
+
+/// `robot_decision/aim_yaw` as `std_msgs/Float32` (which has no header).
+fn aim_yaw_to_ros(topic: &str, json: &[u8]) -> ConvertResult {
+    let m: messages::Float32 = decode(topic, json).map_err(|e| e.to_string())?;
+    Ok(cdr::encode(&msg::Float32Msg { data: m.data }))
+}
+
+fn aim_yaw_from_ros(payload: &[u8]) -> ConvertResult {
+    let m: msg::Float32Msg = cdr::decode(payload).map_err(|e| e.to_string())?;
+    json(&messages::Float32 {
+        header: messages::Header::default(),
+        data: m.data,
+    })
+}
+
+/// The perception array: the runtime's unit index travels as the detection's `type`.
+fn perception_to_ros(topic: &str, json: &[u8]) -> ConvertResult {
+    let m: messages::DetectionArray = decode(topic, json).map_err(|e| e.to_string())?;
+    let detections = m
+        .detections
+        .iter()
+        .map(|d| msg::Detection {
+            header: m.header.clone(),
+            conf: d.confidence,
+            kind: d.id.to_string(),
+            center: msg::Pose {
+                position: msg::Point {
+                    x: f64::from(d.position.x),
+                    y: f64::from(d.position.y),
+                    z: 0.0,
+                },
+                orientation: msg::Quaternion::default(),
+            },
+        })
+        .collect();
+    Ok(cdr::encode(&msg::DetectionArray {
+        header: m.header,
+        detections,
+    }))
+}
+
+fn perception_from_ros(payload: &[u8]) -> ConvertResult {
+    let m: msg::DetectionArray = cdr::decode(payload).map_err(|e| e.to_string())?;
+    let mut detections = Vec::with_capacity(m.detections.len());
+    for (i, d) in m.detections.iter().enumerate() {
+        let id = d.kind.parse::<u8>().map_err(|_| {
+            ConvertError {
+                type_name: msg::DetectionArray::TYPE_NAME,
+                field: "detections[].type",
+                reason: format!("detection {i}: `{}` is not a unit index 0..=255", d.kind),
+            }
+            .to_string()
+        })?;
+        detections.push(messages::Detection {
+            id,
+            position: messages::Point2f {
+                x: d.center.position.x as f32,
+                y: d.center.position.y as f32,
+            },
+            confidence: d.conf,
+        });
+    }
+    json(&messages::DetectionArray {
+        header: m.header,
+        detections,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message_route(topic: &str) -> MessageRoute {
+        match route(topic) {
+            Route::Message(m) => m,
+            other => panic!("{topic} is {other:?}"),
+        }
+    }
+
+    #[test]
+    fn inputs_are_absolute_sensor_topics_and_outputs_relative() {
+        let hp = message_route(topics::OBJ_HP);
+        assert_eq!(
+            (hp.ros_name.as_str(), hp.type_name, hp.sensor_qos),
+            ("/obj_hp", "global_interface/msg/ObjHP", true)
+        );
+        let decision = message_route(topics::DECISION);
+        assert_eq!(
+            (decision.ros_name.as_str(), decision.sensor_qos),
+            ("robot_decision/decision", false)
+        );
+        assert_eq!(
+            message_route(topics::TRACE).type_name,
+            "std_msgs/msg/String"
+        );
+        assert!(matches!(route(topics::POSE), Route::Pose));
+        assert!(matches!(route(topics::NAV_GOAL), Route::NavGoal));
+        assert!(matches!(route(topics::NAV_STATUS), Route::NavStatus));
+    }
+
+    #[test]
+    fn payloads_round_trip_through_cdr() {
+        let cases: [(&str, &str); 6] = [
+            (
+                topics::OBJ_HP,
+                r#"{"header":{"stamp":{"sec":3,"nanosec":5},"frame_id":""},"hp":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}"#,
+            ),
+            (
+                topics::GAME_INFO,
+                r#"{"header":{"stamp":{"sec":1,"nanosec":0},"frame_id":""},"timestamp":299.0,"game_stage":4}"#,
+            ),
+            (
+                topics::DECISION,
+                r#"{"header":{"stamp":{"sec":0,"nanosec":0},"frame_id":""},"decision_id":3,"mode":6,"x":1.5,"y":2.25,"theta":0.5}"#,
+            ),
+            (
+                topics::AIM_YAW,
+                r#"{"header":{"stamp":{"sec":0,"nanosec":0},"frame_id":""},"data":1.25}"#,
+            ),
+            (
+                topics::PERCEPTION,
+                r#"{"header":{"stamp":{"sec":0,"nanosec":0},"frame_id":""},"detections":[{"id":7,"position":{"x":1.5,"y":2.5},"confidence":0.75}]}"#,
+            ),
+            (topics::TRACE, r#"{"tick":1,"why_not":{}}"#),
+        ];
+        for (topic, json) in cases {
+            let m = message_route(topic);
+            let cdr = (m.to_ros)(topic, json.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(&cdr[..4], &cdr::CDR_LE, "{topic}");
+            let back = (m.from_ros)(&cdr).unwrap_or_else(|e| panic!("{e}"));
+            let want: serde_json::Value = serde_json::from_str(json).expect("test JSON");
+            let got: serde_json::Value = serde_json::from_slice(&back).expect("JSON back");
+            assert_eq!(got, want, "{topic}");
+        }
+    }
+
+    #[test]
+    fn bad_payloads_are_errors_naming_topic_and_field() {
+        let hp = message_route(topics::OBJ_HP);
+        let err = (hp.to_ros)(
+            topics::OBJ_HP,
+            br#"{"header":{"stamp":{"sec":0,"nanosec":0}},"hp":[1,2]}"#,
+        );
+        assert!(
+            err.as_ref()
+                .is_err_and(|e| e.contains("hp") && e.contains("exactly 16")),
+            "{err:?}"
+        );
+        let err = (hp.from_ros)(&[0, 1, 0, 0, 7]);
+        assert!(err.as_ref().is_err_and(|e| e.contains("ObjHP")), "{err:?}");
+        let err = (hp.from_ros)(&[1, 2]);
+        assert!(err.is_err());
+    }
+}
