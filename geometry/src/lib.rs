@@ -7,6 +7,9 @@
 //! number generator of the workspace.
 
 pub mod rng;
+pub mod vec2;
+
+pub use vec2::{Vec2, closest_on_segment};
 
 use std::f64::consts::PI;
 use std::fmt;
