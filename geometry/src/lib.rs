@@ -6,9 +6,11 @@
 //! counter-clockwise; [`wrap_pi`] maps any angle to (-pi, pi]. [`rng`] is the one seeded random
 //! number generator of the workspace.
 
+pub mod map;
 pub mod rng;
 pub mod vec2;
 
+pub use map::{MapPoint, MapPose};
 pub use vec2::{Vec2, closest_on_segment};
 
 use std::f64::consts::PI;
@@ -36,6 +38,20 @@ pub fn wrap_pi(angle: f64) -> f64 {
         a -= 2.0 * PI;
     }
     a
+}
+
+/// An angle wrapped to [-pi, pi] in single precision, exactly as the original C++ RoboMaster
+/// package computes it: `(angle + pi).rem_euclid(2 pi) - pi`, plus 2 pi if that rounded below
+/// -pi. Not [`wrap_pi`] in `f32`: -pi stays -pi and the shift by pi rounds differently, and the
+/// RoboMaster decisions must match the original bit for bit.
+pub fn wrap_pi_f32(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    let wrapped = (angle + PI).rem_euclid(TAU) - PI;
+    if wrapped < -PI {
+        wrapped + TAU
+    } else {
+        wrapped
+    }
 }
 
 /// A position in frame `F` (metres).
@@ -306,6 +322,17 @@ mod tests {
         assert!((wrap_pi(-PI) - PI).abs() < 1e-12);
         assert!((wrap_pi(-3.0 * PI / 2.0) - PI / 2.0).abs() < 1e-12);
         assert_eq!(wrap_pi(0.25), 0.25);
+    }
+
+    #[test]
+    fn wrap_pi_f32_keeps_range() {
+        use std::f32::consts::{PI, TAU};
+        for a in [-10.0f32, -PI, -1.0, 0.0, 1.0, PI, 5.2387, 10.0] {
+            let w = wrap_pi_f32(a);
+            assert!((-PI..=PI).contains(&w), "{a} -> {w}");
+            assert!(((w - a) / TAU - ((w - a) / TAU).round()).abs() < 1e-5);
+        }
+        assert!((wrap_pi_f32(5.2387) - (5.2387 - TAU)).abs() < 1e-6);
     }
 
     #[test]
