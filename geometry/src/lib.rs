@@ -1,10 +1,26 @@
-//! Plane geometry with coordinate frames as types.
+//! Plane geometry shared by every crate of the workspace: points, vectors, poses and angle
+//! wrapping, with coordinate frames as types.
 //!
-//! A [`Point2<Field>`] and a [`Point2<Robot>`] are different types, so a field position cannot
-//! be used where a robot-relative one is meant: the conversion goes through a [`Pose2`]
-//! (`robot -> field`), as HULKs does with its frame-typed points. Angles are radians,
-//! counter-clockwise; [`wrap_pi`] maps any angle to (-pi, pi]. [`rng`] is the one seeded random
-//! number generator of the workspace.
+//! * [`Point2<F>`], [`Vector2<F>`] and [`Pose2<F>`] (`f64`, metres and radians) carry their
+//!   frame `F` as a type: [`Field`] (the soccer field) or [`Robot`] (robot-relative). A
+//!   `Point2<Field>` cannot be used where a `Point2<Robot>` is meant: the conversion goes
+//!   through a [`Pose2`] (`robot -> field`), as HULKs does with its frame-typed points.
+//! * [`Vec2`] is the frame-less vector of the path planner, which plans in whatever frame its
+//!   caller uses (the RoboMaster map in the simulator, the soccer field in the soccer
+//!   profile); `From` converts between it and the frame-typed values.
+//! * [`MapPoint`] and [`MapPose`] are the RoboMaster map frame in `f32`, the precision of the
+//!   original C++ package the RoboMaster decisions reproduce bit for bit (see [`map`]).
+//! * Angles are radians, counter-clockwise: [`wrap_pi`] maps any angle to (-pi, pi];
+//!   [`wrap_pi_f32`] is the original RoboMaster package's single-precision wrap to [-pi, pi].
+//! * [`rng`] is the one seeded random number generator of the workspace.
+//!
+//! Wire and file formats (bus messages, scenario and frame JSON) keep their own serde structs
+//! and convert to these types where they are read.
+//!
+//! Dependency-free by default; the `serde` feature adds serde and JSON Schema derives to the
+//! RoboMaster map types.
+
+#![warn(missing_docs)]
 
 pub mod map;
 pub mod rng;
