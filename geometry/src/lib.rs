@@ -1,12 +1,33 @@
-//! Plane geometry with coordinate frames as types.
+//! Plane geometry shared by every crate of the workspace: points, vectors, poses and angle
+//! wrapping, with coordinate frames as types.
 //!
-//! A [`Point2<Field>`] and a [`Point2<Robot>`] are different types, so a field position cannot
-//! be used where a robot-relative one is meant: the conversion goes through a [`Pose2`]
-//! (`robot -> field`), as HULKs does with its frame-typed points. Angles are radians,
-//! counter-clockwise; [`wrap_pi`] maps any angle to (-pi, pi]. [`rng`] is the one seeded random
-//! number generator of the workspace.
+//! * [`Point2<F>`], [`Vector2<F>`] and [`Pose2<F>`] (`f64`, metres and radians) carry their
+//!   frame `F` as a type: [`Field`] (the soccer field) or [`Robot`] (robot-relative). A
+//!   `Point2<Field>` cannot be used where a `Point2<Robot>` is meant: the conversion goes
+//!   through a [`Pose2`] (`robot -> field`), as HULKs does with its frame-typed points.
+//! * [`Vec2`] is the frame-less vector of the path planner, which plans in whatever frame its
+//!   caller uses (the RoboMaster map in the simulator, the soccer field in the soccer
+//!   profile); `From` converts between it and the frame-typed values.
+//! * [`MapPoint`] and [`MapPose`] are the RoboMaster map frame in `f32`, the precision of the
+//!   original C++ package the RoboMaster decisions reproduce bit for bit (see [`map`]).
+//! * Angles are radians, counter-clockwise: [`wrap_pi`] maps any angle to (-pi, pi];
+//!   [`wrap_pi_f32`] is the original RoboMaster package's single-precision wrap to [-pi, pi].
+//! * [`rng`] is the one seeded random number generator of the workspace.
+//!
+//! Wire and file formats (bus messages, scenario and frame JSON) keep their own serde structs
+//! and convert to these types where they are read.
+//!
+//! Dependency-free by default; the `serde` feature adds serde and JSON Schema derives to the
+//! RoboMaster map types.
 
+#![warn(missing_docs)]
+
+pub mod map;
 pub mod rng;
+pub mod vec2;
+
+pub use map::{MapPoint, MapPose};
+pub use vec2::{Vec2, closest_on_segment};
 
 use std::f64::consts::PI;
 use std::fmt;
@@ -33,6 +54,20 @@ pub fn wrap_pi(angle: f64) -> f64 {
         a -= 2.0 * PI;
     }
     a
+}
+
+/// An angle wrapped to [-pi, pi] in single precision, exactly as the original C++ RoboMaster
+/// package computes it: `(angle + pi).rem_euclid(2 pi) - pi`, plus 2 pi if that rounded below
+/// -pi. Not [`wrap_pi`] in `f32`: -pi stays -pi and the shift by pi rounds differently, and the
+/// RoboMaster decisions must match the original bit for bit.
+pub fn wrap_pi_f32(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    let wrapped = (angle + PI).rem_euclid(TAU) - PI;
+    if wrapped < -PI {
+        wrapped + TAU
+    } else {
+        wrapped
+    }
 }
 
 /// A position in frame `F` (metres).
@@ -303,6 +338,17 @@ mod tests {
         assert!((wrap_pi(-PI) - PI).abs() < 1e-12);
         assert!((wrap_pi(-3.0 * PI / 2.0) - PI / 2.0).abs() < 1e-12);
         assert_eq!(wrap_pi(0.25), 0.25);
+    }
+
+    #[test]
+    fn wrap_pi_f32_keeps_range() {
+        use std::f32::consts::{PI, TAU};
+        for a in [-10.0f32, -PI, -1.0, 0.0, 1.0, PI, 5.2387, 10.0] {
+            let w = wrap_pi_f32(a);
+            assert!((-PI..=PI).contains(&w), "{a} -> {w}");
+            assert!(((w - a) / TAU - ((w - a) / TAU).round()).abs() < 1e-5);
+        }
+        assert!((wrap_pi_f32(5.2387) - (5.2387 - TAU)).abs() < 1e-6);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::model::View;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, TextureHandle, Vec2};
+use geometry::MapPoint;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -56,7 +57,7 @@ pub struct MapView {
     /// Draw waypoint names beside the ids.
     pub show_names: bool,
     /// Field coordinates under the pointer, in metres.
-    pub hovered_metres: Option<(f32, f32)>,
+    pub hovered_metres: Option<MapPoint>,
     /// Draw every name whatever the zoom (for measuring the worst case).
     pub force_labels: bool,
     /// Labels drawn in the last frame: `Some(true)` names, `Some(false)` ids, `None` none.
@@ -398,9 +399,10 @@ impl MapView {
         self.hovered_metres = response.hover_pos().map(|pointer| {
             let c = (pointer.x - tf.origin.x) / tf.scale;
             let r = (pointer.y - tf.origin.y) / tf.scale;
-            map.to_metres(f64::from(c), f64::from(r))
+            let (x, y) = map.to_metres(f64::from(c), f64::from(r));
+            MapPoint::new(x, y)
         });
-        if let Some((x, y)) = self.hovered_metres {
+        if let Some(MapPoint { x, y }) = self.hovered_metres {
             let text = format!("x = {x:.2} m, y = {y:.2} m");
             let at = rect.left_bottom() + Vec2::new(6.0, -6.0);
             let galley = painter.layout_no_wrap(text, FontId::monospace(13.0), Color32::WHITE);

@@ -77,7 +77,7 @@ fn hovering_the_map_shows_field_coordinates() {
     h.run();
     h.get_by_label("field map").hover();
     h.run();
-    let (x, y) = h
+    let geometry::MapPoint { x, y } = h
         .state()
         .map
         .hovered_metres

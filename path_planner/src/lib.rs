@@ -19,11 +19,11 @@ pub mod move_to;
 pub mod obstacle;
 pub use geometry::rng;
 pub mod traj;
-pub mod vec2;
 
 pub use config::{MoveLimits, PlannerConfig};
 pub use finder::{Collision, Outcome, PathFinder, PlanRequest, PlanResult, PlanStats};
+/// The frame-less vector of the planner's API (defined in `geometry`).
+pub use geometry::Vec2;
 pub use move_to::{MoveCommand, MoveTo, MoveToConfig};
 pub use obstacle::Obstacle;
 pub use traj::Trajectory;
-pub use vec2::Vec2;

@@ -1,8 +1,8 @@
 //! `MoveTo`: plans every frame and decides between following the path and an emergency brake.
 
-use crate::Vec2;
 use crate::finder::{PathFinder, PlanRequest, PlanResult};
 use crate::traj::TrajPath;
+use geometry::Vec2;
 
 /// Emergency-brake parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,11 +5,10 @@
 
 use crate::params::Parameters;
 use crate::world::World;
-use geometry::{Field, Point2};
+use geometry::{Field, Point2, Vec2};
 use path_planner::obstacle::{FieldBorder, Query};
 use path_planner::{
-    MoveCommand, MoveLimits, MoveTo, MoveToConfig, Obstacle, PathFinder, PlanRequest,
-    PlannerConfig, Vec2,
+    MoveCommand, MoveLimits, MoveTo, MoveToConfig, Obstacle, PathFinder, PlanRequest, PlannerConfig,
 };
 
 /// How far ahead a walk is planned (m): obstacles farther along the way are planned around
@@ -84,10 +83,6 @@ impl Default for Walker {
     }
 }
 
-fn vec(p: Point2<Field>) -> Vec2 {
-    Vec2::new(p.x, p.y)
-}
-
 impl Walker {
     /// Plans from the robot's pose to `target` at `speed`; returns the path's next destination
     /// (the target itself on a direct path), or `None` when the robot should brake or has no
@@ -107,17 +102,21 @@ impl Walker {
         let robot = planning.robot_radius;
         self.circles.circles.clear();
         for o in &world.obstacles {
-            self.circles.circles.push((vec(o.center), o.radius + robot));
+            self.circles
+                .circles
+                .push((Vec2::from(o.center), o.radius + robot));
         }
         for mate in world.teammates.iter() {
             if let Some(p) = mate.pose {
-                self.circles.circles.push((vec(p.position), 2.0 * robot));
+                self.circles
+                    .circles
+                    .push((Vec2::from(p.position), 2.0 * robot));
             }
         }
         if let Some(ball) = world.ball {
             self.circles
                 .circles
-                .push((vec(ball.position), planning.ball_obstacle_radius));
+                .push((Vec2::from(ball.position), planning.ball_obstacle_radius));
         }
         // A local planner: plan at most `PLANNING_HORIZON` ahead along the way to the target.
         let to_target = target - pose.position;
@@ -128,8 +127,8 @@ impl Walker {
             target
         };
         // Nothing near the straight way: walk straight (the planner would find the same).
-        let start = vec(pose.position);
-        let end = vec(dest);
+        let start = Vec2::from(pose.position);
+        let end = Vec2::from(dest);
         let clear = self
             .circles
             .circles
@@ -151,9 +150,9 @@ impl Walker {
             .map_or(0.02, |t| (world.now - t).clamp(0.0, 1.0));
         self.last_time = Some(world.now);
         let request = PlanRequest {
-            pos: vec(pose.position),
-            vel: Vec2::new(world.velocity.x, world.velocity.y),
-            dest: vec(dest),
+            pos: Vec2::from(pose.position),
+            vel: Vec2::from(world.velocity),
+            dest: Vec2::from(dest),
             limits: MoveLimits {
                 vmax: speed.max(0.05),
                 amax: planning.acceleration,
@@ -162,7 +161,7 @@ impl Walker {
             dt,
         };
         match self.move_to.update(&request).0 {
-            MoveCommand::Follow { target, .. } => Some(Point2::new(target.x, target.y)),
+            MoveCommand::Follow { target, .. } => Some(Point2::from(target)),
             MoveCommand::Brake { .. } => None,
         }
     }

@@ -2,7 +2,8 @@
 
 use super::config::{OcclusionTest, RmConfig};
 use super::world::World;
-use std::f32::consts::{PI, TAU};
+use geometry::wrap_pi_f32;
+use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
 
 /// The enemy we aim at.
@@ -50,32 +51,7 @@ pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Optio
     best
 }
 
-/// Wraps an angle into [-pi, pi].
-pub fn wrap_pi(angle: f32) -> f32 {
-    let wrapped = (angle + PI).rem_euclid(TAU) - PI;
-    if wrapped < -PI {
-        wrapped + TAU
-    } else {
-        wrapped
-    }
-}
-
 /// The gimbal yaw relative to the chassis that the Decision message carries (0 without target).
 pub fn relative_yaw(target: Option<&AimTarget>, chassis_yaw: f32) -> f32 {
-    target.map_or(0.0, |t| wrap_pi(t.yaw - chassis_yaw))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrap_pi_keeps_range() {
-        for a in [-10.0f32, -PI, -1.0, 0.0, 1.0, PI, 5.2387, 10.0] {
-            let w = wrap_pi(a);
-            assert!((-PI..=PI).contains(&w), "{a} -> {w}");
-            assert!(((w - a) / TAU - ((w - a) / TAU).round()).abs() < 1e-5);
-        }
-        assert!((wrap_pi(5.2387) - (5.2387 - TAU)).abs() < 1e-6);
-    }
+    target.map_or(0.0, |t| wrap_pi_f32(t.yaw - chassis_yaw))
 }

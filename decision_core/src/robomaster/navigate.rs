@@ -104,7 +104,7 @@ fn poses_match(a: &GoalPose, b: &GoalPose) -> bool {
     let [bx, by, bh] = *b;
     (ax - bx).abs() <= 1e-4
         && (ay - by).abs() <= 1e-4
-        && super::aim::wrap_pi(ah - bh).abs() <= HEADING_RESEND_TOLERANCE
+        && geometry::wrap_pi_f32(ah - bh).abs() <= HEADING_RESEND_TOLERANCE
 }
 
 impl Navigate {

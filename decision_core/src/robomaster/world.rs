@@ -3,7 +3,6 @@
 
 use super::config::RmConfig;
 use super::decisions::UNIT_SLOTS;
-use serde::{Deserialize, Serialize};
 use waypoint_graph::WaypointGraph;
 
 /// Number of HP entries in `obj_hp`: red 0..7, blue 8..15.
@@ -15,38 +14,11 @@ pub const STAGE_IN_BATTLE: u8 = 4;
 /// The lower computer's auto-aim mode.
 pub const MODE_AUTOAIM: u8 = 8;
 
-/// A point on the field in metres (map frame).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Point2 {
-    /// x in metres.
-    pub x: f32,
-    /// y in metres.
-    pub y: f32,
-}
+/// A point on the field in metres (map frame, single precision as the original computes).
+pub type Point2 = geometry::MapPoint;
 
-impl Point2 {
-    /// The original's "unknown position" marker: x == 0 or y == 0.
-    pub fn is_unknown(self) -> bool {
-        self.x == 0.0 || self.y == 0.0
-    }
-
-    /// Euclidean distance in single precision.
-    pub fn distance(self, other: Point2) -> f32 {
-        let (dx, dy) = (other.x - self.x, other.y - self.y);
-        (dx * dx + dy * dy).sqrt()
-    }
-}
-
-/// Our pose in the map (TF map <- base_link).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Pose {
-    /// x in metres.
-    pub x: f32,
-    /// y in metres.
-    pub y: f32,
-    /// Chassis yaw in radians.
-    pub yaw: f32,
-}
+/// Our pose in the map (TF map <- base_link), single precision.
+pub type Pose = geometry::MapPose;
 
 /// Nav2 goal status codes (action_msgs/GoalStatus).
 pub mod nav_status {

@@ -24,7 +24,8 @@ pub(super) fn norm_angle(a: f64) -> f64 {
 
 /// Angle in [-pi, pi] (gimbal yaw, turns), on top of [`geometry::wrap_pi`]. Not
 /// `geometry::wrap_pi` itself: this shifts by pi first, as the simulator always has, so its
-/// results differ in the last bits and at -pi (kept -pi, where geometry gives pi).
+/// results differ in the last bits and at -pi (kept -pi, where geometry gives pi). It is the
+/// `f64` form of [`geometry::wrap_pi_f32`], the wrap the decisions make.
 pub(super) fn wrap_pi(a: f64) -> f64 {
     let r = rem_tau(a + PI) - PI;
     if r < -PI { r + TAU } else { r }

@@ -8,7 +8,7 @@ use super::motion::move_toward;
 use super::route::Planner;
 use super::state::RobotState;
 use bus::messages::{GoalStatus, Header, NavCancel, NavFeedback, NavGoal, Pose2};
-use path_planner::Vec2;
+use geometry::Vec2;
 use path_planner::obstacle::ConstVelocityRobot;
 use waypoint_graph::ObstacleMap;
 

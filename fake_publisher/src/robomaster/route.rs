@@ -3,11 +3,11 @@
 //! ([`Walls`]), the field border and the other robots as obstacles.
 
 use super::state::RobotState;
+use geometry::Vec2;
 use path_planner::obstacle::grid::WALL_GREY;
 use path_planner::obstacle::{ConstVelocityRobot, FieldBorder, GridObstacle, ORDER_OWN_BOT, Query};
 use path_planner::{
-    MoveCommand, MoveLimits, MoveTo, MoveToConfig, Obstacle, PathFinder, PlanRequest,
-    PlannerConfig, Vec2,
+    MoveCommand, MoveLimits, MoveTo, MoveToConfig, Obstacle, PathFinder, PlanRequest, PlannerConfig,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -16,7 +16,7 @@ use bus::messages::{
     NavGoal, ObjHp, Point2f, PoseMsg, Serial,
 };
 use decision_core::robomaster::Tables;
-use path_planner::Vec2;
+use geometry::Vec2;
 use std::sync::Arc;
 
 /// A running match simulation (see the crate docs).

@@ -3,8 +3,7 @@
 //! stand up. Everything in the world frame (the home team's field frame).
 
 use crate::rng::SplitMix64;
-use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
-use path_planner::Vec2;
+use geometry::{Field, Point2, Pose2, Vec2, Vector2, wrap_pi};
 use path_planner::traj::BangBang2D;
 
 /// Radius of a robot's body (m).
@@ -141,13 +140,13 @@ impl Body {
     /// Walks towards `target` (bang-bang, bounded acceleration) at up to `speed`, turning
     /// towards `yaw` when near the target and towards the walking direction otherwise.
     pub fn walk_to(&mut self, target: Point2<Field>, yaw: f64, speed: f64, dt: f64) {
-        let p0 = Vec2::new(self.pose.position.x, self.pose.position.y);
-        let p1 = Vec2::new(target.x, target.y);
-        let v0 = Vec2::new(self.velocity.x, self.velocity.y);
+        let p0 = Vec2::from(self.pose.position);
+        let p1 = Vec2::from(target);
+        let v0 = Vec2::from(self.velocity);
         let trajectory = BangBang2D::new(p0, p1, v0, speed.max(0.05), WALK_ACCELERATION);
         let (p, v) = trajectory.pos_vel(dt);
-        self.pose.position = Point2::new(p.x, p.y);
-        self.velocity = Vector2::new(v.x, v.y);
+        self.pose.position = Point2::from(p);
+        self.velocity = Vector2::from(v);
         let remaining = self.pose.position.distance(target);
         let heading = if remaining > 0.5 {
             (target - self.pose.position).angle()

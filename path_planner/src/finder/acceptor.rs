@@ -1,9 +1,9 @@
 //! The two acceptors deciding whether a path with collisions may still be used.
 
 use super::collision::Collision;
-use crate::Vec2;
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
+use geometry::Vec2;
 
 /// Motionless acceptor: a late collision close to the end of the path is tolerated.
 pub fn accept_motionless(

@@ -5,10 +5,10 @@
 //! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
 //! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
 
-use crate::Vec2;
 use crate::config::PlannerConfig;
 use crate::obstacle::{Obstacle, Query};
 use crate::traj::TrajPath;
+use geometry::Vec2;
 
 /// The first collision found on a path.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! Input processing: destination adaptation and removal of obstacles containing robot/destination.
 
-use crate::Vec2;
 use crate::obstacle::Obstacle;
+use geometry::Vec2;
 
 /// Ring step and point spacing of the acceptable-position search (m).
 const RING_STEP: f64 = 0.1;

@@ -5,7 +5,6 @@ pub mod collision;
 pub mod input;
 pub mod subdest;
 
-use crate::Vec2;
 use crate::config::{MoveLimits, PlannerConfig};
 use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
@@ -13,6 +12,7 @@ use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
 pub use collision::Collision;
 use collision::{Bound, TrackSet};
+use geometry::Vec2;
 use subdest::NormSub;
 
 /// One planning request (the robot's state now).

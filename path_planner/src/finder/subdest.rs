@@ -1,7 +1,7 @@
 //! Intermediate ("sub") destination generators: seeded random set and systematic set.
 
-use crate::Vec2;
 use crate::rng::SplitMix64;
+use geometry::Vec2;
 
 /// A sub-destination normalised to the start→destination frame (unit distance, angle 0).
 #[derive(Clone, Copy, Debug, PartialEq)]

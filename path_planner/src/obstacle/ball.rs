@@ -2,7 +2,7 @@
 
 use super::shapes::push_out;
 use super::{ORDER_BALL, Obstacle, Query};
-use crate::Vec2;
+use geometry::Vec2;
 
 /// Ball clearance: ball radius 21.5 mm + bot radius 90 mm + 50 mm.
 pub const BALL_CLEARANCE: f64 = 0.1615;

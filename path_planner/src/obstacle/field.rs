@@ -2,7 +2,7 @@
 
 use super::shapes::Rectangle;
 use super::{Obstacle, Query, ROBOT_CLEARANCE};
-use crate::Vec2;
+use geometry::Vec2;
 
 /// Keep-inside rectangle (field + boundary, already shrunk by the robot radius).
 ///

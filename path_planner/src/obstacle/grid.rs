@@ -4,7 +4,7 @@
 //! x to the right (columns), y downward (rows). A pixel is a wall if its grey value is < 10.
 
 use super::{Obstacle, Query};
-use crate::Vec2;
+use geometry::Vec2;
 
 /// Grey values below this are walls.
 pub const WALL_GREY: u8 = 10;

@@ -18,7 +18,7 @@ pub use robots::{
 };
 pub use shapes::{Circle, Rectangle, Tube};
 
-use crate::Vec2;
+use geometry::Vec2;
 
 /// Sort key of opponents (checked and adapted first).
 pub const ORDER_OPPONENT: u8 = 20;

@@ -2,9 +2,8 @@
 
 use super::shapes::push_out;
 use super::{ORDER_OPPONENT, ORDER_OWN_BOT, Obstacle, Query};
-use crate::Vec2;
 use crate::traj::{TrajPath, Trajectory};
-use crate::vec2::closest_on_segment;
+use geometry::{Vec2, closest_on_segment};
 
 /// Robot–robot collision radius (2 × 90 mm).
 pub const ROBOT_ROBOT_RADIUS: f64 = 0.18;

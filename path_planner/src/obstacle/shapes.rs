@@ -1,8 +1,7 @@
 //! Static geometric obstacles: circle, tube (capsule) and axis-aligned rectangle.
 
 use super::{Obstacle, Query};
-use crate::Vec2;
-use crate::vec2::closest_on_segment;
+use geometry::{Vec2, closest_on_segment};
 
 /// Pushes `p` away from `centre` to distance `r` (the +x direction if `p == centre`).
 pub(crate) fn push_out(centre: Vec2, p: Vec2, r: f64) -> Vec2 {

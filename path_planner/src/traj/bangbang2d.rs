@@ -1,7 +1,7 @@
 //! 2D trajectory from two 1D bang-bangs synchronised by splitting the limits with an angle α.
 
 use super::{BangBang1D, Trajectory};
-use crate::Vec2;
+use geometry::Vec2;
 use std::f64::consts::PI;
 use std::sync::LazyLock;
 

@@ -1,7 +1,7 @@
 //! Paths made of one trajectory, or of a sub-trajectory followed by a tail after a switch time.
 
 use super::{BangBang2D, Trajectory};
-use crate::Vec2;
+use geometry::Vec2;
 
 /// A planned path: `first` on [0, t_switch], then `second` shifted by `t_switch`.
 #[derive(Clone, Copy, Debug, PartialEq)]
