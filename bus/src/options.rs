@@ -137,7 +137,8 @@ impl BusArgs {
     /// loopback port.
     pub fn ros2_options(&self, node_name: &str) -> Result<Ros2Options, String> {
         let mut zenoh = self.options(false);
-        if self.listen.is_empty() && self.connect.is_empty() && self.zenoh_config.is_none() {
+        if self.listen.is_empty() && self.zenoh_config.is_none() {
+            // As rmw_zenoh's peers: a free local port for direct links to other peers.
             zenoh.listen = vec!["tcp/127.0.0.1:0".to_owned()];
         }
         if !self.client {

@@ -3,7 +3,7 @@
 //! simulation.
 
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
-use bus::{Bus, BusArgs, topics};
+use bus::{BusArgs, topics};
 use clap::Parser;
 use fake_publisher::{Frame, Simulation, load_scenario, scenario_schema};
 use std::path::PathBuf;
@@ -181,9 +181,16 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         }
     }
 
-    let options = cli.bus.options(false);
+    let options = if cli.bus.ros2 {
+        cli.bus
+            .ros2_options("fake_publisher")
+            .map_err(|e| fail(format!("error: {e}"), 2))?
+            .zenoh
+    } else {
+        cli.bus.options(false)
+    };
     eprintln!(
-        "fake-publisher: {} (seed {}, {} Hz, speed x{}), connecting to {} as {} (namespace \"{}\")",
+        "fake-publisher: {} (seed {}, {} Hz, speed x{}), connecting to {} as {} ({})",
         path.display(),
         cli.seed,
         1.0 / sim.publish_period(),
@@ -194,9 +201,16 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
             options.connect.join(", ")
         },
         options.mode.as_str(),
-        options.namespace
+        if cli.bus.ros2 {
+            "ROS 2".to_owned()
+        } else {
+            format!("namespace \"{}\"", options.namespace)
+        }
     );
-    let bus = Bus::zenoh(&options).map_err(|e| fail(format!("error: {e}"), 1))?;
+    let bus = cli
+        .bus
+        .open(false, "fake_publisher")
+        .map_err(|e| fail(format!("error: {e}"), 1))?;
     connected.store(true, Ordering::Release);
     let subscription = bus
         .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])

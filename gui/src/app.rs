@@ -52,6 +52,7 @@ pub struct ViewerApp {
     form_scenario: String,
     form_endpoint: String,
     form_namespace: String,
+    form_ros2: bool,
     form_file: String,
     form_record: String,
 }
@@ -79,6 +80,7 @@ impl ViewerApp {
             form_scenario: crate::sample_scenario().display().to_string(),
             form_endpoint: bus::DEFAULT_ENDPOINT.to_owned(),
             form_namespace: bus::DEFAULT_NAMESPACE.to_owned(),
+            form_ros2: false,
             form_file: "recording.mcap".to_owned(),
             form_record: "viewer.mcap".to_owned(),
         };
@@ -104,10 +106,12 @@ impl ViewerApp {
                 endpoint,
                 namespace,
                 config,
+                ros2,
             } => {
                 self.form_kind = SourceKind::Live;
                 self.form_endpoint = endpoint.clone();
                 self.form_namespace = namespace.clone();
+                self.form_ros2 = *ros2;
                 self.form_config = config.clone();
             }
             SourceSetting::Recording { file, config } => {
@@ -130,8 +134,9 @@ impl ViewerApp {
                 endpoint,
                 namespace,
                 config,
+                ros2,
             } => load_tables(Path::new(config)).map(|tables| {
-                let (s, v) = LiveSource::connect(endpoint, namespace, tables);
+                let (s, v) = LiveSource::connect(endpoint, namespace, tables, *ros2);
                 (Source::Live(Box::new(s)), v)
             }),
             SourceSetting::Recording { file, config } => {
@@ -300,6 +305,7 @@ impl ViewerApp {
                 SourceKind::Live => {
                     Self::labelled_edit(ui, "endpoint", &mut self.form_endpoint, 140.0);
                     Self::labelled_edit(ui, "namespace", &mut self.form_namespace, 60.0);
+                    ui.checkbox(&mut self.form_ros2, "ROS 2");
                     Self::labelled_edit(ui, "config", &mut self.form_config, 140.0);
                 }
                 SourceKind::Recording => {
@@ -317,6 +323,7 @@ impl ViewerApp {
                         endpoint: self.form_endpoint.clone(),
                         namespace: self.form_namespace.clone(),
                         config: self.form_config.clone(),
+                        ros2: self.form_ros2,
                     },
                     SourceKind::Recording => SourceSetting::Recording {
                         file: self.form_file.clone(),

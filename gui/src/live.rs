@@ -4,7 +4,7 @@
 
 use crate::model::{FlatTree, TickView, View};
 use bus::messages::GameInfo;
-use bus::{Bus, Received, ZenohOptions, topics};
+use bus::{Bus, BusError, Received, Ros2Options, ZenohOptions, topics};
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
 use decision_node::node::{Ingested, NodeCore};
@@ -44,16 +44,41 @@ pub struct LiveSource {
 }
 
 impl LiveSource {
-    /// Connects in the background to `endpoint` (e.g. `tcp/127.0.0.1:7447`) under `namespace`;
+    /// Connects in the background to `endpoint` (e.g. `tcp/127.0.0.1:7447`) under `namespace`,
+    /// or with `ros2` joins the ROS 2 graph through the rmw_zenoh router at `endpoint`;
     /// `tables` give the map and waypoints to draw.
-    pub fn connect(endpoint: &str, namespace: &str, tables: Arc<Tables>) -> (Self, View) {
-        let options = ZenohOptions {
-            mode: bus::Mode::Client,
-            listen: Vec::new(),
+    pub fn connect(
+        endpoint: &str,
+        namespace: &str,
+        tables: Arc<Tables>,
+        ros2: bool,
+    ) -> (Self, View) {
+        let zenoh = ZenohOptions {
+            mode: if ros2 {
+                bus::Mode::Peer
+            } else {
+                bus::Mode::Client
+            },
+            listen: if ros2 {
+                vec!["tcp/127.0.0.1:0".to_owned()]
+            } else {
+                Vec::new()
+            },
             connect: vec![endpoint.to_owned()],
             namespace: namespace.to_owned(),
             config_file: None,
             multicast_scouting: false,
+        };
+        let options = if ros2 {
+            BusChoice::Ros2(Ros2Options {
+                zenoh,
+                domain_id: 0,
+                distro: bus::Distro::Humble,
+                node_name: "decision_viewer".to_owned(),
+                ros_namespace: String::new(),
+            })
+        } else {
+            BusChoice::Zenoh(zenoh)
         };
         let link = Arc::new(Mutex::new(LinkState::Connecting));
         let stop = Arc::new(AtomicBool::new(false));
@@ -208,9 +233,24 @@ fn set_link(link: &Mutex<LinkState>, state: LinkState) {
     }
 }
 
+/// Which bus a live source follows.
+enum BusChoice {
+    Zenoh(ZenohOptions),
+    Ros2(Ros2Options),
+}
+
+impl BusChoice {
+    fn open(&self) -> Result<Bus, BusError> {
+        match self {
+            Self::Zenoh(options) => Bus::zenoh(options),
+            Self::Ros2(options) => Bus::ros2(options),
+        }
+    }
+}
+
 /// Opens the session, forwards messages, and opens it again when it fails.
 fn bus_thread(
-    options: &ZenohOptions,
+    options: &BusChoice,
     link: &Mutex<LinkState>,
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<Received>,
@@ -219,7 +259,7 @@ fn bus_thread(
     wanted.extend(topics::NODE_INPUTS);
     while !stop.load(Ordering::Relaxed) {
         set_link(link, LinkState::Connecting);
-        let opened = Bus::zenoh(options).and_then(|bus| {
+        let opened = options.open().and_then(|bus| {
             let sub = bus.subscribe(&wanted)?;
             Ok((bus, sub))
         });

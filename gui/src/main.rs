@@ -41,6 +41,9 @@ struct Cli {
     /// Robot namespace on the bus.
     #[arg(long, value_name = "NS", default_value = bus::DEFAULT_NAMESPACE)]
     namespace: String,
+    /// Follow the node on ROS 2 (rmw_zenoh; `--connect` is then the router's endpoint).
+    #[arg(long, requires = "connect")]
+    ros2: bool,
     /// Config whose map and waypoints are drawn for a live source (default: the sample).
     #[arg(long, value_name = "CONFIG")]
     config: Option<PathBuf>,
@@ -184,6 +187,7 @@ fn main() -> ExitCode {
         cli.connect.as_ref().map(|endpoint| SourceSetting::Live {
             endpoint: endpoint.clone(),
             namespace: cli.namespace.clone(),
+            ros2: cli.ros2,
             config: cli
                 .config
                 .as_ref()

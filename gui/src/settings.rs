@@ -23,6 +23,9 @@ pub enum SourceSetting {
         namespace: String,
         /// Config whose map and waypoints are drawn.
         config: String,
+        /// Follow a node on ROS 2 (rmw_zenoh) instead of our JSON keys.
+        #[serde(default)]
+        ros2: bool,
     },
     /// An MCAP recording.
     Recording {

@@ -32,7 +32,7 @@ fn live_source_connects_and_shows_the_published_trace() {
     })
     .expect("listener");
     let (mut live, mut view) =
-        LiveSource::connect(endpoint, "viewer_test", sim_view.tables.clone());
+        LiveSource::connect(endpoint, "viewer_test", sim_view.tables.clone(), false);
     let deadline = Instant::now() + Duration::from_secs(20);
     while view.tick.is_none() && Instant::now() < deadline {
         let _ = hub.publish(topics::TREE_LAYOUT, &layout);

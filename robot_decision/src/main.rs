@@ -85,7 +85,15 @@ enum Command {
         #[arg(value_enum)]
         which: schema::Which,
     },
-    /// Run the node on the bus (Zenoh): decide on live inputs, reload edited files.
+    /// A Zenoh router for ROS 2 nodes (what rmw_zenohd is), for a machine without ROS 2: the
+    /// node, the fake publisher and the viewer with `--ros2` connect to it.
+    Ros2Router {
+        /// Endpoint to listen on (repeatable).
+        #[arg(long, value_name = "ENDPOINT", default_value = bus::DEFAULT_ENDPOINT)]
+        listen: Vec<String>,
+    },
+    /// Run the node on the bus (Zenoh, or ROS 2 with --ros2): decide on live inputs, reload
+    /// edited files.
     Run {
         /// The config.json file.
         config: PathBuf,
@@ -352,6 +360,7 @@ fn main() -> ExitCode {
             record,
             bus,
         } => run_command(&config, !no_reload, &bus, record.as_deref()),
+        Command::Ros2Router { listen } => router_command(&listen),
         Command::Replay {
             file,
             config,
@@ -443,14 +452,17 @@ fn load_node(config: &Path) -> Option<NodeCore> {
         .ok()
 }
 
-/// Runs a node of any profile on Zenoh until Ctrl-C, then closes its recording.
-fn run_live<P: decision_node::profile::NodeProfile>(
+/// Runs a node of any profile on the bus the flags ask for (Zenoh, or ROS 2 as node
+/// `node_name`) until Ctrl-C, then closes its recording.
+pub(crate) fn run_live<P: decision_node::profile::NodeProfile>(
     node: P,
-    options: &bus::ZenohOptions,
+    args: &bus::BusArgs,
+    default_listen: bool,
+    node_name: &str,
     watch: bool,
     mut recorder: Option<Recorder>,
 ) -> ExitCode {
-    let bus = match bus::Bus::zenoh(options) {
+    let bus = match args.open(default_listen, node_name) {
         Ok(bus) => bus,
         Err(e) => {
             eprintln!("cannot open the bus: {e}");
@@ -478,6 +490,29 @@ fn run_live<P: decision_node::profile::NodeProfile>(
     }
 }
 
+/// Runs a Zenoh router for the ROS 2 graph until Ctrl-C.
+fn router_command(listen: &[String]) -> ExitCode {
+    init_logging();
+    let router = match bus::ros2::router::Router::start(listen) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the router: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    eprintln!("ROS 2 router listening on {}", listen.join(", "));
+    let (tx, rx) = std::sync::mpsc::channel();
+    if let Err(e) = ctrlc::set_handler(move || {
+        let _ = tx.send(());
+    }) {
+        eprintln!("cannot install the Ctrl-C handler: {e}");
+        return ExitCode::from(1);
+    }
+    let _ = rx.recv();
+    router.close();
+    ExitCode::SUCCESS
+}
+
 fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&Path>) -> ExitCode {
     init_logging();
     let Some(node) = load_node(config) else {
@@ -500,7 +535,7 @@ fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&
         }
         None => None,
     };
-    run_live(node, &args.options(true), watch, recorder)
+    run_live(node, args, true, "robot_decision", watch, recorder)
 }
 
 fn sim_command(

@@ -620,5 +620,5 @@ pub fn run(
         }
         None => None,
     };
-    crate::run_live(node, &args.options(false), watch, recorder)
+    crate::run_live(node, args, false, "soccer_decision", watch, recorder)
 }

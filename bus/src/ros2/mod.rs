@@ -18,5 +18,6 @@ pub mod msg;
 mod nav;
 #[cfg(feature = "ros2")]
 pub(crate) mod rmw;
+pub mod router;
 pub mod routes;
 pub mod tf;

@@ -93,7 +93,7 @@ pub(crate) enum NavAction {
 
 /// The UUIDs of the goals the client sent, by runtime id (the newest [`REMEMBERED_GOALS`]).
 #[derive(Debug, Default)]
-struct SentGoals {
+pub(crate) struct SentGoals {
     by_uuid: HashMap<[u8; 16], u64>,
     by_id: HashMap<u64, GoalId>,
     order: VecDeque<u64>,
@@ -118,19 +118,22 @@ impl SentGoals {
 #[derive(Clone)]
 pub(crate) struct NavClient {
     requests: UnboundedSender<NavAction>,
-    sent: Arc<Mutex<SentGoals>>,
 }
 
 impl NavClient {
-    /// Declares the client and starts the task that talks to the server.
-    pub(crate) fn start(node: &ZNode, runtime: &tokio::runtime::Runtime) -> Result<Self, BusError> {
+    /// Declares the client and starts the task that talks to the server; the UUIDs of the
+    /// accepted goals go to `sent`.
+    pub(crate) fn start(
+        node: &ZNode,
+        runtime: &tokio::runtime::Runtime,
+        sent: &Arc<Mutex<SentGoals>>,
+    ) -> Result<Self, BusError> {
         let client: ZActionClient<NavigateThroughPoses> = node
             .create_action_client::<NavigateThroughPoses>(NAV_ACTION)
             .build()
             .map_err(|e| BusError::Zenoh(format!("ROS 2 action client: {e}")))?;
         let (requests, mut incoming) = unbounded_channel::<NavAction>();
-        let sent = Arc::new(Mutex::new(SentGoals::default()));
-        let task_sent = Arc::clone(&sent);
+        let task_sent = Arc::clone(sent);
         runtime.spawn(async move {
             while let Some(request) = incoming.recv().await {
                 match request {
@@ -173,7 +176,7 @@ impl NavClient {
                 }
             }
         });
-        Ok(Self { requests, sent })
+        Ok(Self { requests })
     }
 
     /// Queues a goal or cancel.
@@ -182,12 +185,14 @@ impl NavClient {
             tracing::warn!("the Nav2 action client has stopped");
         }
     }
+}
 
+impl SentGoals {
     /// The runtime's status message of the action's status list: oldest goal first (the last
     /// entry is the newest goal, the one that counts), each with the runtime id of the goal
-    /// if this client sent it.
+    /// if our client sent it.
     pub(crate) fn status_of(&self, list: &GoalStatusList) -> messages::GoalStatusArray {
-        let sent = lock(&self.sent);
+        let sent = self;
         let mut entries: Vec<_> = list.status_list.iter().collect();
         entries.sort_by_key(|e| e.goal_info.stamp);
         messages::GoalStatusArray {
@@ -203,10 +208,7 @@ impl NavClient {
     }
 
     /// The runtime's feedback message of the action's feedback.
-    pub(crate) fn feedback_of(
-        &self,
-        m: &NavigateThroughPosesFeedbackMessage,
-    ) -> messages::NavFeedback {
+    pub(crate) fn feedback_of(m: &NavigateThroughPosesFeedbackMessage) -> messages::NavFeedback {
         let f = &m.feedback;
         let p = &f.current_pose.pose;
         messages::NavFeedback {

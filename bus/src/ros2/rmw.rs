@@ -14,7 +14,7 @@
 
 use super::cdr;
 use super::msg::{self, RosMessage, dds_type_name};
-use super::nav::{NavAction, NavClient, NavServer};
+use super::nav::{NavAction, NavClient, NavServer, SentGoals};
 use super::routes::{MessageRoute, Route, route};
 use super::tf::{self, TfBuffer};
 use crate::messages;
@@ -97,6 +97,7 @@ pub(crate) struct Ros2Transport {
     namespace: String,
     publishers: Mutex<HashMap<String, Arc<RawPublisher>>>,
     nav_client: Mutex<Option<NavClient>>,
+    sent_goals: Arc<Mutex<SentGoals>>,
     nav_server: Mutex<Option<NavServer>>,
     _context: ZContext,
 }
@@ -152,6 +153,7 @@ impl Ros2Transport {
             namespace: options.ros_namespace.clone(),
             publishers: Mutex::new(HashMap::new()),
             nav_client: Mutex::new(None),
+            sent_goals: Arc::default(),
             nav_server: Mutex::new(None),
             _context: context,
         })
@@ -253,7 +255,7 @@ impl Ros2Transport {
         if let Some(c) = slot.as_ref() {
             return Ok(c.clone());
         }
-        let client = NavClient::start(&self.node, &self.runtime)?;
+        let client = NavClient::start(&self.node, &self.runtime, &self.sent_goals)?;
         *slot = Some(client.clone());
         Ok(client)
     }
@@ -310,7 +312,7 @@ impl Ros2Transport {
                 }
             }
             Route::NavStatus => {
-                let client = self.client()?;
+                let sent = Arc::clone(&self.sent_goals);
                 let deliver = Delivery::new(topic, queue);
                 let route = raw_route(
                     &format!("{}/_action/status", super::routes::NAV_ACTION),
@@ -321,13 +323,12 @@ impl Ros2Transport {
                     &route,
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
-                        Ok(list) => deliver.json(&client.status_of(&list)),
+                        Ok(list) => deliver.json(&lock(&sent).status_of(&list)),
                         Err(e) => deliver.malformed(&e.to_string()),
                     },
                 )?;
             }
             Route::NavFeedback => {
-                let client = self.client()?;
                 let deliver = Delivery::new(topic, queue);
                 let route = raw_route(
                     &format!("{}/_action/feedback", super::routes::NAV_ACTION),
@@ -340,7 +341,7 @@ impl Ros2Transport {
                     move |payload| match cdr::decode::<msg::NavigateThroughPosesFeedbackMessage>(
                         payload,
                     ) {
-                        Ok(m) => deliver.json(&client.feedback_of(&m)),
+                        Ok(m) => deliver.json(&SentGoals::feedback_of(&m)),
                         Err(e) => deliver.malformed(&e.to_string()),
                     },
                 )?;
