@@ -57,10 +57,17 @@ impl Header {
 /// `global_interface/Point2f`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Point2f {
-    /// x in metres.
+    /// x in metres; `null` is NaN (an invalid position, as CDR can carry and JSON cannot).
+    #[serde(deserialize_with = "nan_if_null")]
     pub x: f32,
-    /// y in metres.
+    /// y in metres; `null` is NaN.
+    #[serde(deserialize_with = "nan_if_null")]
     pub y: f32,
+}
+
+/// A coordinate that JSON wrote as `null` (serde_json's text of a NaN) reads back as NaN.
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f32, D::Error> {
+    Ok(Option::<f32>::deserialize(deserializer)?.unwrap_or(f32::NAN))
 }
 
 /// `global_interface/ObjHP` on `obj_hp`: red 0..7 (hero, engineer, infantry 3..5, sentry,

@@ -365,6 +365,22 @@ impl Bus {
         self.send(topic, payload.to_vec())
     }
 
+    /// Publishes a CDR payload as it is on the ROS topic that carries `topic` (ROS 2 transport
+    /// only): for relaying recorded ROS payloads and for tests that send malformed CDR.
+    pub fn publish_cdr(&self, topic: &str, payload: &[u8]) -> Result<(), BusError> {
+        let topic = normalize_topic(topic)?;
+        if self.is_closed() {
+            return Err(BusError::Closed);
+        }
+        match &self.inner.transport {
+            #[cfg(feature = "ros2")]
+            Transport::Ros2(r) => r.send_cdr(topic, payload),
+            _ => Err(BusError::Config(format!(
+                "topic `{topic}`: CDR payloads need the ROS 2 transport"
+            ))),
+        }
+    }
+
     fn send(&self, topic: &str, payload: Vec<u8>) -> Result<(), BusError> {
         if self.is_closed() {
             return Err(BusError::Closed);

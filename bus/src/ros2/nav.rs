@@ -91,15 +91,71 @@ pub(crate) enum NavAction {
     Cancel(u64),
 }
 
-/// The UUIDs of the goals the client sent, by runtime id (the newest [`REMEMBERED_GOALS`]).
-#[derive(Debug, Default)]
+/// The UUIDs of the goals our client sent or our server numbered, by runtime id (the newest
+/// [`REMEMBERED_GOALS`]), and the status deliveries that need them.
+///
+/// A goal's UUID is known here only once the server's answer to `send_goal` is back, while
+/// its first statuses travel on the status topic, a separate path, and may come first. So a
+/// status list with a goal we cannot place arriving while a goal is in flight is held back
+/// and delivered (the newest such list) when the answer is in.
+#[derive(Default)]
 pub(crate) struct SentGoals {
     by_uuid: HashMap<[u8; 16], u64>,
     by_id: HashMap<u64, GoalId>,
     order: VecDeque<u64>,
+    in_flight: usize,
+    held_back: Option<GoalStatusList>,
+    status_sinks: Vec<Delivery>,
 }
 
 impl SentGoals {
+    /// Status lists go to `sink` as runtime status messages.
+    pub(crate) fn deliver_status_to(&mut self, sink: Delivery) {
+        self.status_sinks.push(sink);
+    }
+
+    /// A status list from the action's status topic: delivered now, or held back while a
+    /// goal it may contain is in flight.
+    pub(crate) fn on_status(&mut self, list: GoalStatusList) {
+        let unplaced = list
+            .status_list
+            .iter()
+            .any(|e| !self.by_uuid.contains_key(&e.goal_info.goal_id));
+        if self.in_flight > 0 && unplaced {
+            self.held_back = Some(list);
+        } else {
+            self.deliver(&list);
+        }
+    }
+
+    fn deliver(&mut self, list: &GoalStatusList) {
+        let status = self.status_of(list);
+        tracing::debug!(?status, "Nav2 status");
+        self.status_sinks.retain(Delivery::is_live);
+        for sink in &self.status_sinks {
+            sink.json(&status);
+        }
+    }
+
+    /// A goal is on its way to the server.
+    fn sending(&mut self) {
+        self.in_flight += 1;
+    }
+
+    /// The server answered for a goal (`accepted` with its UUID, or not): the held-back list
+    /// goes out once nothing is in flight.
+    fn answered(&mut self, accepted: Option<(u64, GoalId)>) {
+        if let Some((id, uuid)) = accepted {
+            self.insert(id, uuid);
+        }
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if self.in_flight == 0
+            && let Some(list) = self.held_back.take()
+        {
+            self.deliver(&list);
+        }
+    }
+
     fn insert(&mut self, id: u64, uuid: GoalId) {
         self.by_uuid.insert(*uuid.as_bytes(), id);
         self.by_id.insert(id, uuid);
@@ -149,9 +205,13 @@ impl NavClient {
                             poses,
                             behavior_tree: String::new(),
                         };
+                        lock(&task_sent).sending();
                         match client.send_goal(ros_goal).await {
-                            Ok(handle) => lock(&task_sent).insert(goal.goal_id, handle.id()),
+                            Ok(handle) => {
+                                lock(&task_sent).answered(Some((goal.goal_id, handle.id())))
+                            }
                             Err(e) => {
+                                lock(&task_sent).answered(None);
                                 tracing::warn!("Nav2 goal {} not accepted: {e}", goal.goal_id)
                             }
                         }
@@ -188,22 +248,43 @@ impl NavClient {
 }
 
 impl SentGoals {
-    /// The runtime's status message of the action's status list: oldest goal first (the last
-    /// entry is the newest goal, the one that counts), each with the runtime id of the goal
-    /// if our client sent it.
+    /// The runtime's status message of the action's status list, ordered so that the last
+    /// entry is the newest goal (the one the node reads): goals of unknown origin that have
+    /// ended, then ours by runtime id (the order we sent them), then goals of unknown origin
+    /// still active (one that runs is newer than every goal it preempted). Within a group the
+    /// server's acceptance stamps order. Servers do not agree on the list's order (rclcpp's
+    /// is acceptance order, hiroz's a hash map's), hence the explicit one.
     pub(crate) fn status_of(&self, list: &GoalStatusList) -> messages::GoalStatusArray {
-        let sent = self;
-        let mut entries: Vec<_> = list.status_list.iter().collect();
-        entries.sort_by_key(|e| e.goal_info.stamp);
+        let mut entries: Vec<GoalStatus> = Vec::with_capacity(list.status_list.len());
+        let mut keyed: Vec<_> = list
+            .status_list
+            .iter()
+            .map(|e| {
+                let status = u8::try_from(e.status).unwrap_or(GoalStatus::UNKNOWN);
+                let ours = self.by_uuid.get(&e.goal_info.goal_id).copied();
+                let group = match ours {
+                    Some(id) => (1, id),
+                    None if matches!(
+                        status,
+                        GoalStatus::ACCEPTED | GoalStatus::EXECUTING | GoalStatus::CANCELING
+                    ) =>
+                    {
+                        (2, 0)
+                    }
+                    None => (0, 0),
+                };
+                (group, e.goal_info.stamp, status, ours)
+            })
+            .collect();
+        keyed.sort_by_key(|(group, stamp, _, _)| (*group, *stamp));
+        entries.extend(
+            keyed
+                .into_iter()
+                .map(|(_, _, status, goal_id)| GoalStatus { status, goal_id }),
+        );
         messages::GoalStatusArray {
             header: Header::default(),
-            status_list: entries
-                .into_iter()
-                .map(|e| GoalStatus {
-                    status: u8::try_from(e.status).unwrap_or(GoalStatus::UNKNOWN),
-                    goal_id: sent.by_uuid.get(&e.goal_info.goal_id).copied(),
-                })
-                .collect(),
+            status_list: entries,
         }
     }
 
@@ -232,8 +313,8 @@ enum GoalCommand {
 }
 
 /// The server's bookkeeping, shared with the goal tasks.
-#[derive(Default)]
 struct Served {
+    numbered: Arc<Mutex<SentGoals>>,
     goal_sinks: Mutex<Vec<Delivery>>,
     cancel_sinks: Mutex<Vec<Delivery>>,
     goals: Mutex<BTreeMap<u64, UnboundedSender<GoalCommand>>>,
@@ -270,9 +351,20 @@ pub(crate) struct NavServer {
 }
 
 impl NavServer {
-    /// Declares the server and starts serving.
-    pub(crate) fn start(node: &ZNode, runtime: &tokio::runtime::Runtime) -> Result<Self, BusError> {
-        let served = Arc::new(Served::default());
+    /// Declares the server and starts serving; the UUIDs of the goals it numbers go to
+    /// `numbered` (so that statuses read back on this side carry the numbers too).
+    pub(crate) fn start(
+        node: &ZNode,
+        runtime: &tokio::runtime::Runtime,
+        numbered: &Arc<Mutex<SentGoals>>,
+    ) -> Result<Self, BusError> {
+        let served = Arc::new(Served {
+            numbered: Arc::clone(numbered),
+            goal_sinks: Mutex::default(),
+            cancel_sinks: Mutex::default(),
+            goals: Mutex::default(),
+            next_id: AtomicU64::new(0),
+        });
         let handler_served = Arc::clone(&served);
         // The server spawns its tasks on the runtime it is built in.
         let _entered = runtime.enter();
@@ -349,6 +441,7 @@ impl NavServer {
 /// One served goal, from acceptance to its final status.
 async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPoses>) {
     let id = served.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+    lock(&served.numbered).insert(id, goal.info().goal_id);
     let (commands, mut incoming) = unbounded_channel();
     let older: Vec<u64> = {
         let mut goals = lock(&served.goals);
@@ -375,7 +468,22 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
     };
     Served::deliver(&served.goal_sinks, &runtime_goal);
     let mut cancel_reported = false;
+    let report_cancel = |reported: &mut bool, goal: &ExecutingGoal<NavigateThroughPoses>| {
+        if !*reported && goal.is_cancel_requested() {
+            *reported = true;
+            Served::deliver(
+                &served.cancel_sinks,
+                &NavCancel {
+                    header: header.clone(),
+                    goal_id: id,
+                },
+            );
+        }
+    };
     loop {
+        // A cancel request is reported before anything ends the goal (a preempting goal
+        // arrives right after the cancel of the one it replaces).
+        report_cancel(&mut cancel_reported, &goal);
         tokio::select! {
             command = incoming.recv() => match command {
                 Some(GoalCommand::Feedback(feedback)) => {
@@ -384,6 +492,7 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
                     }
                 }
                 Some(GoalCommand::Finish(status)) => {
+                    report_cancel(&mut cancel_reported, &goal);
                     lock(&served.goals).remove(&id);
                     let result = NavigateThroughPosesResult::default();
                     let ended = match status {
@@ -398,15 +507,86 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
                 }
                 None => return,
             },
-            () = tokio::time::sleep(CANCEL_POLL) => {
-                if !cancel_reported && goal.is_cancel_requested() {
-                    cancel_reported = true;
-                    Served::deliver(
-                        &served.cancel_sinks,
-                        &NavCancel { header: header.clone(), goal_id: id },
-                    );
-                }
-            }
+            () = tokio::time::sleep(CANCEL_POLL) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::Stamp;
+    use crate::ros2::msg::{GoalInfo, GoalStatusEntry};
+
+    fn entry(uuid: u8, status: i8, sec: i32) -> GoalStatusEntry {
+        GoalStatusEntry {
+            goal_info: GoalInfo {
+                goal_id: [uuid; 16],
+                stamp: Stamp { sec, nanosec: 0 },
+            },
+            status,
+        }
+    }
+
+    #[test]
+    fn the_newest_goal_is_last_whatever_the_servers_order() {
+        let mut sent = SentGoals::default();
+        sent.insert(7, GoalId::from_bytes([7; 16]));
+        sent.insert(8, GoalId::from_bytes([8; 16]));
+        // hiroz lists goals in hash order with one stamp for all.
+        let list = GoalStatusList {
+            status_list: vec![entry(8, 4, 5), entry(9, 6, 5), entry(7, 6, 5)],
+        };
+        let runtime = sent.status_of(&list);
+        let order: Vec<_> = runtime
+            .status_list
+            .iter()
+            .map(|s| (s.goal_id, s.status))
+            .collect();
+        assert_eq!(order, [(None, 6), (Some(7), 6), (Some(8), 4)]);
+        // A goal of another client that still runs is newer than ours.
+        let list = GoalStatusList {
+            status_list: vec![entry(3, 2, 9), entry(8, 5, 1), entry(2, 4, 0)],
+        };
+        let last = sent.status_of(&list).status_list.last().cloned();
+        assert_eq!(last.map(|s| (s.goal_id, s.status)), Some((None, 2)));
+    }
+
+    #[test]
+    fn a_list_with_a_goal_still_in_flight_waits_for_its_uuid() {
+        let queue = Arc::new(Queue::new(16));
+        let mut sent = SentGoals::default();
+        sent.deliver_status_to(Delivery::new("status", &queue));
+        sent.insert(1, GoalId::from_bytes([1; 16]));
+        sent.sending();
+        // Goal 2 already succeeded on the status topic before its send_goal answer is in.
+        sent.on_status(GoalStatusList {
+            status_list: vec![entry(2, 4, 0), entry(1, 6, 0)],
+        });
+        assert_eq!(queue.len(), 0, "held back");
+        sent.answered(Some((2, GoalId::from_bytes([2; 16]))));
+        let delivered = queue.try_pop().expect("delivered once answered");
+        let status: messages::GoalStatusArray =
+            serde_json::from_slice(&delivered.payload).expect("status JSON");
+        let last = status.status_list.last().cloned();
+        assert_eq!(last.map(|s| (s.goal_id, s.status)), Some((Some(2), 4)));
+        // Nothing in flight: lists go out at once.
+        sent.on_status(GoalStatusList {
+            status_list: vec![entry(9, 2, 0)],
+        });
+        assert_eq!(queue.len(), 1);
+    }
+
+    #[test]
+    fn only_the_newest_uuids_are_remembered() {
+        let mut sent = SentGoals::default();
+        for id in 0..(REMEMBERED_GOALS as u64 + 10) {
+            let mut uuid = [0u8; 16];
+            uuid[..8].copy_from_slice(&id.to_le_bytes());
+            sent.insert(id, GoalId::from_bytes(uuid));
+        }
+        assert_eq!(sent.by_id.len(), REMEMBERED_GOALS);
+        assert_eq!(sent.by_uuid.len(), REMEMBERED_GOALS);
+        assert!(!sent.by_id.contains_key(&9) && sent.by_id.contains_key(&10));
     }
 }

@@ -28,16 +28,12 @@ use hiroz::msg::{SerdeCdrSerdes, ZMessage};
 use hiroz::node::ZNode;
 use hiroz::pubsub::ZPub;
 use hiroz::qos::{QosDurability, QosHistory, QosProfile, QosReliability};
+use hiroz::queue::BoundedQueue;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::JoinHandle;
-use std::time::Duration;
-
-/// How long a receiving thread blocks before it looks at its stop flag.
-const POLL: Duration = Duration::from_millis(50);
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use zenoh::sample::Sample;
 
 /// The payload type of every hiroz endpoint here: payloads are encoded and decoded by
 /// [`cdr`], so hiroz only needs the type's name, which each endpoint gets at run time.
@@ -249,6 +245,29 @@ impl Ros2Transport {
         }
     }
 
+    /// Publishes `payload` unconverted on the ROS topic of `topic` (for the action's topics:
+    /// the action's status or feedback topic; the goal and cancel are calls, not topics).
+    pub(crate) fn send_cdr(&self, topic: &str, payload: &[u8]) -> Result<(), BusError> {
+        let (name, type_name) = match route(topic) {
+            Route::Message(m) => (m.ros_name, m.type_name),
+            Route::Pose => ("/tf".to_owned(), msg::TfMessage::TYPE_NAME),
+            Route::NavStatus => (
+                format!("{}/_action/status", super::routes::NAV_ACTION),
+                msg::GoalStatusList::TYPE_NAME,
+            ),
+            Route::NavFeedback => (
+                format!("{}/_action/feedback", super::routes::NAV_ACTION),
+                msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME,
+            ),
+            Route::NavGoal | Route::NavCancel => {
+                return Err(BusError::Config(format!(
+                    "topic `{topic}` is a call of the Nav2 action, not a ROS topic"
+                )));
+            }
+        };
+        self.publish_cdr(&name, type_name, reliable_qos(10), payload.to_vec())
+    }
+
     /// The action client, created on first use.
     fn client(&self) -> Result<NavClient, BusError> {
         let mut slot = lock(&self.nav_client);
@@ -266,7 +285,7 @@ impl Ros2Transport {
         if let Some(s) = slot.as_ref() {
             return Ok(s.clone());
         }
-        let server = NavServer::start(&self.node, &self.runtime)?;
+        let server = NavServer::start(&self.node, &self.runtime, &self.sent_goals)?;
         *slot = Some(server.clone());
         Ok(server)
     }
@@ -313,7 +332,8 @@ impl Ros2Transport {
             }
             Route::NavStatus => {
                 let sent = Arc::clone(&self.sent_goals);
-                let deliver = Delivery::new(topic, queue);
+                let malformed = Delivery::new(topic, queue);
+                lock(&sent).deliver_status_to(Delivery::new(topic, queue));
                 let route = raw_route(
                     &format!("{}/_action/status", super::routes::NAV_ACTION),
                     msg::GoalStatusList::TYPE_NAME,
@@ -323,8 +343,8 @@ impl Ros2Transport {
                     &route,
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
-                        Ok(list) => deliver.json(&lock(&sent).status_of(&list)),
-                        Err(e) => deliver.malformed(&e.to_string()),
+                        Ok(list) => lock(&sent).on_status(list),
+                        Err(e) => malformed.malformed(&e.to_string()),
                     },
                 )?;
             }
@@ -352,39 +372,35 @@ impl Ros2Transport {
         Ok(handle)
     }
 
-    /// A thread that takes every payload of the ROS topic of `route` to `each`.
+    /// Takes every payload of the ROS topic of `route` to `each`, on Zenoh's receiving thread
+    /// as it arrives: messages from one publisher reach the queue in the order it sent them,
+    /// across topics, as on the JSON transport.
     fn pump(
         &self,
         handle: &mut Ros2Subscription,
         route: &MessageRoute,
         qos: QosProfile,
-        each: impl Fn(&[u8]) + Send + 'static,
+        each: impl Fn(&[u8]) + Send + Sync + 'static,
     ) -> Result<(), BusError> {
+        let arrived: Arc<OnceLock<Arc<BoundedQueue<Sample>>>> = Arc::default();
+        let notified = Arc::clone(&arrived);
         let subscriber = self
             .node
             .create_sub_impl::<Opaque>(&route.ros_name, Some(type_info(route.type_name)))
             .with_qos(qos)
             .with_buffer_group(hiroz::BufferGroup::Off)
-            .build()
-            .map_err(|e| ros_error(&format!("subscriber `{}`", route.ros_name), e))?;
-        let stop = Arc::clone(&handle.stop);
-        let name = route.ros_name.clone();
-        let thread = std::thread::Builder::new()
-            .name(format!("ros2 {name}"))
-            .spawn(move || {
-                while !stop.load(Ordering::Acquire) {
-                    match subscriber.recv_serialized_timeout(POLL) {
-                        Ok(sample) => each(&sample.payload().to_bytes()),
-                        Err(e) if hiroz::error::is_timeout(&*e) => {}
-                        Err(e) => {
-                            tracing::debug!(topic = %name, "ROS 2 receive ended: {e}");
-                            break;
-                        }
+            .build_with_notifier(move || {
+                if let Some(queue) = notified.get() {
+                    while let Some(sample) = queue.try_recv() {
+                        each(&sample.payload().to_bytes());
                     }
                 }
             })
-            .map_err(|e| ros_error("thread", e))?;
-        handle.threads.push(thread);
+            .map_err(|e| ros_error(&format!("subscriber `{}`", route.ros_name), e))?;
+        if let Some(queue) = &subscriber.queue {
+            let _ = arrived.set(Arc::clone(queue));
+        }
+        handle.subscribers.push(Box::new(subscriber));
         Ok(())
     }
 
@@ -483,18 +499,8 @@ impl Delivery {
     }
 }
 
-/// The receiving threads of one bus subscription; dropping it stops them.
+/// The ROS subscribers of one bus subscription; dropping it undeclares them.
 #[derive(Default)]
 pub(crate) struct Ros2Subscription {
-    stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
-}
-
-impl Drop for Ros2Subscription {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
+    subscribers: Vec<Box<dyn std::any::Any + Send + Sync>>,
 }
