@@ -81,7 +81,7 @@ enum Transport {
     InProcess,
     Zenoh(ZenohTransport),
     #[cfg(feature = "ros2")]
-    Ros2(crate::ros2::rmw::Ros2Transport),
+    Ros2(Box<crate::ros2::rmw::Ros2Transport>),
 }
 
 /// Shared state behind every clone of a [`Bus`].
@@ -311,7 +311,7 @@ impl Bus {
         let transport = crate::ros2::rmw::Ros2Transport::open(options)?;
         Ok(Self::with_transport(
             String::new(),
-            Transport::Ros2(transport),
+            Transport::Ros2(Box::new(transport)),
         ))
     }
 

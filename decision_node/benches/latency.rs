@@ -1,11 +1,14 @@
-//! Input published -> decision received latency over Zenoh on loopback: the node
-//! (`run_node`, a peer listening on 127.0.0.1) and a client that publishes the four inputs of
-//! a tick and waits for the Decision message. Prints p50, p99 and max over the ticks.
+//! Input published -> decision received latency on loopback, on both transports: JSON over
+//! Zenoh (the node a peer listening on 127.0.0.1, the client connected to it) and ROS 2
+//! (rmw_zenoh wire format: a Zenoh router as rmw_zenohd, node and client peers of it, CDR).
+//! The client publishes the four inputs of a tick and waits for the Decision message. Prints
+//! p50, p99 and max over the ticks of each.
 //! `cargo bench -p decision_node --bench latency` (ROBOT_DECISION_LATENCY_TICKS to change
 //! the count, default 10,000).
 
 use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};
-use bus::{Bus, Mode, ZenohOptions, topics};
+use bus::ros2::router::Router;
+use bus::{Bus, Distro, Mode, Ros2Options, ZenohOptions, topics};
 use decision_core::robomaster::load;
 use decision_node::node::NodeCore;
 use decision_node::runtime::run::{run_node, wall_clock};
@@ -27,9 +30,6 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/config.json");
-    let tables = load::load(&config).tables.expect("the sample loads");
-    let node = NodeCore::new(Arc::new(tables)).expect("compiles");
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
     let node_bus = Bus::zenoh(&ZenohOptions {
         listen: vec![endpoint.clone()],
@@ -37,11 +37,6 @@ fn main() {
         ..ZenohOptions::default()
     })
     .expect("node session");
-    let stop = Arc::new(AtomicBool::new(false));
-    let node_stop = Arc::clone(&stop);
-    let node_config = config.clone();
-    let node_thread =
-        std::thread::spawn(move || run_node(&node_config, node, &node_bus, &node_stop, false));
     let client = Bus::zenoh(&ZenohOptions {
         mode: Mode::Client,
         listen: vec![],
@@ -50,10 +45,55 @@ fn main() {
         ..ZenohOptions::default()
     })
     .expect("client session");
+    measure("JSON over Zenoh", node_bus, &client, ticks);
+    client.close();
+
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
+    let ros2 = |name: &str| {
+        Bus::ros2(&Ros2Options {
+            zenoh: ZenohOptions {
+                mode: Mode::Peer,
+                listen: vec!["tcp/127.0.0.1:0".into()],
+                connect: vec![endpoint.clone()],
+                namespace: String::new(),
+                ..ZenohOptions::default()
+            },
+            domain_id: 0,
+            distro: Distro::Humble,
+            node_name: name.into(),
+            ros_namespace: String::new(),
+        })
+        .expect("ROS 2 session")
+    };
+    let node_bus = ros2("robot_decision");
+    let client = ros2("bench_client");
+    measure(
+        "ROS 2 (rmw_zenoh, CDR) via a router",
+        node_bus,
+        &client,
+        ticks,
+    );
+    client.close();
+}
+
+/// Runs the sample's node on `node_bus` and times `ticks` input sets from `client`.
+fn measure(label: &str, node_bus: Bus, client: &Bus, ticks: usize) {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/config.json");
+    let tables = load::load(&config).tables.expect("the sample loads");
+    let node = NodeCore::new(Arc::new(tables)).expect("compiles");
+    let stop = Arc::new(AtomicBool::new(false));
+    let node_stop = Arc::clone(&stop);
+    let node_config = config.clone();
+    let node_thread = std::thread::spawn(move || {
+        let result = run_node(&node_config, node, &node_bus, &node_stop, false);
+        node_bus.close();
+        result
+    });
     let decisions = client.subscribe(&[topics::DECISION]).expect("subscribe");
     for topic in topics::SYNCED_INPUTS {
         assert!(
-            client.wait_for_subscriber(topic, Duration::from_secs(10)),
+            client.wait_for_subscriber(topic, Duration::from_secs(30)),
             "no route to the node for {topic}"
         );
     }
@@ -123,7 +163,7 @@ fn main() {
             .unwrap_or_default()
     };
     println!(
-        "latency input published -> decision received over Zenoh loopback, {} ticks ({} lost): p50 {:?}, p99 {:?}, max {:?}",
+        "latency input published -> decision received, {label}, loopback, {} ticks ({} lost): p50 {:?}, p99 {:?}, max {:?}",
         latencies.len(),
         lost,
         pick(0.5),

@@ -127,6 +127,7 @@ fn settings_round_trip_and_tolerate_missing_fields() {
         endpoint: "tcp/10.0.0.2:7447".into(),
         namespace: "blue".into(),
         config: "c.json".into(),
+        ros2: true,
     };
     let text = serde_json::to_string(&settings).expect("serialise");
     let back: gui::settings::Settings = serde_json::from_str(&text).expect("deserialise");

@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod common;
-use common::{Killed, free_port, repo};
+use common::{Killed, fake_publisher_bin, free_port, repo};
 
 /// The sample's TIME_THR (s): inputs older than this no longer count.
 const TIME_THR: Duration = Duration::from_millis(1000);
@@ -256,6 +256,39 @@ impl Robot {
     }
 }
 
+/// The ROS graph as rmw_zenoh_cpp reads it: every liveliness token under `@ros2_lv/`.
+fn graph_tokens(endpoint: &str) -> Vec<String> {
+    use zenoh::Wait;
+    let mut config = zenoh::Config::default();
+    for (key, value) in [
+        ("mode", "\"client\"".to_owned()),
+        ("connect/endpoints", format!("[\"{endpoint}\"]")),
+        ("scouting/multicast/enabled", "false".to_owned()),
+    ] {
+        config.insert_json5(key, &value).expect("zenoh config");
+    }
+    let session = zenoh::open(config).wait().expect("graph session");
+    let replies = session
+        .liveliness()
+        .get("@ros2_lv/**")
+        .timeout(Duration::from_secs(5))
+        .wait()
+        .expect("liveliness query");
+    let mut tokens = Vec::new();
+    while let Ok(reply) = replies.recv() {
+        if let Ok(sample) = reply.result() {
+            tokens.push(sample.key_expr().as_str().to_owned());
+        }
+    }
+    let _ = session.close().wait();
+    tokens
+}
+
+/// Whether one of `tokens` contains `part`.
+fn has_token(tokens: &[String], part: &str) -> bool {
+    tokens.iter().any(|t| t.contains(part))
+}
+
 /// `robot-decision decide` on `lines`: one result per line.
 fn decide(lines: &[String]) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -435,6 +468,34 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
         "a cancel through the action for each preemption of a running goal"
     );
 
+    // The node is in the ROS graph as rmw_zenoh_cpp lists it (`ros2 node list`, `ros2 topic
+    // list`): liveliness tokens in rmw_zenoh's format with Humble's hash placeholder.
+    let tokens = graph_tokens(&endpoint);
+    let hash = "TypeHashNotSupported";
+    for part in [
+        "/NN/%/%/robot_decision".to_owned(),
+        format!(
+            "/MP/%/%/robot_decision/%robot_decision%decision/global_interface::msg::dds_::Decision_/{hash}/"
+        ),
+        format!("/MS/%/%/robot_decision/%obj_hp/global_interface::msg::dds_::ObjHP_/{hash}/"),
+        format!("/MS/%/%/robot_decision/%tf/tf2_msgs::msg::dds_::TFMessage_/{hash}/"),
+        format!(
+            "/SC/%/%/robot_decision/%navigate_through_poses%_action%send_goal/nav2_msgs::action::dds_::NavigateThroughPoses_SendGoal_/{hash}/"
+        ),
+    ] {
+        assert!(
+            has_token(&tokens, &part),
+            "no graph token with `{part}` among {tokens:#?}"
+        );
+    }
+    assert!(
+        tokens
+            .iter()
+            .filter(|t| t.contains("/MS/%/%/robot_decision/%obj_hp/"))
+            .all(|t| t.ends_with(&format!("/{hash}/2::,1:,:,:,,"))),
+        "the inputs are best effort, keep last 1: {tokens:#?}"
+    );
+
     // Malformed CDR on every input topic is counted; the node goes on.
     let malformed =
         |stats: &Value, topic: &str| stats["stats"]["malformed"][topic].as_u64().unwrap_or(0);
@@ -475,4 +536,63 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
     robot.until("a tick after the garbage", Duration::from_secs(20), |r| {
         r.traces.len() > before
     });
+}
+
+/// The offline loop on the ROS 2 wire format: the fake publisher's referee, localisation and
+/// Nav2 (serving the action) drive the node; its decisions and Nav2's statuses flow.
+#[test]
+fn the_fake_publisher_drives_the_node_over_ros2() {
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
+    let _node = start_node(&endpoint);
+    let watcher = ros2_client(&endpoint);
+    let sub = watcher
+        .subscribe(&[topics::DECISION, topics::NAV_STATUS])
+        .expect("subscribe");
+    assert!(
+        watcher.wait_for_subscriber(topics::OBJ_HP, Duration::from_secs(60)),
+        "the node never subscribed on ROS 2"
+    );
+    let _fake = Killed(
+        Command::new(fake_publisher_bin())
+            .args([
+                "sample/scenarios/hp_retreat.json5",
+                "--ros2",
+                "--connect",
+                &endpoint,
+                "--speed",
+                "4",
+            ])
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("fake-publisher starts"),
+    );
+    let (mut decisions, mut succeeded) = (0, false);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while decisions < 20 || !succeeded {
+        assert!(
+            Instant::now() < deadline,
+            "{decisions} decisions, a goal succeeded: {succeeded}"
+        );
+        let Some(r) = sub.recv_timeout(Duration::from_millis(100)) else {
+            continue;
+        };
+        match r.topic.as_str() {
+            topics::DECISION => {
+                let d: bus::messages::DecisionMsg = r.decode().expect("decision");
+                assert!(d.x.is_finite() && d.y.is_finite());
+                decisions += 1;
+            }
+            topics::NAV_STATUS => {
+                let s: GoalStatusArray = r.decode().expect("status");
+                succeeded |= s
+                    .status_list
+                    .iter()
+                    .any(|e| e.status == GoalStatus::SUCCEEDED);
+            }
+            _ => {}
+        }
+    }
 }
