@@ -184,8 +184,91 @@ fn samples() -> Vec<Sample> {
             header: header("map_decision", 15),
             pose,
         }),
+        // The standard messages of the ROS 2 transport: TF, the action's, std_msgs.
+        sample(msg::TfMessage {
+            transforms: vec![
+                msg::TransformStamped {
+                    header: header("map_decision", 16),
+                    child_frame_id: "odom".into(),
+                    transform: msg::Transform {
+                        translation: msg::Vector3 {
+                            x: 1.0,
+                            y: -2.0,
+                            z: 0.0,
+                        },
+                        rotation: msg::Quaternion::from_yaw(0.5),
+                    },
+                },
+                msg::TransformStamped {
+                    header: header("odom", 17),
+                    child_frame_id: "base_link".into(),
+                    transform: msg::Transform::default(),
+                },
+            ],
+        }),
+        sample(msg::GoalStatusList {
+            status_list: vec![
+                msg::GoalStatusEntry {
+                    goal_info: msg::GoalInfo {
+                        goal_id: msg::Uuid { uuid: [7; 16] },
+                        stamp: Stamp {
+                            sec: 18,
+                            nanosec: 5,
+                        },
+                    },
+                    status: 4,
+                },
+                msg::GoalStatusEntry {
+                    goal_info: msg::GoalInfo {
+                        goal_id: msg::Uuid { uuid: [9; 16] },
+                        stamp: Stamp {
+                            sec: 19,
+                            nanosec: 0,
+                        },
+                    },
+                    status: 2,
+                },
+            ],
+        }),
+        sample(msg::StringMsg {
+            data: r#"{"tick":3,"why_not":{}}"#.into(),
+        }),
+        sample(msg::Float32Msg { data: 4.25 }),
+        sample(msg::NavigateThroughPosesGoal {
+            poses: vec![
+                msg::PoseStamped {
+                    header: header("map_decision", 20),
+                    pose,
+                },
+                msg::PoseStamped {
+                    header: header("map_decision", 20),
+                    pose: msg::Pose::default(),
+                },
+            ],
+            behavior_tree: String::new(),
+        }),
+        sample(msg::NavigateThroughPosesFeedbackMessage {
+            goal_id: msg::Uuid { uuid: [3; 16] },
+            feedback: msg::NavigateThroughPosesFeedback {
+                current_pose: msg::PoseStamped {
+                    header: header("map_decision", 21),
+                    pose,
+                },
+                navigation_time: msg::RosDuration {
+                    sec: 3,
+                    nanosec: 500,
+                },
+                estimated_time_remaining: msg::RosDuration { sec: 9, nanosec: 0 },
+                number_of_recoveries: 1,
+                distance_remaining: 2.5,
+                number_of_poses_remaining: 2,
+            },
+        }),
     ]
 }
+
+/// How many samples there are (the rosbags check expects every one).
+const SAMPLES: usize = 19;
 
 /// The file stem of sample `index`: `01-global_interface.msg.ObjHP` (two samples may share
 /// a type).
@@ -200,7 +283,7 @@ fn exchange_dir() -> PathBuf {
 #[test]
 fn every_sample_survives_our_own_round_trip() {
     let samples = samples();
-    assert_eq!(samples.len(), 13);
+    assert_eq!(samples.len(), SAMPLES);
     for s in &samples {
         assert_eq!((s.matches)(&s.payload), Ok(()), "{}", s.type_name);
     }
@@ -233,5 +316,5 @@ fn read_what_rosbags_wrote() {
         }
         read += 1;
     }
-    assert_eq!(read, 13);
+    assert_eq!(read, SAMPLES);
 }

@@ -319,12 +319,18 @@ pub struct Float32Msg {
     pub data: f32,
 }
 
-/// `action_msgs/GoalInfo`: a goal's UUID (`unique_identifier_msgs/UUID`, 16 bytes) and when it
-/// was accepted.
+/// `unique_identifier_msgs/UUID`: 16 bytes naming an action goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Uuid {
+    /// The bytes.
+    pub uuid: [u8; 16],
+}
+
+/// `action_msgs/GoalInfo`: a goal's UUID and when it was accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct GoalInfo {
     /// The goal's UUID.
-    pub goal_id: [u8; 16],
+    pub goal_id: Uuid,
     /// When the server accepted it.
     pub stamp: crate::messages::Stamp,
 }
@@ -385,7 +391,7 @@ pub struct NavigateThroughPosesFeedback {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NavigateThroughPosesFeedbackMessage {
     /// The goal's UUID.
-    pub goal_id: [u8; 16],
+    pub goal_id: Uuid,
     /// The feedback.
     pub feedback: NavigateThroughPosesFeedback,
 }
@@ -429,6 +435,7 @@ ros_types! {
     TfMessage => "tf2_msgs/msg/TFMessage",
     StringMsg => "std_msgs/msg/String",
     Float32Msg => "std_msgs/msg/Float32",
+    Uuid => "unique_identifier_msgs/msg/UUID",
     GoalInfo => "action_msgs/msg/GoalInfo",
     GoalStatusEntry => "action_msgs/msg/GoalStatus",
     GoalStatusList => "action_msgs/msg/GoalStatusArray",

@@ -120,7 +120,7 @@ impl SentGoals {
         let unplaced = list
             .status_list
             .iter()
-            .any(|e| !self.by_uuid.contains_key(&e.goal_info.goal_id));
+            .any(|e| !self.by_uuid.contains_key(&e.goal_info.goal_id.uuid));
         if self.in_flight > 0 && unplaced {
             self.held_back = Some(list);
         } else {
@@ -261,7 +261,7 @@ impl SentGoals {
             .iter()
             .map(|e| {
                 let status = u8::try_from(e.status).unwrap_or(GoalStatus::UNKNOWN);
-                let ours = self.by_uuid.get(&e.goal_info.goal_id).copied();
+                let ours = self.by_uuid.get(&e.goal_info.goal_id.uuid).copied();
                 let group = match ours {
                     Some(id) => (1, id),
                     None if matches!(
@@ -516,12 +516,12 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
 mod tests {
     use super::*;
     use crate::messages::Stamp;
-    use crate::ros2::msg::{GoalInfo, GoalStatusEntry};
+    use crate::ros2::msg::{GoalInfo, GoalStatusEntry, Uuid};
 
     fn entry(uuid: u8, status: i8, sec: i32) -> GoalStatusEntry {
         GoalStatusEntry {
             goal_info: GoalInfo {
-                goal_id: [uuid; 16],
+                goal_id: Uuid { uuid: [uuid; 16] },
                 stamp: Stamp { sec, nanosec: 0 },
             },
             status,
