@@ -16,6 +16,7 @@ from pathlib import Path
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
 MSG_DIR = Path(__file__).resolve().parent / "global_interface" / "msg"
+SOCCER_MSG_DIR = Path(__file__).resolve().parent / "soccer_decision_msgs" / "msg"
 
 # nav2_msgs (not in rosbags' store): NavigateThroughPoses of Humble, written from its .action.
 NAV2_TYPES = {
@@ -82,6 +83,8 @@ def main():
     ours = {}
     for msg in sorted(MSG_DIR.glob("*.msg")):
         ours.update(get_types_from_msg(msg.read_text(), f"global_interface/msg/{msg.stem}"))
+    for msg in sorted(SOCCER_MSG_DIR.glob("*.msg")):
+        ours.update(get_types_from_msg(msg.read_text(), f"soccer_decision_msgs/msg/{msg.stem}"))
     for name, text in NAV2_TYPES.items():
         ours.update(get_types_from_msg(text, name))
     store.register(ours)
@@ -98,7 +101,7 @@ def main():
             raise AssertionError(f"{name}: rosbags encodes {again.hex()}, we wrote {raw.hex()}")
         (folder / f"{expected_file.stem}.rosbags.cdr").write_bytes(again)
         checked += 1
-    if checked < 19:
+    if checked < 23:
         raise SystemExit(f"only {checked} payloads found in {folder}")
     print(f"rosbags: {checked} CDR payloads decode to the expected values and re-encode to the same bytes")
 

@@ -375,9 +375,12 @@ impl Bus {
         match &self.inner.transport {
             #[cfg(feature = "ros2")]
             Transport::Ros2(r) => r.send_cdr(topic, payload),
-            _ => Err(BusError::Config(format!(
-                "topic `{topic}`: CDR payloads need the ROS 2 transport"
-            ))),
+            _ => {
+                let _ = payload;
+                Err(BusError::Config(format!(
+                    "topic `{topic}`: CDR payloads need the ROS 2 transport"
+                )))
+            }
         }
     }
 

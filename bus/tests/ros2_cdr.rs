@@ -13,6 +13,7 @@
 use bus::messages::{Header, Stamp};
 use bus::ros2::cdr::{decode, encode};
 use bus::ros2::msg::{self, RosMessage};
+use bus::ros2::soccer_msg;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -264,11 +265,51 @@ fn samples() -> Vec<Sample> {
                 number_of_poses_remaining: 2,
             },
         }),
+        // The soccer outputs (our package soccer_decision_msgs).
+        sample(soccer_msg::MotionCommand {
+            header: header("", 22),
+            player: 3,
+            body: soccer_msg::kinds::BODY_WALK_TO,
+            target_x: 1.5,
+            target_y: -2.25,
+            target_yaw: 0.5,
+            speed: 0.4,
+            injected: String::new(),
+            head: soccer_msg::kinds::HEAD_LOOK_AT,
+            head_target_x: 4.5,
+            head_target_y: 0.25,
+            ..soccer_msg::MotionCommand::default()
+        }),
+        sample(soccer_msg::StateMessage {
+            header: header("", 23),
+            player: 2,
+            has_pose: true,
+            x: -1.0,
+            y: 2.0,
+            yaw: 3.0,
+            head_yaw: 0.25,
+            has_ball: true,
+            ball_x: 0.5,
+            ball_y: 0.75,
+            ball_age: 1.5,
+        }),
+        sample(soccer_msg::Heatmap {
+            header: header("", 24),
+            length: 3,
+            width: 2,
+            values: vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5],
+        }),
+        sample(soccer_msg::SearchTarget {
+            header: header("", 25),
+            valid: true,
+            x: 2.5,
+            y: -1.5,
+        }),
     ]
 }
 
 /// How many samples there are (the rosbags check expects every one).
-const SAMPLES: usize = 19;
+const SAMPLES: usize = 23;
 
 /// The file stem of sample `index`: `01-global_interface.msg.ObjHP` (two samples may share
 /// a type).

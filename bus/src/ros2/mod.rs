@@ -20,4 +20,5 @@ mod nav;
 pub(crate) mod rmw;
 pub mod router;
 pub mod routes;
+pub mod soccer_msg;
 pub mod tf;

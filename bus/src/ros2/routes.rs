@@ -4,9 +4,10 @@
 //! feedback through the `NavigateThroughPoses` action).
 //!
 //! Names follow the original: the inputs are absolute (`/obj_hp`), the node's own outputs
-//! relative (`robot_decision/decision`, under the node's namespace). The runtime's topics
-//! without a ROS message (trace, tree layout, events, soccer) carry their JSON in a
-//! `std_msgs/String`.
+//! relative (`robot_decision/decision`, under the node's namespace). The soccer outputs travel
+//! as messages of our package `soccer_decision_msgs` ([`super::soccer_msg`]); the runtime's
+//! topics without a ROS message (trace, tree layout, events, the soccer inputs) carry their
+//! JSON in a `std_msgs/String`.
 
 use super::cdr;
 use super::convert::ConvertError;
@@ -129,13 +130,56 @@ pub fn route(topic: &str) -> Route {
         topics::NAV_CANCEL => Route::NavCancel,
         topics::NAV_STATUS => Route::NavStatus,
         topics::NAV_FEEDBACK => Route::NavFeedback,
-        other => message(
-            other,
-            msg::StringMsg::TYPE_NAME,
-            false,
-            text_to_ros,
-            text_from_ros,
+        other => soccer_route(other).unwrap_or_else(|| {
+            message(
+                other,
+                msg::StringMsg::TYPE_NAME,
+                false,
+                text_to_ros,
+                text_from_ros,
+            )
+        }),
+    }
+}
+
+/// The soccer outputs with a message of `soccer_decision_msgs`: each robot's motion command,
+/// heatmap and search target (`player_<N>/...`, relative) and the team's State messages.
+fn soccer_route(topic: &str) -> Option<Route> {
+    use super::soccer_msg::{Heatmap, MotionCommand, SearchTarget, StateMessage};
+    use crate::soccer;
+    let route = |type_name, to_ros, from_ros| {
+        Some(Route::Message(MessageRoute {
+            ros_name: topic.to_owned(),
+            type_name,
+            sensor_qos: false,
+            to_ros,
+            from_ros,
+        }))
+    };
+    if topic == soccer::TEAM_STATE {
+        return route(
+            StateMessage::TYPE_NAME,
+            to_ros::<soccer::TeamStateMsg, StateMessage>,
+            from_ros::<StateMessage, soccer::TeamStateMsg>,
+        );
+    }
+    match soccer::split_robot_topic(topic)?.1 {
+        soccer::MOTION_COMMAND => route(
+            MotionCommand::TYPE_NAME,
+            to_ros::<soccer::MotionCommandMsg, MotionCommand>,
+            from_ros::<MotionCommand, soccer::MotionCommandMsg>,
         ),
+        soccer::HEATMAP => route(
+            Heatmap::TYPE_NAME,
+            to_ros::<soccer::HeatmapMsg, Heatmap>,
+            from_ros::<Heatmap, soccer::HeatmapMsg>,
+        ),
+        soccer::SUGGESTED_SEARCH_POSITION => route(
+            SearchTarget::TYPE_NAME,
+            to_ros::<soccer::SearchPositionMsg, SearchTarget>,
+            from_ros::<SearchTarget, soccer::SearchPositionMsg>,
+        ),
+        _ => None,
     }
 }
 
@@ -311,6 +355,40 @@ mod tests {
             let want: serde_json::Value = serde_json::from_str(json).expect("test JSON");
             let got: serde_json::Value = serde_json::from_slice(&back).expect("JSON back");
             assert_eq!(got, want, "{topic}");
+        }
+    }
+
+    #[test]
+    fn soccer_outputs_travel_as_our_package() {
+        let motion = crate::soccer::robot_topic(3, crate::soccer::MOTION_COMMAND);
+        let m = message_route(&motion);
+        assert_eq!(
+            (m.ros_name.as_str(), m.type_name),
+            (
+                "player_3/behavior/motion_command",
+                "soccer_decision_msgs/msg/MotionCommand"
+            )
+        );
+        let json = br#"{"header":{"stamp":{"sec":1,"nanosec":0},"frame_id":""},"player":3,"command":{"body":{"kind":"walk_to","x":1.0,"y":2.0,"yaw":0.5,"speed":0.3},"head":{"kind":"look_at","x":4.0,"y":0.0}}}"#;
+        let cdr = (m.to_ros)(&motion, json).unwrap_or_else(|e| panic!("{e}"));
+        let back = (m.from_ros)(&cdr).unwrap_or_else(|e| panic!("{e}"));
+        let want: serde_json::Value = serde_json::from_slice(json).expect("test JSON");
+        let got: serde_json::Value = serde_json::from_slice(&back).expect("JSON back");
+        assert_eq!(got, want);
+        assert_eq!(
+            message_route(crate::soccer::TEAM_STATE).type_name,
+            "soccer_decision_msgs/msg/StateMessage"
+        );
+        for (topic, type_name) in [
+            (crate::soccer::HEATMAP, "soccer_decision_msgs/msg/Heatmap"),
+            (
+                crate::soccer::SUGGESTED_SEARCH_POSITION,
+                "soccer_decision_msgs/msg/SearchTarget",
+            ),
+            (crate::soccer::BALL, "std_msgs/msg/String"),
+        ] {
+            let name = crate::soccer::robot_topic(1, topic);
+            assert_eq!(message_route(&name).type_name, type_name, "{name}");
         }
     }
 
