@@ -93,6 +93,28 @@ pub struct Ros2Options {
     pub ros_namespace: String,
 }
 
+impl Ros2Options {
+    /// Node `node_name` joining the graph the rmw_zenoh way through the router at `router`
+    /// (a peer connected to it, listening on a free loopback port for direct links), domain 0,
+    /// Humble, the root namespace, multicast scouting off.
+    pub fn via_router(router: &str, node_name: &str) -> Self {
+        Self {
+            zenoh: ZenohOptions {
+                mode: Mode::Peer,
+                listen: vec!["tcp/127.0.0.1:0".to_owned()],
+                connect: vec![router.to_owned()],
+                namespace: String::new(),
+                config_file: None,
+                multicast_scouting: false,
+            },
+            domain_id: 0,
+            distro: Distro::Humble,
+            node_name: node_name.to_owned(),
+            ros_namespace: String::new(),
+        }
+    }
+}
+
 /// Bus flags shared by the node, the fake publisher and the viewer (flatten into a clap parser).
 #[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
 pub struct BusArgs {

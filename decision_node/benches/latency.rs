@@ -8,7 +8,7 @@
 
 use bus::messages::{CarPos, GameInfo, Header, ObjHp, Point2f, Serial};
 use bus::ros2::router::Router;
-use bus::{Bus, Distro, Mode, Ros2Options, ZenohOptions, topics};
+use bus::{Bus, Mode, Ros2Options, ZenohOptions, topics};
 use decision_core::robomaster::load;
 use decision_node::node::NodeCore;
 use decision_node::runtime::run::{run_node, wall_clock};
@@ -50,22 +50,8 @@ fn main() {
 
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
     let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
-    let ros2 = |name: &str| {
-        Bus::ros2(&Ros2Options {
-            zenoh: ZenohOptions {
-                mode: Mode::Peer,
-                listen: vec!["tcp/127.0.0.1:0".into()],
-                connect: vec![endpoint.clone()],
-                namespace: String::new(),
-                ..ZenohOptions::default()
-            },
-            domain_id: 0,
-            distro: Distro::Humble,
-            node_name: name.into(),
-            ros_namespace: String::new(),
-        })
-        .expect("ROS 2 session")
-    };
+    let ros2 =
+        |name: &str| Bus::ros2(&Ros2Options::via_router(&endpoint, name)).expect("ROS 2 session");
     let node_bus = ros2("robot_decision");
     let client = ros2("bench_client");
     measure(

@@ -53,32 +53,17 @@ impl LiveSource {
         tables: Arc<Tables>,
         ros2: bool,
     ) -> (Self, View) {
-        let zenoh = ZenohOptions {
-            mode: if ros2 {
-                bus::Mode::Peer
-            } else {
-                bus::Mode::Client
-            },
-            listen: if ros2 {
-                vec!["tcp/127.0.0.1:0".to_owned()]
-            } else {
-                Vec::new()
-            },
-            connect: vec![endpoint.to_owned()],
-            namespace: namespace.to_owned(),
-            config_file: None,
-            multicast_scouting: false,
-        };
         let options = if ros2 {
-            BusChoice::Ros2(Ros2Options {
-                zenoh,
-                domain_id: 0,
-                distro: bus::Distro::Humble,
-                node_name: "decision_viewer".to_owned(),
-                ros_namespace: String::new(),
-            })
+            BusChoice::Ros2(Ros2Options::via_router(endpoint, "decision_viewer"))
         } else {
-            BusChoice::Zenoh(zenoh)
+            BusChoice::Zenoh(ZenohOptions {
+                mode: bus::Mode::Client,
+                listen: Vec::new(),
+                connect: vec![endpoint.to_owned()],
+                namespace: namespace.to_owned(),
+                config_file: None,
+                multicast_scouting: false,
+            })
         };
         let link = Arc::new(Mutex::new(LinkState::Connecting));
         let stop = Arc::new(AtomicBool::new(false));

@@ -14,7 +14,7 @@ use bus::messages::{
 };
 use bus::ros2::msg::Quaternion;
 use bus::ros2::router::Router;
-use bus::{Bus, Distro, Mode, Received, Ros2Options, Subscription, ZenohOptions, topics};
+use bus::{Bus, Received, Ros2Options, Subscription, topics};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -49,21 +49,8 @@ fn start_node(endpoint: &str) -> Killed {
 }
 
 fn ros2_client(endpoint: &str) -> Bus {
-    Bus::ros2(&Ros2Options {
-        zenoh: ZenohOptions {
-            mode: Mode::Peer,
-            listen: vec!["tcp/127.0.0.1:0".to_owned()],
-            connect: vec![endpoint.to_owned()],
-            namespace: String::new(),
-            config_file: None,
-            multicast_scouting: false,
-        },
-        domain_id: 0,
-        distro: Distro::Humble,
-        node_name: "e2e_robot".to_owned(),
-        ros_namespace: String::new(),
-    })
-    .expect("the test joins the ROS 2 graph")
+    Bus::ros2(&Ros2Options::via_router(endpoint, "e2e_robot"))
+        .expect("the test joins the ROS 2 graph")
 }
 
 fn wall_clock() -> f64 {

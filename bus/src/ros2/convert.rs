@@ -227,22 +227,36 @@ pub fn goal_poses(
                     format!("({}, {}, {}) is not finite", p.x, p.y, p.yaw),
                 ));
             }
-            Ok(msg::PoseStamped {
-                header: messages::Header {
-                    stamp: goal.header.stamp,
-                    frame_id: frame.to_owned(),
-                },
-                pose: msg::Pose {
-                    position: msg::Point {
-                        x: f64::from(p.x),
-                        y: f64::from(p.y),
-                        z: 0.0,
-                    },
-                    orientation: msg::Quaternion::from_yaw(f64::from(p.yaw)),
-                },
-            })
+            Ok(pose_stamped(p, goal.header.stamp, frame))
         })
         .collect()
+}
+
+/// A planar pose as a `PoseStamped` in `frame` at `stamp`, the heading a rotation about +z.
+pub fn pose_stamped(p: &messages::Pose2, stamp: messages::Stamp, frame: &str) -> msg::PoseStamped {
+    msg::PoseStamped {
+        header: messages::Header {
+            stamp,
+            frame_id: frame.to_owned(),
+        },
+        pose: msg::Pose {
+            position: msg::Point {
+                x: f64::from(p.x),
+                y: f64::from(p.y),
+                z: 0.0,
+            },
+            orientation: msg::Quaternion::from_yaw(f64::from(p.yaw)),
+        },
+    }
+}
+
+/// The planar part of a pose: x, y and the heading of its orientation.
+pub fn planar(p: &msg::Pose) -> messages::Pose2 {
+    messages::Pose2 {
+        x: p.position.x as f32,
+        y: p.position.y as f32,
+        yaw: p.orientation.yaw() as f32,
+    }
 }
 
 #[cfg(test)]

@@ -6,15 +6,15 @@
 //! goals carry the runtime's id and those of other clients' goals none; the server numbers the
 //! goals it accepts.
 
+use super::convert;
 use super::msg::{
     GoalStatusList, NavigateThroughPosesFeedback, NavigateThroughPosesFeedbackMessage,
-    NavigateThroughPosesGoal, NavigateThroughPosesResult, PoseStamped, RosMessage, dds_type_name,
+    NavigateThroughPosesGoal, NavigateThroughPosesResult, RosMessage, dds_type_name,
 };
 use super::rmw::Delivery;
 use super::routes::NAV_ACTION;
 use super::tf::MAP_FRAME;
-use super::{convert, msg};
-use crate::messages::{self, GoalStatus, Header, NavCancel, Pose2};
+use crate::messages::{self, GoalStatus, Header, NavCancel};
 use crate::queue::Queue;
 use crate::transport::BusError;
 use hiroz::Builder;
@@ -294,11 +294,7 @@ impl SentGoals {
         let p = &f.current_pose.pose;
         messages::NavFeedback {
             header: f.current_pose.header.clone(),
-            current_pose: Pose2 {
-                x: p.position.x as f32,
-                y: p.position.y as f32,
-                yaw: p.orientation.yaw() as f32,
-            },
+            current_pose: convert::planar(p),
             number_of_poses_remaining: u32::try_from(f.number_of_poses_remaining).unwrap_or(0),
             distance_remaining: f.distance_remaining,
         }
@@ -413,22 +409,12 @@ impl NavServer {
         let Some(id) = self.served.latest() else {
             return;
         };
-        let p = feedback.current_pose;
         let ros = NavigateThroughPosesFeedback {
-            current_pose: PoseStamped {
-                header: Header {
-                    stamp: feedback.header.stamp,
-                    frame_id: MAP_FRAME.to_owned(),
-                },
-                pose: msg::Pose {
-                    position: msg::Point {
-                        x: f64::from(p.x),
-                        y: f64::from(p.y),
-                        z: 0.0,
-                    },
-                    orientation: msg::Quaternion::from_yaw(f64::from(p.yaw)),
-                },
-            },
+            current_pose: convert::pose_stamped(
+                &feedback.current_pose,
+                feedback.header.stamp,
+                MAP_FRAME,
+            ),
             number_of_poses_remaining: i16::try_from(feedback.number_of_poses_remaining)
                 .unwrap_or(i16::MAX),
             distance_remaining: feedback.distance_remaining,
@@ -457,14 +443,7 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
     let runtime_goal = messages::NavGoal {
         header: header.clone(),
         goal_id: id,
-        poses: poses
-            .iter()
-            .map(|p| Pose2 {
-                x: p.pose.position.x as f32,
-                y: p.pose.position.y as f32,
-                yaw: p.pose.orientation.yaw() as f32,
-            })
-            .collect(),
+        poses: poses.iter().map(|p| convert::planar(&p.pose)).collect(),
     };
     Served::deliver(&served.goal_sinks, &runtime_goal);
     let mut cancel_reported = false;

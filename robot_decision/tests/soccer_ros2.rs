@@ -1,0 +1,132 @@
+//! The soccer node on ROS 2 (rmw_zenoh wire format) on 127.0.0.1: a Zenoh router,
+//! `robot-decision soccer run --ros2 --ros-namespace home` and this test as the robot's
+//! perception and game controller. The inputs go in as JSON in `std_msgs/String`; the motion
+//! command comes back as `soccer_decision_msgs/MotionCommand` (and turns towards the ball once
+//! the game is on), the node is in the ROS graph with that type, and malformed CDR on an input
+//! is counted.
+
+#![cfg(feature = "ros2")]
+
+use bus::ros2::router::Router;
+use bus::soccer::{self as topics, MotionCommandMsg, robot_topic};
+use bus::{Bus, Ros2Options};
+use serde_json::{Value, json};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+// The soccer node needs no fake publisher: this test is its robot.
+#[allow(dead_code)]
+mod common;
+use common::{Killed, free_port, repo};
+
+const PLAYER: u8 = 1;
+
+fn start_soccer_node(endpoint: &str) -> Killed {
+    Killed(
+        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+            .args([
+                "soccer",
+                "run",
+                "sample/soccer/parameters",
+                "--location",
+                "simulation",
+                "--player",
+                &PLAYER.to_string(),
+                "--ros2",
+                "--ros-namespace",
+                "home",
+                "--connect",
+                endpoint,
+                "--no-reload",
+            ])
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("robot-decision starts"),
+    )
+}
+
+fn team_client(endpoint: &str) -> Bus {
+    Bus::ros2(&Ros2Options {
+        ros_namespace: "home".to_owned(),
+        ..Ros2Options::via_router(endpoint, "e2e_team")
+    })
+    .expect("the test joins the ROS 2 graph")
+}
+
+fn stamp() -> Value {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
+    json!({ "stamp": { "sec": t.floor() as i64, "nanosec": ((t - t.floor()) * 1e9) as u64 } })
+}
+
+#[test]
+fn a_soccer_node_on_ros2_commands_the_motion_layer_in_our_message_package() {
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
+    let _node = start_soccer_node(&endpoint);
+    let team = team_client(&endpoint);
+    let motion = robot_topic(PLAYER, topics::MOTION_COMMAND);
+    let events = robot_topic(PLAYER, topics::EVENTS);
+    let sub = team
+        .subscribe(&[motion.as_str(), events.as_str()])
+        .expect("subscribe");
+    let game = robot_topic(PLAYER, topics::GAME_STATE);
+    assert!(
+        team.wait_for_subscriber(&game, Duration::from_secs(60)),
+        "the soccer node never subscribed on ROS 2"
+    );
+
+    // The game is on, we stand behind the ball: the striker goes for it.
+    let localization = robot_topic(PLAYER, topics::LOCALIZATION);
+    let ball = robot_topic(PLAYER, topics::BALL);
+    let mut bodies = Vec::new();
+    let mut malformed_counted = false;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let moving = |kind: &str| matches!(kind, "walk_to" | "walk_velocity" | "turn" | "kick");
+    while !(bodies.iter().any(|k: &String| moving(k)) && malformed_counted) {
+        assert!(
+            Instant::now() < deadline,
+            "bodies seen {bodies:?}, malformed counted: {malformed_counted}"
+        );
+        let inputs = [
+            (
+                &game,
+                json!({ "header": stamp(), "primary_state": "playing", "game": {} }),
+            ),
+            (
+                &localization,
+                json!({ "header": stamp(), "pose": { "x": -1.0, "y": 0.5, "yaw": 0.0 }, "head_yaw": 0.0 }),
+            ),
+            (
+                &ball,
+                json!({ "header": stamp(), "ball": { "x": 1.0, "y": 0.0 } }),
+            ),
+        ];
+        for (topic, body) in inputs {
+            team.publish_raw(topic, body.to_string().as_bytes())
+                .expect("input");
+        }
+        // Garbage CDR on an input: counted, and the node goes on.
+        team.publish_cdr(&ball, &[0x00, 0x01, 0x00, 0x00, 0xff])
+            .expect("raw CDR");
+        let until = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < until {
+            let Some(r) = sub.recv_timeout(Duration::from_millis(20)) else {
+                continue;
+            };
+            if r.topic == motion {
+                let command: MotionCommandMsg = r.decode().expect("a typed motion command");
+                assert_eq!(command.player, PLAYER);
+                bodies.push(command.command.body.kind().to_owned());
+            } else if r.topic == events {
+                let event: Value = serde_json::from_slice(&r.payload).expect("event JSON");
+                malformed_counted |= event["stats"]["malformed"][&ball]
+                    .as_u64()
+                    .is_some_and(|n| n > 0);
+            }
+        }
+    }
+}
