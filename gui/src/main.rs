@@ -41,8 +41,9 @@ struct Cli {
     /// Robot namespace on the bus.
     #[arg(long, value_name = "NS", default_value = bus::DEFAULT_NAMESPACE)]
     namespace: String,
-    /// Follow the node on ROS 2 (rmw_zenoh; `--connect` is then the router's endpoint).
-    #[arg(long, requires = "connect")]
+    /// Follow the node (`--connect`) or the soccer teams (`--soccer-connect`, each team a ROS
+    /// namespace) on ROS 2 (rmw_zenoh; the endpoint is then the router's).
+    #[arg(long)]
     ros2: bool,
     /// Config whose map and waypoints are drawn for a live source (default: the sample).
     #[arg(long, value_name = "CONFIG")]
@@ -105,7 +106,7 @@ fn soccer(cli: &Cli, choice: SoccerChoice) -> ExitCode {
                 .clone()
                 .unwrap_or_else(|| gui::soccer::live::DEFAULT_ENDPOINT.to_owned());
             Ok(SoccerApp::live(gui::soccer::live::SoccerLive::connect(
-                &endpoint, &teams,
+                &endpoint, &teams, cli.ros2,
             )))
         }
         SoccerChoice::Recording(file) => {

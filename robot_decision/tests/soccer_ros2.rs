@@ -2,8 +2,8 @@
 //! `robot-decision soccer run --ros2 --ros-namespace home` and this test as the robot's
 //! perception and game controller. The inputs go in as JSON in `std_msgs/String`; the motion
 //! command comes back as `soccer_decision_msgs/MotionCommand` (and turns towards the ball once
-//! the game is on), the node is in the ROS graph with that type, and malformed CDR on an input
-//! is counted.
+//! the game is on), a viewer in the root namespace follows the team by prefix, and malformed
+//! CDR on an input is counted.
 
 #![cfg(feature = "ros2")]
 
@@ -73,6 +73,10 @@ fn a_soccer_node_on_ros2_commands_the_motion_layer_in_our_message_package() {
     let sub = team
         .subscribe(&[motion.as_str(), events.as_str()])
         .expect("subscribe");
+    // A viewer in the root namespace follows the team by prefix.
+    let viewer = Bus::ros2(&Ros2Options::via_router(&endpoint, "e2e_viewer")).expect("viewer");
+    let followed = format!("home/{motion}");
+    let viewer_sub = viewer.subscribe(&[followed.as_str()]).expect("subscribe");
     let game = robot_topic(PLAYER, topics::GAME_STATE);
     assert!(
         team.wait_for_subscriber(&game, Duration::from_secs(60)),
@@ -129,4 +133,10 @@ fn a_soccer_node_on_ros2_commands_the_motion_layer_in_our_message_package() {
             }
         }
     }
+    let r = viewer_sub
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the viewer follows the team's motion commands");
+    assert_eq!(r.topic, followed);
+    let command: MotionCommandMsg = r.decode().expect("a typed motion command");
+    assert_eq!(command.player, PLAYER);
 }

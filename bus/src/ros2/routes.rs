@@ -156,14 +156,19 @@ fn soccer_route(topic: &str) -> Option<Route> {
             from_ros,
         }))
     };
-    if topic == soccer::TEAM_STATE {
+    // A viewer follows teams by prefix (`home/player_3/...`): each team is a ROS namespace.
+    if topic == soccer::TEAM_STATE || topic.ends_with(&format!("/{}", soccer::TEAM_STATE)) {
         return route(
             StateMessage::TYPE_NAME,
             to_ros::<soccer::TeamStateMsg, StateMessage>,
             from_ros::<StateMessage, soccer::TeamStateMsg>,
         );
     }
-    match soccer::split_robot_topic(topic)?.1 {
+    let robot = match topic.find("/player_") {
+        Some(at) => &topic[at + 1..],
+        None => topic,
+    };
+    match soccer::split_robot_topic(robot)?.1 {
         soccer::MOTION_COMMAND => route(
             MotionCommand::TYPE_NAME,
             to_ros::<soccer::MotionCommandMsg, MotionCommand>,
@@ -389,7 +394,18 @@ mod tests {
         ] {
             let name = crate::soccer::robot_topic(1, topic);
             assert_eq!(message_route(&name).type_name, type_name, "{name}");
+            // The same topic under a team (a viewer following `home`).
+            let in_team = format!("home/{name}");
+            let m = message_route(&in_team);
+            assert_eq!(
+                (m.ros_name.as_str(), m.type_name),
+                (in_team.as_str(), type_name)
+            );
         }
+        assert_eq!(
+            message_route("away/team/state_message").type_name,
+            "soccer_decision_msgs/msg/StateMessage"
+        );
     }
 
     #[test]

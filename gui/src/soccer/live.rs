@@ -57,10 +57,11 @@ pub struct SoccerLive {
 }
 
 impl SoccerLive {
-    /// Connects in the background as a Zenoh client to `endpoint` and follows `teams` (the
-    /// first is drawn as home, the second, turned by pi, as away).
-    pub fn connect(endpoint: &str, teams: &[String]) -> Self {
-        let options = ZenohOptions {
+    /// Connects in the background as a Zenoh client to `endpoint` (with `ros2`, as a ROS 2
+    /// node through the router at `endpoint`, each team a ROS namespace) and follows `teams`
+    /// (the first is drawn as home, the second, turned by pi, as away).
+    pub fn connect(endpoint: &str, teams: &[String], ros2: bool) -> Self {
+        let zenoh = ZenohOptions {
             mode: bus::Mode::Client,
             listen: Vec::new(),
             connect: vec![endpoint.to_owned()],
@@ -68,6 +69,7 @@ impl SoccerLive {
             config_file: None,
             multicast_scouting: false,
         };
+        let ros2 = ros2.then(|| bus::Ros2Options::via_router(endpoint, "soccer_viewer"));
         let mut live = Self::empty(endpoint, teams);
         let (tx, rx) = channel();
         let link = Arc::clone(&live.link);
@@ -77,7 +79,11 @@ impl SoccerLive {
             .spawn(move || {
                 // A client waits here until the listener is up; retry after a failure.
                 while !stop.load(Ordering::Relaxed) {
-                    match Bus::zenoh(&options) {
+                    let opened = match &ros2 {
+                        Some(options) => Bus::ros2(options),
+                        None => Bus::zenoh(&zenoh),
+                    };
+                    match opened {
                         Ok(bus) => {
                             let _ = tx.send(bus);
                             return;
