@@ -291,6 +291,32 @@ mod tests {
     }
 
     #[test]
+    fn ros2_nodes_are_peers_of_the_router_by_default() {
+        let opts = parse(&["--ros2", "--domain", "7", "--ros-namespace", "/red/"])
+            .map(|a| a.ros2_options("robot_decision"));
+        let Some(Ok(opts)) = opts else {
+            panic!("{opts:?}");
+        };
+        assert_eq!(opts.zenoh.mode, Mode::Peer);
+        assert_eq!(opts.zenoh.connect, vec![DEFAULT_ENDPOINT.to_owned()]);
+        assert_eq!(opts.zenoh.listen, vec!["tcp/127.0.0.1:0".to_owned()]);
+        assert_eq!(
+            (opts.domain_id, opts.ros_namespace.as_str(), opts.distro),
+            (7, "/red", Distro::Humble)
+        );
+        let opts = parse(&["--ros2", "--listen", "tcp/127.0.0.1:7447"])
+            .map(|a| a.ros2_options("fake_publisher"));
+        let Some(Ok(opts)) = opts else {
+            panic!("{opts:?}");
+        };
+        assert_eq!(opts.zenoh.listen, vec!["tcp/127.0.0.1:7447".to_owned()]);
+        assert!(opts.zenoh.connect.is_empty());
+        let bad = parse(&["--ros2", "--domain", "233"]).map(|a| a.ros2_options("x"));
+        assert!(bad.is_some_and(|r| r.is_err_and(|e| e.contains("233"))));
+        assert!(parse(&["--domain", "1"]).is_none(), "--domain needs --ros2");
+    }
+
+    #[test]
     fn config_file_suppresses_default_endpoints() {
         let opts = parse(&["--zenoh-config", "z.json5"]).map(|a| a.options(false));
         assert_eq!(

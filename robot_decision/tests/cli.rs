@@ -98,6 +98,32 @@ fn usage_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Bad ROS 2 flags: a clear error before any network, never a panic.
+#[test]
+fn bad_ros2_flags_are_clear_errors() {
+    let cases: [(&[&str], i32, &str); 4] = [
+        (
+            &["--ros2", "--domain", "300"],
+            1,
+            "ROS domain id 300 is out of range",
+        ),
+        (&["--ros2", "--ros-distro", "jazzy"], 1, "RIHS01"),
+        (&["--domain", "3"], 2, "--ros2"),
+        (&["--ros2", "--ros-distro", "iron"], 2, "iron"),
+    ];
+    for (flags, code, message) in cases {
+        let mut args = vec!["run", "sample/config.json", "--no-reload"];
+        args.extend_from_slice(flags);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(code), "{flags:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{flags:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn missing_config_is_an_error_not_a_panic() {
     let o = run(&["check", "does/not/exist.json"]);
