@@ -15,7 +15,7 @@
 use super::cdr;
 use super::msg::{self, RosMessage, dds_type_name};
 use super::nav::{NavAction, NavClient, NavServer, SentGoals};
-use super::routes::{MessageRoute, Route, route};
+use super::routes::{Route, route};
 use super::tf::{self, TfBuffer};
 use crate::messages;
 use crate::options::{Distro, Ros2Options};
@@ -306,17 +306,22 @@ impl Ros2Transport {
                 };
                 let deliver = Delivery::new(topic, queue);
                 let from_ros = m.from_ros;
-                self.pump(&mut handle, &m, qos, move |payload| {
-                    deliver.converted(from_ros(payload));
-                })?;
+                self.pump(
+                    &mut handle,
+                    (&m.ros_name, m.type_name),
+                    qos,
+                    move |payload| {
+                        deliver.converted(from_ros(payload));
+                    },
+                )?;
             }
             Route::Pose => {
                 let buffer = Arc::new(Mutex::new(TfBuffer::default()));
                 for (name, qos) in [("/tf", reliable_qos(100)), ("/tf_static", latched_qos(100))] {
                     let deliver = Delivery::new(topic, queue);
                     let buffer = Arc::clone(&buffer);
-                    let route = raw_route(name, msg::TfMessage::TYPE_NAME);
-                    self.pump(&mut handle, &route, qos, move |payload| {
+                    let route = (name, msg::TfMessage::TYPE_NAME);
+                    self.pump(&mut handle, route, qos, move |payload| {
                         match cdr::decode::<msg::TfMessage>(payload) {
                             Ok(tf) => {
                                 let mut buffer = lock(&buffer);
@@ -334,13 +339,10 @@ impl Ros2Transport {
                 let sent = Arc::clone(&self.sent_goals);
                 let malformed = Delivery::new(topic, queue);
                 lock(&sent).deliver_status_to(Delivery::new(topic, queue));
-                let route = raw_route(
-                    &format!("{}/_action/status", super::routes::NAV_ACTION),
-                    msg::GoalStatusList::TYPE_NAME,
-                );
+                let name = format!("{}/_action/status", super::routes::NAV_ACTION);
                 self.pump(
                     &mut handle,
-                    &route,
+                    (&name, msg::GoalStatusList::TYPE_NAME),
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
                         Ok(list) => lock(&sent).on_status(list),
@@ -350,13 +352,10 @@ impl Ros2Transport {
             }
             Route::NavFeedback => {
                 let deliver = Delivery::new(topic, queue);
-                let route = raw_route(
-                    &format!("{}/_action/feedback", super::routes::NAV_ACTION),
-                    msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME,
-                );
+                let name = format!("{}/_action/feedback", super::routes::NAV_ACTION);
                 self.pump(
                     &mut handle,
-                    &route,
+                    (&name, msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME),
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::NavigateThroughPosesFeedbackMessage>(
                         payload,
@@ -378,7 +377,7 @@ impl Ros2Transport {
     fn pump(
         &self,
         handle: &mut Ros2Subscription,
-        route: &MessageRoute,
+        (ros_name, type_name): (&str, &'static str),
         qos: QosProfile,
         each: impl Fn(&[u8]) + Send + Sync + 'static,
     ) -> Result<(), BusError> {
@@ -386,7 +385,7 @@ impl Ros2Transport {
         let notified = Arc::clone(&arrived);
         let subscriber = self
             .node
-            .create_sub_impl::<Opaque>(&route.ros_name, Some(type_info(route.type_name)))
+            .create_sub_impl::<Opaque>(ros_name, Some(type_info(type_name)))
             .with_qos(qos)
             .with_buffer_group(hiroz::BufferGroup::Off)
             .build_with_notifier(move || {
@@ -396,7 +395,7 @@ impl Ros2Transport {
                     }
                 }
             })
-            .map_err(|e| ros_error(&format!("subscriber `{}`", route.ros_name), e))?;
+            .map_err(|e| ros_error(&format!("subscriber `{ros_name}`"), e))?;
         if let Some(queue) = &subscriber.queue {
             let _ = arrived.set(Arc::clone(queue));
         }
@@ -424,23 +423,6 @@ impl Ros2Transport {
         lock(&self.publishers).clear();
         lock(&self.nav_client).take();
         lock(&self.nav_server).take();
-    }
-}
-
-/// A ROS topic without a runtime conversion (the receiving closure decodes it).
-fn raw_route(ros_name: &str, type_name: &'static str) -> MessageRoute {
-    fn unused(_: &str, _: &[u8]) -> super::routes::ConvertResult {
-        Err("not converted".to_owned())
-    }
-    fn unused_back(_: &[u8]) -> super::routes::ConvertResult {
-        Err("not converted".to_owned())
-    }
-    MessageRoute {
-        ros_name: ros_name.to_owned(),
-        type_name,
-        sensor_qos: false,
-        to_ros: unused,
-        from_ros: unused_back,
     }
 }
 
