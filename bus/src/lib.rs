@@ -22,7 +22,8 @@ mod transport;
 
 pub use decode::{DecodeError, decode};
 pub use options::{
-    BusArgs, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Distro, Mode, Ros2Options, ZenohOptions,
+    BusArgs, BusOptions, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Distro, Mode, Ros2Options,
+    ZenohOptions,
 };
 pub use queue::QUEUE_CAPACITY;
 pub use transport::{Bus, BusError, Received, Subscription};

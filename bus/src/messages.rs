@@ -257,6 +257,11 @@ impl GoalStatus {
     pub const CANCELED: u8 = nav_status::CANCELED;
     /// `status` of a goal aborted by the navigation (it cannot be reached or run).
     pub const ABORTED: u8 = nav_status::ABORTED;
+
+    /// Whether `status` is a final one (succeeded, canceled, aborted): the goal is over.
+    pub fn is_final(status: u8) -> bool {
+        matches!(status, Self::SUCCEEDED | Self::CANCELED | Self::ABORTED)
+    }
 }
 
 /// `action_msgs/GoalStatusArray` on `navigate_through_poses/_action/status`; the last entry counts.

@@ -115,6 +115,41 @@ impl Ros2Options {
     }
 }
 
+/// Which bus to open: JSON on our own Zenoh keys, or ROS 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BusOptions {
+    /// [`Bus::zenoh`](crate::Bus::zenoh).
+    Zenoh(ZenohOptions),
+    /// [`Bus::ros2`](crate::Bus::ros2).
+    Ros2(Ros2Options),
+}
+
+impl BusOptions {
+    /// A tool that follows the bus at `endpoint` (the viewers): a Zenoh client under
+    /// `namespace`, or with `ros2_node` a ROS 2 node of that name through the router there.
+    pub fn follower(endpoint: &str, namespace: &str, ros2_node: Option<&str>) -> Self {
+        match ros2_node {
+            Some(name) => Self::Ros2(Ros2Options::via_router(endpoint, name)),
+            None => Self::Zenoh(ZenohOptions {
+                mode: Mode::Client,
+                listen: Vec::new(),
+                connect: vec![endpoint.to_owned()],
+                namespace: namespace.to_owned(),
+                config_file: None,
+                multicast_scouting: false,
+            }),
+        }
+    }
+
+    /// Opens the bus.
+    pub fn open(&self) -> Result<crate::Bus, crate::BusError> {
+        match self {
+            Self::Zenoh(options) => crate::Bus::zenoh(options),
+            Self::Ros2(options) => crate::Bus::ros2(options),
+        }
+    }
+}
+
 /// Bus flags shared by the node, the fake publisher and the viewer (flatten into a clap parser).
 #[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
 pub struct BusArgs {
@@ -197,14 +232,15 @@ impl BusArgs {
         default_listen: bool,
         node_name: &str,
     ) -> Result<crate::Bus, crate::BusError> {
-        if self.ros2 {
-            let options = self
-                .ros2_options(node_name)
-                .map_err(crate::BusError::Config)?;
-            crate::Bus::ros2(&options)
+        let options = if self.ros2 {
+            BusOptions::Ros2(
+                self.ros2_options(node_name)
+                    .map_err(crate::BusError::Config)?,
+            )
         } else {
-            crate::Bus::zenoh(&self.options(default_listen))
-        }
+            BusOptions::Zenoh(self.options(default_listen))
+        };
+        options.open()
     }
 
     /// The session options these flags ask for.

@@ -4,7 +4,7 @@
 
 use crate::model::{FlatTree, TickView, View};
 use bus::messages::GameInfo;
-use bus::{Bus, BusError, Received, Ros2Options, ZenohOptions, topics};
+use bus::{BusOptions, Received, topics};
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
 use decision_node::node::{Ingested, NodeCore};
@@ -53,18 +53,7 @@ impl LiveSource {
         tables: Arc<Tables>,
         ros2: bool,
     ) -> (Self, View) {
-        let options = if ros2 {
-            BusChoice::Ros2(Ros2Options::via_router(endpoint, "decision_viewer"))
-        } else {
-            BusChoice::Zenoh(ZenohOptions {
-                mode: bus::Mode::Client,
-                listen: Vec::new(),
-                connect: vec![endpoint.to_owned()],
-                namespace: namespace.to_owned(),
-                config_file: None,
-                multicast_scouting: false,
-            })
-        };
+        let options = BusOptions::follower(endpoint, namespace, ros2.then_some("decision_viewer"));
         let link = Arc::new(Mutex::new(LinkState::Connecting));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
@@ -218,24 +207,9 @@ fn set_link(link: &Mutex<LinkState>, state: LinkState) {
     }
 }
 
-/// Which bus a live source follows.
-enum BusChoice {
-    Zenoh(ZenohOptions),
-    Ros2(Ros2Options),
-}
-
-impl BusChoice {
-    fn open(&self) -> Result<Bus, BusError> {
-        match self {
-            Self::Zenoh(options) => Bus::zenoh(options),
-            Self::Ros2(options) => Bus::ros2(options),
-        }
-    }
-}
-
 /// Opens the session, forwards messages, and opens it again when it fails.
 fn bus_thread(
-    options: &BusChoice,
+    options: &BusOptions,
     link: &Mutex<LinkState>,
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<Received>,

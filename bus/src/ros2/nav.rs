@@ -11,7 +11,7 @@ use super::msg::{
     GoalStatusList, NavigateThroughPosesFeedback, NavigateThroughPosesFeedbackMessage,
     NavigateThroughPosesGoal, NavigateThroughPosesResult, RosMessage, dds_type_name,
 };
-use super::rmw::Delivery;
+use super::rmw::{Delivery, Sinks};
 use super::routes::NAV_ACTION;
 use super::tf::MAP_FRAME;
 use crate::messages::{self, GoalStatus, Header, NavCancel};
@@ -99,16 +99,16 @@ pub(crate) enum NavAction {
 /// status list with a goal we cannot place arriving while a goal is in flight is held back
 /// and delivered (the newest such list) when the answer is in.
 #[derive(Default)]
-pub(crate) struct SentGoals {
+pub(crate) struct KnownGoals {
     by_uuid: HashMap<[u8; 16], u64>,
     by_id: HashMap<u64, GoalId>,
     order: VecDeque<u64>,
     in_flight: usize,
     held_back: Option<GoalStatusList>,
-    status_sinks: Vec<Delivery>,
+    status_sinks: Sinks,
 }
 
-impl SentGoals {
+impl KnownGoals {
     /// Status lists go to `sink` as runtime status messages.
     pub(crate) fn deliver_status_to(&mut self, sink: Delivery) {
         self.status_sinks.push(sink);
@@ -131,10 +131,7 @@ impl SentGoals {
     fn deliver(&mut self, list: &GoalStatusList) {
         let status = self.status_of(list);
         tracing::debug!(?status, "Nav2 status");
-        self.status_sinks.retain(Delivery::is_live);
-        for sink in &self.status_sinks {
-            sink.json(&status);
-        }
+        self.status_sinks.json(&status);
     }
 
     /// A goal is on its way to the server.
@@ -168,6 +165,50 @@ impl SentGoals {
             }
         }
     }
+
+    /// The runtime's status message of the action's status list, ordered so that the last
+    /// entry is the newest goal (the one the node reads): goals of unknown origin that have
+    /// ended, then ours by runtime id (the order we sent them), then goals of unknown origin
+    /// still active (one that runs is newer than every goal it preempted). Within a group the
+    /// server's acceptance stamps order. Servers do not agree on the list's order (rclcpp's
+    /// is acceptance order, hiroz's a hash map's), hence the explicit one.
+    pub(crate) fn status_of(&self, list: &GoalStatusList) -> messages::GoalStatusArray {
+        let mut keyed: Vec<_> = list
+            .status_list
+            .iter()
+            .map(|e| {
+                let status = u8::try_from(e.status).unwrap_or(GoalStatus::UNKNOWN);
+                let ours = self.by_uuid.get(&e.goal_info.goal_id.uuid).copied();
+                let group = match ours {
+                    Some(id) => (1, id),
+                    None if GoalStatus::is_final(status) || status == GoalStatus::UNKNOWN => (0, 0),
+                    // Accepted, executing or canceling: it still runs.
+                    None => (2, 0),
+                };
+                (group, e.goal_info.stamp, status, ours)
+            })
+            .collect();
+        keyed.sort_by_key(|(group, stamp, _, _)| (*group, *stamp));
+        messages::GoalStatusArray {
+            header: Header::default(),
+            status_list: keyed
+                .into_iter()
+                .map(|(_, _, status, goal_id)| GoalStatus { status, goal_id })
+                .collect(),
+        }
+    }
+
+    /// The runtime's feedback message of the action's feedback.
+    pub(crate) fn feedback_of(m: &NavigateThroughPosesFeedbackMessage) -> messages::NavFeedback {
+        let f = &m.feedback;
+        let p = &f.current_pose.pose;
+        messages::NavFeedback {
+            header: f.current_pose.header.clone(),
+            current_pose: convert::planar(p),
+            number_of_poses_remaining: u32::try_from(f.number_of_poses_remaining).unwrap_or(0),
+            distance_remaining: f.distance_remaining,
+        }
+    }
 }
 
 /// The node's action client: goals and cancels go out in the order they were asked for.
@@ -182,7 +223,7 @@ impl NavClient {
     pub(crate) fn start(
         node: &ZNode,
         runtime: &tokio::runtime::Runtime,
-        sent: &Arc<Mutex<SentGoals>>,
+        sent: &Arc<Mutex<KnownGoals>>,
     ) -> Result<Self, BusError> {
         let client: ZActionClient<NavigateThroughPoses> = node
             .create_action_client::<NavigateThroughPoses>(NAV_ACTION)
@@ -247,60 +288,6 @@ impl NavClient {
     }
 }
 
-impl SentGoals {
-    /// The runtime's status message of the action's status list, ordered so that the last
-    /// entry is the newest goal (the one the node reads): goals of unknown origin that have
-    /// ended, then ours by runtime id (the order we sent them), then goals of unknown origin
-    /// still active (one that runs is newer than every goal it preempted). Within a group the
-    /// server's acceptance stamps order. Servers do not agree on the list's order (rclcpp's
-    /// is acceptance order, hiroz's a hash map's), hence the explicit one.
-    pub(crate) fn status_of(&self, list: &GoalStatusList) -> messages::GoalStatusArray {
-        let mut entries: Vec<GoalStatus> = Vec::with_capacity(list.status_list.len());
-        let mut keyed: Vec<_> = list
-            .status_list
-            .iter()
-            .map(|e| {
-                let status = u8::try_from(e.status).unwrap_or(GoalStatus::UNKNOWN);
-                let ours = self.by_uuid.get(&e.goal_info.goal_id.uuid).copied();
-                let group = match ours {
-                    Some(id) => (1, id),
-                    None if matches!(
-                        status,
-                        GoalStatus::ACCEPTED | GoalStatus::EXECUTING | GoalStatus::CANCELING
-                    ) =>
-                    {
-                        (2, 0)
-                    }
-                    None => (0, 0),
-                };
-                (group, e.goal_info.stamp, status, ours)
-            })
-            .collect();
-        keyed.sort_by_key(|(group, stamp, _, _)| (*group, *stamp));
-        entries.extend(
-            keyed
-                .into_iter()
-                .map(|(_, _, status, goal_id)| GoalStatus { status, goal_id }),
-        );
-        messages::GoalStatusArray {
-            header: Header::default(),
-            status_list: entries,
-        }
-    }
-
-    /// The runtime's feedback message of the action's feedback.
-    pub(crate) fn feedback_of(m: &NavigateThroughPosesFeedbackMessage) -> messages::NavFeedback {
-        let f = &m.feedback;
-        let p = &f.current_pose.pose;
-        messages::NavFeedback {
-            header: f.current_pose.header.clone(),
-            current_pose: convert::planar(p),
-            number_of_poses_remaining: u32::try_from(f.number_of_poses_remaining).unwrap_or(0),
-            distance_remaining: f.distance_remaining,
-        }
-    }
-}
-
 /// What the simulated Nav2 tells one goal it serves.
 #[derive(Debug)]
 enum GoalCommand {
@@ -310,9 +297,9 @@ enum GoalCommand {
 
 /// The server's bookkeeping, shared with the goal tasks.
 struct Served {
-    numbered: Arc<Mutex<SentGoals>>,
-    goal_sinks: Mutex<Vec<Delivery>>,
-    cancel_sinks: Mutex<Vec<Delivery>>,
+    numbered: Arc<Mutex<KnownGoals>>,
+    goal_sinks: Mutex<Sinks>,
+    cancel_sinks: Mutex<Sinks>,
     goals: Mutex<BTreeMap<u64, UnboundedSender<GoalCommand>>>,
     next_id: AtomicU64,
 }
@@ -326,14 +313,6 @@ impl Served {
 
     fn latest(&self) -> Option<u64> {
         lock(&self.goals).keys().next_back().copied()
-    }
-
-    fn deliver(sinks: &Mutex<Vec<Delivery>>, value: &impl serde::Serialize) {
-        let mut sinks = lock(sinks);
-        sinks.retain(Delivery::is_live);
-        for sink in sinks.iter() {
-            sink.json(value);
-        }
     }
 }
 
@@ -352,7 +331,7 @@ impl NavServer {
     pub(crate) fn start(
         node: &ZNode,
         runtime: &tokio::runtime::Runtime,
-        numbered: &Arc<Mutex<SentGoals>>,
+        numbered: &Arc<Mutex<KnownGoals>>,
     ) -> Result<Self, BusError> {
         let served = Arc::new(Served {
             numbered: Arc::clone(numbered),
@@ -391,11 +370,7 @@ impl NavServer {
     /// is the newest goal's).
     pub(crate) fn report_status(&self, status: &messages::GoalStatusArray) {
         for entry in &status.status_list {
-            let final_status = matches!(
-                entry.status,
-                GoalStatus::SUCCEEDED | GoalStatus::CANCELED | GoalStatus::ABORTED
-            );
-            if !final_status {
+            if !GoalStatus::is_final(entry.status) {
                 continue;
             }
             if let Some(id) = entry.goal_id.or_else(|| self.served.latest()) {
@@ -445,18 +420,15 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
         goal_id: id,
         poses: poses.iter().map(|p| convert::planar(&p.pose)).collect(),
     };
-    Served::deliver(&served.goal_sinks, &runtime_goal);
+    lock(&served.goal_sinks).json(&runtime_goal);
     let mut cancel_reported = false;
     let report_cancel = |reported: &mut bool, goal: &ExecutingGoal<NavigateThroughPoses>| {
         if !*reported && goal.is_cancel_requested() {
             *reported = true;
-            Served::deliver(
-                &served.cancel_sinks,
-                &NavCancel {
-                    header: header.clone(),
-                    goal_id: id,
-                },
-            );
+            lock(&served.cancel_sinks).json(&NavCancel {
+                header: header.clone(),
+                goal_id: id,
+            });
         }
     };
     loop {
@@ -509,7 +481,7 @@ mod tests {
 
     #[test]
     fn the_newest_goal_is_last_whatever_the_servers_order() {
-        let mut sent = SentGoals::default();
+        let mut sent = KnownGoals::default();
         sent.insert(7, GoalId::from_bytes([7; 16]));
         sent.insert(8, GoalId::from_bytes([8; 16]));
         // hiroz lists goals in hash order with one stamp for all.
@@ -534,7 +506,7 @@ mod tests {
     #[test]
     fn a_list_with_a_goal_still_in_flight_waits_for_its_uuid() {
         let queue = Arc::new(Queue::new(16));
-        let mut sent = SentGoals::default();
+        let mut sent = KnownGoals::default();
         sent.deliver_status_to(Delivery::new("status", &queue));
         sent.insert(1, GoalId::from_bytes([1; 16]));
         sent.sending();
@@ -558,7 +530,7 @@ mod tests {
 
     #[test]
     fn only_the_newest_uuids_are_remembered() {
-        let mut sent = SentGoals::default();
+        let mut sent = KnownGoals::default();
         for id in 0..(REMEMBERED_GOALS as u64 + 10) {
             let mut uuid = [0u8; 16];
             uuid[..8].copy_from_slice(&id.to_le_bytes());

@@ -14,8 +14,8 @@
 
 use super::cdr;
 use super::msg::{self, RosMessage, dds_type_name};
-use super::nav::{NavAction, NavClient, NavServer, SentGoals};
-use super::routes::{Route, route};
+use super::nav::{KnownGoals, NavAction, NavClient, NavServer};
+use super::routes::{Route, nav_feedback_topic, nav_status_topic, route};
 use super::tf::{self, TfBuffer};
 use crate::messages;
 use crate::options::{Distro, Ros2Options};
@@ -29,6 +29,7 @@ use hiroz::node::ZNode;
 use hiroz::pubsub::ZPub;
 use hiroz::qos::{QosDurability, QosHistory, QosProfile, QosReliability};
 use hiroz::queue::BoundedQueue;
+use hiroz::topic_name::qualify_topic_name;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
@@ -90,10 +91,9 @@ fn latched_qos(depth: usize) -> QosProfile {
 pub(crate) struct Ros2Transport {
     runtime: Arc<tokio::runtime::Runtime>,
     node: ZNode,
-    namespace: String,
     publishers: Mutex<HashMap<String, Arc<RawPublisher>>>,
     nav_client: Mutex<Option<NavClient>>,
-    sent_goals: Arc<Mutex<SentGoals>>,
+    sent_goals: Arc<Mutex<KnownGoals>>,
     nav_server: Mutex<Option<NavServer>>,
     _context: ZContext,
 }
@@ -101,7 +101,8 @@ pub(crate) struct Ros2Transport {
 impl std::fmt::Debug for Ros2Transport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ros2Transport")
-            .field("namespace", &self.namespace)
+            .field("node", &self.node.name())
+            .field("namespace", &self.node.namespace())
             .finish_non_exhaustive()
     }
 }
@@ -146,25 +147,12 @@ impl Ros2Transport {
         Ok(Self {
             runtime: Arc::new(runtime),
             node,
-            namespace: options.ros_namespace.clone(),
             publishers: Mutex::new(HashMap::new()),
             nav_client: Mutex::new(None),
             sent_goals: Arc::default(),
             nav_server: Mutex::new(None),
             _context: context,
         })
-    }
-
-    /// The absolute name of a topic name as the node resolves it.
-    fn qualified(&self, name: &str) -> String {
-        let name = name.trim_end_matches('/');
-        if name.starts_with('/') {
-            name.to_owned()
-        } else if self.namespace.is_empty() || self.namespace == "/" {
-            format!("/{name}")
-        } else {
-            format!("/{}/{name}", self.namespace.trim_matches('/'))
-        }
     }
 
     /// The cached publisher of `ros_name`, declared on first use.
@@ -203,43 +191,40 @@ impl Ros2Transport {
 
     /// Publishes the runtime's JSON `payload` of `topic` the ROS way.
     pub(crate) fn send(&self, topic: &str, payload: &[u8]) -> Result<(), BusError> {
-        let encode_error = |message: String| BusError::Encode {
-            topic: topic.to_owned(),
-            message,
-        };
         match route(topic) {
             Route::Message(m) => {
-                let cdr = (m.to_ros)(topic, payload).map_err(encode_error)?;
+                let cdr = (m.to_ros)(topic, payload).map_err(|message| BusError::Encode {
+                    topic: topic.to_owned(),
+                    message,
+                })?;
                 self.publish_cdr(&m.ros_name, m.type_name, reliable_qos(10), cdr)
             }
             Route::Pose => {
-                let pose: messages::PoseMsg =
-                    crate::decode(topic, payload).map_err(|e| encode_error(e.to_string()))?;
+                let pose: messages::PoseMsg = decoded(topic, payload)?;
                 let tf = cdr::encode(&tf::pose_transform(&pose));
-                self.publish_cdr("/tf", msg::TfMessage::TYPE_NAME, reliable_qos(100), tf)
+                self.publish_cdr(
+                    tf::TF_TOPIC,
+                    msg::TfMessage::TYPE_NAME,
+                    reliable_qos(100),
+                    tf,
+                )
             }
             Route::NavGoal => {
-                let goal: messages::NavGoal =
-                    crate::decode(topic, payload).map_err(|e| encode_error(e.to_string()))?;
+                let goal = decoded(topic, payload)?;
                 self.client()?.request(NavAction::Goal(goal));
                 Ok(())
             }
             Route::NavCancel => {
-                let cancel: messages::NavCancel =
-                    crate::decode(topic, payload).map_err(|e| encode_error(e.to_string()))?;
+                let cancel: messages::NavCancel = decoded(topic, payload)?;
                 self.client()?.request(NavAction::Cancel(cancel.goal_id));
                 Ok(())
             }
             Route::NavStatus => {
-                let status: messages::GoalStatusArray =
-                    crate::decode(topic, payload).map_err(|e| encode_error(e.to_string()))?;
-                self.server()?.report_status(&status);
+                self.server()?.report_status(&decoded(topic, payload)?);
                 Ok(())
             }
             Route::NavFeedback => {
-                let feedback: messages::NavFeedback =
-                    crate::decode(topic, payload).map_err(|e| encode_error(e.to_string()))?;
-                self.server()?.report_feedback(&feedback);
+                self.server()?.report_feedback(&decoded(topic, payload)?);
                 Ok(())
             }
         }
@@ -248,23 +233,11 @@ impl Ros2Transport {
     /// Publishes `payload` unconverted on the ROS topic of `topic` (for the action's topics:
     /// the action's status or feedback topic; the goal and cancel are calls, not topics).
     pub(crate) fn send_cdr(&self, topic: &str, payload: &[u8]) -> Result<(), BusError> {
-        let (name, type_name) = match route(topic) {
-            Route::Message(m) => (m.ros_name, m.type_name),
-            Route::Pose => ("/tf".to_owned(), msg::TfMessage::TYPE_NAME),
-            Route::NavStatus => (
-                format!("{}/_action/status", super::routes::NAV_ACTION),
-                msg::GoalStatusList::TYPE_NAME,
-            ),
-            Route::NavFeedback => (
-                format!("{}/_action/feedback", super::routes::NAV_ACTION),
-                msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME,
-            ),
-            Route::NavGoal | Route::NavCancel => {
-                return Err(BusError::Config(format!(
-                    "topic `{topic}` is a call of the Nav2 action, not a ROS topic"
-                )));
-            }
-        };
+        let (name, type_name) = route(topic).ros_topic().ok_or_else(|| {
+            BusError::Config(format!(
+                "topic `{topic}` is a call of the Nav2 action, not a ROS topic"
+            ))
+        })?;
         self.publish_cdr(&name, type_name, reliable_qos(10), payload.to_vec())
     }
 
@@ -317,7 +290,10 @@ impl Ros2Transport {
             }
             Route::Pose => {
                 let buffer = Arc::new(Mutex::new(TfBuffer::default()));
-                for (name, qos) in [("/tf", reliable_qos(100)), ("/tf_static", latched_qos(100))] {
+                for (name, qos) in [
+                    (tf::TF_TOPIC, reliable_qos(100)),
+                    (tf::TF_STATIC_TOPIC, latched_qos(100)),
+                ] {
                     let deliver = Delivery::new(topic, queue);
                     let buffer = Arc::clone(&buffer);
                     let route = (name, msg::TfMessage::TYPE_NAME);
@@ -339,10 +315,10 @@ impl Ros2Transport {
                 let sent = Arc::clone(&self.sent_goals);
                 let malformed = Delivery::new(topic, queue);
                 lock(&sent).deliver_status_to(Delivery::new(topic, queue));
-                let name = format!("{}/_action/status", super::routes::NAV_ACTION);
+                let (name, type_name) = nav_status_topic();
                 self.pump(
                     &mut handle,
-                    (&name, msg::GoalStatusList::TYPE_NAME),
+                    (&name, type_name),
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
                         Ok(list) => lock(&sent).on_status(list),
@@ -352,15 +328,15 @@ impl Ros2Transport {
             }
             Route::NavFeedback => {
                 let deliver = Delivery::new(topic, queue);
-                let name = format!("{}/_action/feedback", super::routes::NAV_ACTION);
+                let (name, type_name) = nav_feedback_topic();
                 self.pump(
                     &mut handle,
-                    (&name, msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME),
+                    (&name, type_name),
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::NavigateThroughPosesFeedbackMessage>(
                         payload,
                     ) {
-                        Ok(m) => deliver.json(&SentGoals::feedback_of(&m)),
+                        Ok(m) => deliver.json(&KnownGoals::feedback_of(&m)),
                         Err(e) => deliver.malformed(&e.to_string()),
                     },
                 )?;
@@ -403,18 +379,23 @@ impl Ros2Transport {
         Ok(())
     }
 
-    /// Whether the ROS graph has a subscriber of `topic` now (true for the routes without a
-    /// topic of their own).
+    /// Whether the ROS graph has a subscriber of the ROS topic `topic` travels on now (true
+    /// for the action's goal and cancel, which are calls).
     pub(crate) fn has_subscriber(&self, topic: &str) -> bool {
-        match route(topic) {
-            Route::Message(m) => {
+        let Some((name, _)) = route(topic).ros_topic() else {
+            return true;
+        };
+        match qualify_topic_name(&name, self.node.namespace(), self.node.name()) {
+            Ok(qualified) => {
                 self.node
                     .graph()
-                    .count(EndpointKind::Subscription, self.qualified(&m.ros_name))
+                    .count(EndpointKind::Subscription, qualified)
                     > 0
             }
-            Route::Pose => self.node.graph().count(EndpointKind::Subscription, "/tf") > 0,
-            _ => true,
+            Err(e) => {
+                tracing::warn!(topic, "not a ROS topic name: {e}");
+                false
+            }
         }
     }
 
@@ -423,6 +404,33 @@ impl Ros2Transport {
         lock(&self.publishers).clear();
         lock(&self.nav_client).take();
         lock(&self.nav_server).take();
+    }
+}
+
+/// The runtime message in `payload` of `topic`, or an encode error naming the field.
+fn decoded<T: serde::de::DeserializeOwned>(topic: &str, payload: &[u8]) -> Result<T, BusError> {
+    crate::decode(topic, payload).map_err(|e| BusError::Encode {
+        topic: topic.to_owned(),
+        message: e.to_string(),
+    })
+}
+
+/// Subscription queues that take the same messages (a status list, a served goal).
+#[derive(Default)]
+pub(crate) struct Sinks(Vec<Delivery>);
+
+impl Sinks {
+    /// Adds `sink`.
+    pub(crate) fn push(&mut self, sink: Delivery) {
+        self.0.push(sink);
+    }
+
+    /// Sends `value` as JSON to every sink whose subscription still exists.
+    pub(crate) fn json(&mut self, value: &impl Serialize) {
+        self.0.retain(Delivery::is_live);
+        for sink in &self.0 {
+            sink.json(value);
+        }
     }
 }
 

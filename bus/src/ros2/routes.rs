@@ -57,6 +57,37 @@ pub struct MessageRoute {
 /// The name of the Nav2 action (relative, as the original's client names it).
 pub const NAV_ACTION: &str = "navigate_through_poses";
 
+impl Route {
+    /// The ROS topic and type this route's messages travel on (TF's moving transforms for the
+    /// pose, the action's status and feedback topics); `None` for the goal and the cancel,
+    /// which are calls of the action, not topics.
+    pub fn ros_topic(&self) -> Option<(String, &'static str)> {
+        match self {
+            Route::Message(m) => Some((m.ros_name.clone(), m.type_name)),
+            Route::Pose => Some((super::tf::TF_TOPIC.to_owned(), msg::TfMessage::TYPE_NAME)),
+            Route::NavStatus => Some(nav_status_topic()),
+            Route::NavFeedback => Some(nav_feedback_topic()),
+            Route::NavGoal | Route::NavCancel => None,
+        }
+    }
+}
+
+/// The Nav2 action's status topic and its type.
+pub fn nav_status_topic() -> (String, &'static str) {
+    (
+        format!("{NAV_ACTION}/_action/status"),
+        msg::GoalStatusList::TYPE_NAME,
+    )
+}
+
+/// The Nav2 action's feedback topic and its type.
+pub fn nav_feedback_topic() -> (String, &'static str) {
+    (
+        format!("{NAV_ACTION}/_action/feedback"),
+        msg::NavigateThroughPosesFeedbackMessage::TYPE_NAME,
+    )
+}
+
 /// The route of `topic` (without a leading `/`).
 pub fn route(topic: &str) -> Route {
     let message = |ros_name: &str, type_name, sensor_qos, to_ros, from_ros| {

@@ -10,6 +10,10 @@ use std::collections::HashMap;
 pub const MAP_FRAME: &str = "map_decision";
 /// The robot's chassis frame.
 pub const BASE_FRAME: &str = "base_link";
+/// The topic of moving transforms.
+pub const TF_TOPIC: &str = "/tf";
+/// The topic of static (latched) transforms.
+pub const TF_STATIC_TOPIC: &str = "/tf_static";
 /// The longest chain of frames a lookup walks (a loop in the tree ends there).
 const MAX_CHAIN: usize = 32;
 

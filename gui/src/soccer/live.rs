@@ -9,7 +9,7 @@ use super::scene::{SoccerScene, TeamSide};
 use crate::live::LinkState;
 use bus::recording::header_stamp_nanos;
 use bus::soccer::{BLACKBOARD, HEATMAP, SUGGESTED_SEARCH_POSITION, TEAM_STATE, TRACE, TREE_LAYOUT};
-use bus::{Bus, Subscription, ZenohOptions};
+use bus::{Bus, BusOptions, Subscription};
 use soccer_profile::params::FieldDimensions;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
@@ -61,15 +61,7 @@ impl SoccerLive {
     /// node through the router at `endpoint`, each team a ROS namespace) and follows `teams`
     /// (the first is drawn as home, the second, turned by pi, as away).
     pub fn connect(endpoint: &str, teams: &[String], ros2: bool) -> Self {
-        let zenoh = ZenohOptions {
-            mode: bus::Mode::Client,
-            listen: Vec::new(),
-            connect: vec![endpoint.to_owned()],
-            namespace: String::new(),
-            config_file: None,
-            multicast_scouting: false,
-        };
-        let ros2 = ros2.then(|| bus::Ros2Options::via_router(endpoint, "soccer_viewer"));
+        let options = BusOptions::follower(endpoint, "", ros2.then_some("soccer_viewer"));
         let mut live = Self::empty(endpoint, teams);
         let (tx, rx) = channel();
         let link = Arc::clone(&live.link);
@@ -79,11 +71,7 @@ impl SoccerLive {
             .spawn(move || {
                 // A client waits here until the listener is up; retry after a failure.
                 while !stop.load(Ordering::Relaxed) {
-                    let opened = match &ros2 {
-                        Some(options) => Bus::ros2(options),
-                        None => Bus::zenoh(&zenoh),
-                    };
-                    match opened {
+                    match options.open() {
                         Ok(bus) => {
                             let _ = tx.send(bus);
                             return;
