@@ -141,6 +141,14 @@ impl BusOptions {
         }
     }
 
+    /// The Zenoh session's options (also under ROS 2).
+    pub fn zenoh(&self) -> &ZenohOptions {
+        match self {
+            Self::Zenoh(options) => options,
+            Self::Ros2(options) => &options.zenoh,
+        }
+    }
+
     /// Opens the bus.
     pub fn open(&self) -> Result<crate::Bus, crate::BusError> {
         match self {
@@ -225,22 +233,25 @@ impl BusArgs {
         })
     }
 
-    /// Opens the bus these flags ask for: ROS 2 with `--ros2` (as node `node_name`), else
-    /// Zenoh ([`options`](Self::options) with `default_listen`).
+    /// The bus these flags ask for: ROS 2 with `--ros2` (as node `node_name`), else Zenoh
+    /// ([`options`](Self::options) with `default_listen`); an error names a bad ROS 2 flag.
+    pub fn bus_options(&self, default_listen: bool, node_name: &str) -> Result<BusOptions, String> {
+        Ok(if self.ros2 {
+            BusOptions::Ros2(self.ros2_options(node_name)?)
+        } else {
+            BusOptions::Zenoh(self.options(default_listen))
+        })
+    }
+
+    /// Opens the bus of [`bus_options`](Self::bus_options).
     pub fn open(
         &self,
         default_listen: bool,
         node_name: &str,
     ) -> Result<crate::Bus, crate::BusError> {
-        let options = if self.ros2 {
-            BusOptions::Ros2(
-                self.ros2_options(node_name)
-                    .map_err(crate::BusError::Config)?,
-            )
-        } else {
-            BusOptions::Zenoh(self.options(default_listen))
-        };
-        options.open()
+        self.bus_options(default_listen, node_name)
+            .map_err(crate::BusError::Config)?
+            .open()
     }
 
     /// The session options these flags ask for.

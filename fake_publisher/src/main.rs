@@ -3,7 +3,7 @@
 //! simulation.
 
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
-use bus::{BusArgs, topics};
+use bus::{BusArgs, BusOptions, topics};
 use clap::Parser;
 use fake_publisher::{Frame, Simulation, load_scenario, scenario_schema};
 use std::path::PathBuf;
@@ -181,14 +181,11 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
         }
     }
 
-    let options = if cli.bus.ros2 {
-        cli.bus
-            .ros2_options("fake_publisher")
-            .map_err(|e| fail(format!("error: {e}"), 2))?
-            .zenoh
-    } else {
-        cli.bus.options(false)
-    };
+    let chosen = cli
+        .bus
+        .bus_options(false, "fake_publisher")
+        .map_err(|e| fail(format!("error: {e}"), 2))?;
+    let options = chosen.zenoh();
     eprintln!(
         "fake-publisher: {} (seed {}, {} Hz, speed x{}), connecting to {} as {} ({})",
         path.display(),
@@ -201,16 +198,12 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
             options.connect.join(", ")
         },
         options.mode.as_str(),
-        if cli.bus.ros2 {
-            "ROS 2".to_owned()
-        } else {
-            format!("namespace \"{}\"", options.namespace)
+        match &chosen {
+            BusOptions::Ros2(_) => "ROS 2".to_owned(),
+            BusOptions::Zenoh(z) => format!("namespace \"{}\"", z.namespace),
         }
     );
-    let bus = cli
-        .bus
-        .open(false, "fake_publisher")
-        .map_err(|e| fail(format!("error: {e}"), 1))?;
+    let bus = chosen.open().map_err(|e| fail(format!("error: {e}"), 1))?;
     connected.store(true, Ordering::Release);
     let subscription = bus
         .subscribe(&[topics::NAV_GOAL, topics::NAV_CANCEL, topics::DECISION])
