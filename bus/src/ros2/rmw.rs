@@ -93,7 +93,7 @@ pub(crate) struct Ros2Transport {
     node: ZNode,
     publishers: Mutex<HashMap<String, Arc<RawPublisher>>>,
     nav_client: Mutex<Option<NavClient>>,
-    sent_goals: Arc<Mutex<KnownGoals>>,
+    known_goals: Arc<Mutex<KnownGoals>>,
     nav_server: Mutex<Option<NavServer>>,
     _context: ZContext,
 }
@@ -149,7 +149,7 @@ impl Ros2Transport {
             node,
             publishers: Mutex::new(HashMap::new()),
             nav_client: Mutex::new(None),
-            sent_goals: Arc::default(),
+            known_goals: Arc::default(),
             nav_server: Mutex::new(None),
             _context: context,
         })
@@ -243,24 +243,16 @@ impl Ros2Transport {
 
     /// The action client, created on first use.
     fn client(&self) -> Result<NavClient, BusError> {
-        let mut slot = lock(&self.nav_client);
-        if let Some(c) = slot.as_ref() {
-            return Ok(c.clone());
-        }
-        let client = NavClient::start(&self.node, &self.runtime, &self.sent_goals)?;
-        *slot = Some(client.clone());
-        Ok(client)
+        started_once(&self.nav_client, || {
+            NavClient::start(&self.node, &self.runtime, &self.known_goals)
+        })
     }
 
     /// The action server (the simulated Nav2), created on first use.
     fn server(&self) -> Result<NavServer, BusError> {
-        let mut slot = lock(&self.nav_server);
-        if let Some(s) = slot.as_ref() {
-            return Ok(s.clone());
-        }
-        let server = NavServer::start(&self.node, &self.runtime, &self.sent_goals)?;
-        *slot = Some(server.clone());
-        Ok(server)
+        started_once(&self.nav_server, || {
+            NavServer::start(&self.node, &self.runtime, &self.known_goals)
+        })
     }
 
     /// Starts delivering `topic` into `queue`.
@@ -312,7 +304,7 @@ impl Ros2Transport {
                 }
             }
             Route::NavStatus => {
-                let sent = Arc::clone(&self.sent_goals);
+                let sent = Arc::clone(&self.known_goals);
                 let malformed = Delivery::new(topic, queue);
                 lock(&sent).deliver_status_to(Delivery::new(topic, queue));
                 let (name, type_name) = nav_status_topic();
@@ -405,6 +397,20 @@ impl Ros2Transport {
         lock(&self.nav_client).take();
         lock(&self.nav_server).take();
     }
+}
+
+/// The value in `slot`, started by `start` the first time.
+fn started_once<T: Clone>(
+    slot: &Mutex<Option<T>>,
+    start: impl FnOnce() -> Result<T, BusError>,
+) -> Result<T, BusError> {
+    let mut slot = lock(slot);
+    if let Some(value) = slot.as_ref() {
+        return Ok(value.clone());
+    }
+    let value = start()?;
+    *slot = Some(value.clone());
+    Ok(value)
 }
 
 /// The runtime message in `payload` of `topic`, or an encode error naming the field.
