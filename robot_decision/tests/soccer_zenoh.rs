@@ -154,12 +154,14 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     let endpoint = format!("tcp/127.0.0.1:{port}");
     let scenario = scenario_file(
         "kickoff_vs_scripted.json5",
-        "{ kickoff_team: 'home', away: { name: 'away', kind: 'scripted' } }",
+        // Two scripted opponents, a keeper and a field player: with five the match outcome was
+        // left to chance on a loaded machine (one CI run saw no home goal in 90 s).
+        "{ kickoff_team: 'home', away: { name: 'away', kind: 'scripted', players: [1, 2] } }",
     );
-    // Up to 90 simulated seconds at real time: the first goal usually comes at about 27 s;
-    // the match is stopped (Ctrl-C, which prints its end line) once home has scored and the
-    // restart below has been watched for a while.
-    let (game, timeline) = start_match(&endpoint, &scenario, 90);
+    // Up to 150 simulated seconds at real time; the match is stopped (Ctrl-C, which prints
+    // its end line) as soon as home has scored and the restart below has been watched for a
+    // while, so the limit only matters when something is wrong.
+    let (game, timeline) = start_match(&endpoint, &scenario, 150);
     let mut robots: BTreeMap<u8, Killed> =
         (1..=5).map(|p| (p, start_robot(&endpoint, p))).collect();
     let watcher = client(&endpoint);
@@ -184,7 +186,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
     let mut garbage_client = None;
     let mut restarted_at: Option<f64> = None;
     let started = Instant::now();
-    let deadline = started + Duration::from_secs(100);
+    let deadline = started + Duration::from_secs(160);
     let mut interrupted = false;
     let mut lines: Vec<String> = Vec::new();
     while Instant::now() < deadline {
@@ -305,7 +307,7 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
         "exactly one striker in {one_striker} of {moments} moments"
     );
 
-    // Home scores within the 90 simulated seconds.
+    // Home scores within the 150 simulated seconds.
     assert!(text.contains("GOAL home"), "no home goal:\n{text}");
 
     // The State messages flow between the nodes and the game controller counts them.
