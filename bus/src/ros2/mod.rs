@@ -22,3 +22,4 @@ pub mod router;
 pub mod routes;
 pub mod soccer_msg;
 pub mod tf;
+pub mod type_hash;
