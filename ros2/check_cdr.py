@@ -6,6 +6,10 @@ Usage: check_cdr.py DIR. For every DIR/<type>.cdr written by the Rust test
 values): decode it with rosbags and the .msg files of ros2/global_interface, compare the
 values, re-encode them with rosbags and require the same bytes (up to trailing alignment
 padding), and write rosbags' payload as DIR/<type>.rosbags.cdr for `read_what_rosbags_wrote`.
+
+Then the RIHS01 type hashes (Jazzy's rmw_zenoh keys carry them) in DIR/type_hashes.json are
+compared with rosbags' own for every message type: the standard ones of its Jazzy store, ours,
+and the message types rosidl derives from Nav2's Jazzy NavigateThroughPoses.
 """
 
 import json
@@ -37,6 +41,69 @@ NAV2_TYPES = {
         "nav2_msgs/action/NavigateThroughPoses_Feedback feedback\n"
     ),
 }
+
+
+TYPE_HASHES = "type_hashes.json"
+
+# Jazzy's NavigateThroughPoses (nav2 1.3.x) and the message types rosidl derives from an action.
+NAV2_JAZZY_TYPES = {
+    **NAV2_TYPES,
+    "nav2_msgs/action/NavigateThroughPoses_Result": "uint16 NONE=0\nuint16 error_code\nstring error_msg\n",
+    "nav2_msgs/action/NavigateThroughPoses_SendGoal_Request": (
+        "unique_identifier_msgs/UUID goal_id\n"
+        "nav2_msgs/action/NavigateThroughPoses_Goal goal\n"
+    ),
+    "nav2_msgs/action/NavigateThroughPoses_SendGoal_Response": (
+        "bool accepted\nbuiltin_interfaces/Time stamp\n"
+    ),
+    "nav2_msgs/action/NavigateThroughPoses_GetResult_Request": "unique_identifier_msgs/UUID goal_id\n",
+    "nav2_msgs/action/NavigateThroughPoses_GetResult_Response": (
+        "int8 status\nnav2_msgs/action/NavigateThroughPoses_Result result\n"
+    ),
+}
+
+# Service and action types, and a service's event (its ServiceEventInfo has a `char` field,
+# which rosbags hashes as CHAR where rosidl maps it to uint8), are not message types rosbags
+# hashes; the Rust unit tests check them against known Jazzy hashes.
+def is_message(name):
+    """Whether rosbags can hash `name` like rosidl: a message, a request or a response."""
+    return not (
+        name.endswith(("_Event", "_SendGoal", "_GetResult", "/ServiceEventInfo"))
+        or name in ("action_msgs/srv/CancelGoal", "nav2_msgs/action/NavigateThroughPoses")
+    )
+
+
+# CancelGoal's request and response, in case the store lacks them.
+CANCEL_GOAL_TYPES = {
+    "action_msgs/srv/CancelGoal_Request": "action_msgs/GoalInfo goal_info\n",
+    "action_msgs/srv/CancelGoal_Response": (
+        "int8 return_code\naction_msgs/GoalInfo[] goals_canceling\n"
+    ),
+}
+
+
+def check_type_hashes(folder):
+    """Our RIHS01 hashes against rosbags' for every message type; returns how many agreed."""
+    ours = json.loads((folder / TYPE_HASHES).read_text())
+    store = get_typestore(Stores.ROS2_JAZZY)
+    types = {}
+    for directory, package in ((MSG_DIR, "global_interface"), (SOCCER_MSG_DIR, "soccer_decision_msgs")):
+        for msg in sorted(directory.glob("*.msg")):
+            types.update(get_types_from_msg(msg.read_text(), f"{package}/msg/{msg.stem}"))
+    for name, text in {**NAV2_JAZZY_TYPES, **CANCEL_GOAL_TYPES}.items():
+        if name not in store.fielddefs:
+            # rosbags files a `pkg/srv/Name` it parses as `pkg/srv/msg/Name`: keep our name.
+            types.update({name: fields for fields in get_types_from_msg(text, name).values()})
+    store.register(types)
+    compared = 0
+    for name, hash_ in sorted(ours.items()):
+        if not is_message(name):
+            continue
+        theirs = store.hash_rihs01(name)
+        if theirs != hash_:
+            raise AssertionError(f"{name}: we hash {hash_}, rosbags {theirs}")
+        compared += 1
+    return compared
 
 
 def plain(value):
@@ -90,6 +157,8 @@ def main():
     store.register(ours)
     checked = 0
     for expected_file in sorted(folder.glob("*.json")):
+        if expected_file.name == TYPE_HASHES:
+            continue
         expected = json.loads(expected_file.read_text())
         name = expected["type"]
         raw = (folder / f"{expected_file.stem}.cdr").read_bytes()
@@ -104,6 +173,10 @@ def main():
     if checked < 23:
         raise SystemExit(f"only {checked} payloads found in {folder}")
     print(f"rosbags: {checked} CDR payloads decode to the expected values and re-encode to the same bytes")
+    hashes = check_type_hashes(folder)
+    if hashes < 44:
+        raise SystemExit(f"only {hashes} type hashes compared")
+    print(f"rosbags: {hashes} RIHS01 type hashes of message types agree with ours")
 
 
 if __name__ == "__main__":

@@ -317,6 +317,9 @@ fn stem(index: usize, type_name: &str) -> String {
     format!("{index:02}-{}", type_name.replace('/', "."))
 }
 
+/// Where `write_samples_for_rosbags` puts our type hashes (check_cdr.py reads it).
+const TYPE_HASHES_FILE: &str = "type_hashes.json";
+
 fn exchange_dir() -> PathBuf {
     PathBuf::from(std::env::var("ROS2_CDR_DIR").expect("ROS2_CDR_DIR names the exchange folder"))
 }
@@ -342,6 +345,18 @@ fn write_samples_for_rosbags() {
         std::fs::write(dir.join(format!("{name}.json")), expected.to_string())
             .expect("write values");
     }
+    // Our RIHS01 type hashes (Jazzy's key expressions), for check_cdr.py to compare with
+    // rosbags' own.
+    let known = bus::ros2::type_hash::known();
+    let hashes: serde_json::Map<String, serde_json::Value> = known
+        .names()
+        .filter_map(|name| Some((name.to_owned(), known.rihs01(name)?.into())))
+        .collect();
+    std::fs::write(
+        dir.join(TYPE_HASHES_FILE),
+        serde_json::Value::Object(hashes).to_string(),
+    )
+    .expect("write hashes");
 }
 
 #[test]

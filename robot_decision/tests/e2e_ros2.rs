@@ -14,7 +14,7 @@ use bus::messages::{
 };
 use bus::ros2::msg::Quaternion;
 use bus::ros2::router::Router;
-use bus::{Bus, Received, Ros2Options, Subscription, topics};
+use bus::{Bus, Distro, Received, Ros2Options, Subscription, topics};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -27,12 +27,25 @@ use common::{Killed, fake_publisher_bin, free_port, repo};
 const TIME_THR: Duration = Duration::from_millis(1000);
 
 fn start_node(endpoint: &str) -> Killed {
+    start_node_on(endpoint, Distro::Humble)
+}
+
+fn distro_flag(distro: Distro) -> &'static str {
+    match distro {
+        Distro::Humble => "humble",
+        Distro::Jazzy => "jazzy",
+    }
+}
+
+fn start_node_on(endpoint: &str, distro: Distro) -> Killed {
     Killed(
         Command::new(env!("CARGO_BIN_EXE_robot-decision"))
             .args([
                 "run",
                 "sample/config.json",
                 "--ros2",
+                "--ros-distro",
+                distro_flag(distro),
                 "--connect",
                 endpoint,
                 "--no-reload",
@@ -49,8 +62,15 @@ fn start_node(endpoint: &str) -> Killed {
 }
 
 fn ros2_client(endpoint: &str) -> Bus {
-    Bus::ros2(&Ros2Options::via_router(endpoint, "e2e_robot"))
-        .expect("the test joins the ROS 2 graph")
+    ros2_client_on(endpoint, Distro::Humble, "e2e_robot")
+}
+
+fn ros2_client_on(endpoint: &str, distro: Distro, name: &str) -> Bus {
+    let options = Ros2Options {
+        distro,
+        ..Ros2Options::via_router(endpoint, name)
+    };
+    Bus::ros2(&options).expect("the test joins the ROS 2 graph")
 }
 
 fn wall_clock() -> f64 {
@@ -529,22 +549,63 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
 /// Nav2 (serving the action) drive the node; its decisions and Nav2's statuses flow.
 #[test]
 fn the_fake_publisher_drives_the_node_over_ros2() {
+    offline_loop_on(Distro::Humble);
+}
+
+/// The same loop in Jazzy's wire format: every key carries its type's RIHS01 hash (the node,
+/// the fake publisher's Nav2 with Jazzy's result layout, and this watcher all agree), and a
+/// Humble peer on the same router hears none of it.
+#[test]
+fn the_offline_loop_runs_on_jazzy_with_type_hashes() {
+    let running = offline_loop_on(Distro::Jazzy);
+    let tokens = graph_tokens(&running.endpoint);
+    for part in [
+        "/MP/%/%/robot_decision/%robot_decision%decision/global_interface::msg::dds_::Decision_/RIHS01_",
+        "/MS/%/%/robot_decision/%tf/tf2_msgs::msg::dds_::TFMessage_/RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087/",
+        "/SC/%/%/robot_decision/%navigate_through_poses%_action%send_goal/nav2_msgs::action::dds_::NavigateThroughPoses_SendGoal_/RIHS01_",
+        "/SS/%/%/fake_publisher/%navigate_through_poses%_action%send_goal/nav2_msgs::action::dds_::NavigateThroughPoses_SendGoal_/RIHS01_",
+        "/MS/%/%/robot_decision/%navigate_through_poses%_action%status/action_msgs::msg::dds_::GoalStatusArray_/RIHS01_6c1684b00f177d37438febe6e709fc4e2b0d4248dca4854946f9ed8b30cda83e/",
+    ] {
+        assert!(
+            has_token(&tokens, part),
+            "no graph token with `{part}` among {tokens:#?}"
+        );
+    }
+    assert!(
+        !tokens.iter().any(|t| t.contains("TypeHashNotSupported")),
+        "a Humble placeholder in the Jazzy graph: {tokens:#?}"
+    );
+}
+
+/// Runs the fake publisher against the node in `distro`'s wire format until 20 decisions
+/// and a succeeded goal were seen; the processes and the router stay up until the result is
+/// dropped.
+fn offline_loop_on(distro: Distro) -> RunningLoop {
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
-    let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
-    let _node = start_node(&endpoint);
-    let watcher = ros2_client(&endpoint);
+    let router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
+    let node = start_node_on(&endpoint, distro);
+    let watcher = ros2_client_on(&endpoint, distro, "e2e_watcher");
     let sub = watcher
         .subscribe(&[topics::DECISION, topics::NAV_STATUS])
         .expect("subscribe");
+    // A peer of the other distribution on the same router: its keys differ, it hears nothing.
+    let other = match distro {
+        Distro::Humble => Distro::Jazzy,
+        Distro::Jazzy => Distro::Humble,
+    };
+    let stranger = ros2_client_on(&endpoint, other, "e2e_stranger");
+    let stranger_sub = stranger.subscribe(&[topics::DECISION]).expect("subscribe");
     assert!(
         watcher.wait_for_subscriber(topics::OBJ_HP, Duration::from_secs(60)),
         "the node never subscribed on ROS 2"
     );
-    let _fake = Killed(
+    let fake = Killed(
         Command::new(fake_publisher_bin())
             .args([
                 "sample/scenarios/hp_retreat.json5",
                 "--ros2",
+                "--ros-distro",
+                distro_flag(distro),
                 "--connect",
                 &endpoint,
                 "--speed",
@@ -561,7 +622,7 @@ fn the_fake_publisher_drives_the_node_over_ros2() {
     while decisions < 20 || !succeeded {
         assert!(
             Instant::now() < deadline,
-            "{decisions} decisions, a goal succeeded: {succeeded}"
+            "{distro:?}: {decisions} decisions, a goal succeeded: {succeeded}"
         );
         let Some(r) = sub.recv_timeout(Duration::from_millis(100)) else {
             continue;
@@ -582,4 +643,20 @@ fn the_fake_publisher_drives_the_node_over_ros2() {
             _ => {}
         }
     }
+    assert!(
+        stranger_sub.try_recv().is_none(),
+        "a {other:?} peer heard the {distro:?} node's decision"
+    );
+    RunningLoop {
+        endpoint,
+        _processes: (node, fake),
+        _router: router,
+    }
+}
+
+/// A loop still running after [`offline_loop_on`], so that its graph can be read.
+struct RunningLoop {
+    endpoint: String,
+    _processes: (Killed, Killed),
+    _router: Router,
 }

@@ -352,7 +352,7 @@ pub struct GoalStatusList {
     pub status_list: Vec<GoalStatusEntry>,
 }
 
-/// The goal of `nav2_msgs/action/NavigateThroughPoses` (Humble).
+/// The goal of `nav2_msgs/action/NavigateThroughPoses` (Humble and Jazzy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NavigateThroughPosesGoal {
     /// The poses to drive through, in order.
@@ -369,7 +369,16 @@ pub struct NavigateThroughPosesResult {
     pub structure_needs_at_least_one_member: u8,
 }
 
-/// The feedback of `NavigateThroughPoses` (Humble).
+/// The result of `NavigateThroughPoses` in Jazzy: Nav2's error code (0: none) and message.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NavigateThroughPosesResultJazzy {
+    /// `NONE` (0) or one of Nav2's error codes.
+    pub error_code: u16,
+    /// What went wrong, empty without an error.
+    pub error_msg: String,
+}
+
+/// The feedback of `NavigateThroughPoses` (Humble and Jazzy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NavigateThroughPosesFeedback {
     /// Where the robot is.
@@ -441,6 +450,7 @@ ros_types! {
     GoalStatusList => "action_msgs/msg/GoalStatusArray",
     NavigateThroughPosesGoal => "nav2_msgs/action/NavigateThroughPoses_Goal",
     NavigateThroughPosesResult => "nav2_msgs/action/NavigateThroughPoses_Result",
+    NavigateThroughPosesResultJazzy => "nav2_msgs/action/NavigateThroughPoses_Result",
     NavigateThroughPosesFeedback => "nav2_msgs/action/NavigateThroughPoses_Feedback",
     NavigateThroughPosesFeedbackMessage => "nav2_msgs/action/NavigateThroughPoses_FeedbackMessage",
 }

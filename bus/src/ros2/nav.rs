@@ -9,7 +9,8 @@
 use super::convert;
 use super::msg::{
     GoalStatusList, NavigateThroughPosesFeedback, NavigateThroughPosesFeedbackMessage,
-    NavigateThroughPosesGoal, NavigateThroughPosesResult, RosMessage, dds_type_name,
+    NavigateThroughPosesGoal, NavigateThroughPosesResult, NavigateThroughPosesResultJazzy,
+    RosMessage, dds_type_name,
 };
 use super::rmw::{Delivery, Sinks};
 use super::routes::NAV_ACTION;
@@ -26,6 +27,7 @@ use hiroz::entity::{TypeHash, TypeInfo};
 use hiroz::msg::{SerdeCdrSerdes, ZMessage};
 use hiroz::node::ZNode;
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -46,20 +48,33 @@ impl ZMessage for NavigateThroughPosesGoal {
 impl ZMessage for NavigateThroughPosesResult {
     type Serdes = SerdeCdrSerdes<Self>;
 }
+impl ZMessage for NavigateThroughPosesResultJazzy {
+    type Serdes = SerdeCdrSerdes<Self>;
+}
 impl ZMessage for NavigateThroughPosesFeedback {
     type Serdes = SerdeCdrSerdes<Self>;
 }
 
-/// `nav2_msgs/action/NavigateThroughPoses` with the type names rmw_zenoh gives its endpoints.
-pub(crate) struct NavigateThroughPoses;
+/// The result of a goal in one distribution's layout of the action (the only part of it that
+/// changed between Humble and Jazzy).
+pub(crate) trait NavResult:
+    ZMessage + Clone + Default + Send + Sync + serde::Serialize + for<'de> serde::Deserialize<'de>
+{
+}
+impl NavResult for NavigateThroughPosesResult {}
+impl NavResult for NavigateThroughPosesResultJazzy {}
+
+/// `nav2_msgs/action/NavigateThroughPoses` with the type names rmw_zenoh gives its endpoints,
+/// its result `R` as the distribution defines it.
+pub(crate) struct NavigateThroughPoses<R>(PhantomData<R>);
 
 fn type_info(name: &str) -> TypeInfo {
     TypeInfo::new(&dds_type_name(name), TypeHash::zero())
 }
 
-impl ZAction for NavigateThroughPoses {
+impl<R: NavResult + 'static> ZAction for NavigateThroughPoses<R> {
     type Goal = NavigateThroughPosesGoal;
-    type Result = NavigateThroughPosesResult;
+    type Result = R;
     type Feedback = NavigateThroughPosesFeedback;
 
     fn name() -> &'static str {
@@ -220,13 +235,13 @@ pub(crate) struct NavClient {
 impl NavClient {
     /// Declares the client and starts the task that talks to the server; the UUIDs of the
     /// accepted goals go to `sent`.
-    pub(crate) fn start(
+    pub(crate) fn start<R: NavResult + 'static>(
         node: &ZNode,
         runtime: &tokio::runtime::Runtime,
         sent: &Arc<Mutex<KnownGoals>>,
     ) -> Result<Self, BusError> {
-        let client: ZActionClient<NavigateThroughPoses> = node
-            .create_action_client::<NavigateThroughPoses>(NAV_ACTION)
+        let client: ZActionClient<NavigateThroughPoses<R>> = node
+            .create_action_client::<NavigateThroughPoses<R>>(NAV_ACTION)
             .build()
             .map_err(|e| BusError::Zenoh(format!("ROS 2 action client: {e}")))?;
         let (requests, mut incoming) = unbounded_channel::<NavAction>();
@@ -322,13 +337,15 @@ impl Served {
 #[derive(Clone)]
 pub(crate) struct NavServer {
     served: Arc<Served>,
-    _server: Arc<ZActionServer<NavigateThroughPoses>>,
+    /// The `ZActionServer`, kept for as long as the server serves (its type names the result
+    /// layout, which only the goal tasks need).
+    _server: Arc<dyn std::any::Any + Send + Sync>,
 }
 
 impl NavServer {
     /// Declares the server and starts serving; the UUIDs of the goals it numbers go to
     /// `numbered` (so that statuses read back on this side carry the numbers too).
-    pub(crate) fn start(
+    pub(crate) fn start<R: NavResult + 'static>(
         node: &ZNode,
         runtime: &tokio::runtime::Runtime,
         numbered: &Arc<Mutex<KnownGoals>>,
@@ -343,11 +360,11 @@ impl NavServer {
         let handler_served = Arc::clone(&served);
         // The server spawns its tasks on the runtime it is built in.
         let _entered = runtime.enter();
-        let server = node
-            .create_action_server::<NavigateThroughPoses>(NAV_ACTION)
+        let server: ZActionServer<NavigateThroughPoses<R>> = node
+            .create_action_server::<NavigateThroughPoses<R>>(NAV_ACTION)
             .build()
             .map_err(|e| BusError::Zenoh(format!("ROS 2 action server: {e}")))?
-            .with_handler(move |goal: ExecutingGoal<NavigateThroughPoses>| {
+            .with_handler(move |goal: ExecutingGoal<NavigateThroughPoses<R>>| {
                 serve_goal(Arc::clone(&handler_served), goal)
             });
         Ok(Self {
@@ -400,7 +417,10 @@ impl NavServer {
 }
 
 /// One served goal, from acceptance to its final status.
-async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPoses>) {
+async fn serve_goal<R: NavResult + 'static>(
+    served: Arc<Served>,
+    goal: ExecutingGoal<NavigateThroughPoses<R>>,
+) {
     let id = served.next_id.fetch_add(1, Ordering::Relaxed) + 1;
     lock(&served.numbered).insert(id, goal.info().goal_id);
     let (commands, mut incoming) = unbounded_channel();
@@ -422,7 +442,7 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
     };
     lock(&served.goal_sinks).json(&runtime_goal);
     let mut cancel_reported = false;
-    let report_cancel = |reported: &mut bool, goal: &ExecutingGoal<NavigateThroughPoses>| {
+    let report_cancel = |reported: &mut bool, goal: &ExecutingGoal<NavigateThroughPoses<R>>| {
         if !*reported && goal.is_cancel_requested() {
             *reported = true;
             lock(&served.cancel_sinks).json(&NavCancel {
@@ -445,7 +465,7 @@ async fn serve_goal(served: Arc<Served>, goal: ExecutingGoal<NavigateThroughPose
                 Some(GoalCommand::Finish(status)) => {
                     report_cancel(&mut cancel_reported, &goal);
                     lock(&served.goals).remove(&id);
-                    let result = NavigateThroughPosesResult::default();
+                    let result = R::default();
                     let ended = match status {
                         GoalStatus::SUCCEEDED => goal.succeed(result),
                         GoalStatus::CANCELED => goal.canceled(result),

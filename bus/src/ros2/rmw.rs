@@ -17,11 +17,13 @@ use super::msg::{self, RosMessage, dds_type_name};
 use super::nav::{KnownGoals, NavAction, NavClient, NavServer};
 use super::routes::{Route, nav_feedback_topic, nav_status_topic, route};
 use super::tf::{self, TfBuffer};
+use super::type_hash;
 use crate::messages;
 use crate::options::{Distro, Ros2Options};
 use crate::queue::Queue;
 use crate::transport::{BusError, Received};
 use hiroz::Builder;
+use hiroz::context::KeyExprFormat;
 use hiroz::context::{ZContext, ZContextBuilder};
 use hiroz::entity::{EndpointKind, TypeHash, TypeInfo};
 use hiroz::msg::{SerdeCdrSerdes, ZMessage};
@@ -30,6 +32,8 @@ use hiroz::pubsub::ZPub;
 use hiroz::qos::{QosDurability, QosHistory, QosProfile, QosReliability};
 use hiroz::queue::BoundedQueue;
 use hiroz::topic_name::qualify_topic_name;
+use hiroz_protocol::entity::{EndpointEntity, Entity, LivelinessKE, NodeEntity, TopicKE};
+use hiroz_protocol::{DynKeyExprFormatter, KeyExprFormatter, RmwZenohFormatter};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
@@ -56,9 +60,74 @@ fn ros_error(what: &str, err: impl std::fmt::Display) -> BusError {
     BusError::Zenoh(format!("ROS 2 {what}: {err}"))
 }
 
-/// The rmw type info of `type_name` (Humble: no type hash).
+/// The rmw type info of `type_name`. Its hash stays zero: hiroz writes Humble's
+/// `TypeHashNotSupported` for it, which [`JazzyKeys`] replaces for Jazzy.
 fn type_info(type_name: &str) -> TypeInfo {
     TypeInfo::new(&dds_type_name(type_name), TypeHash::zero())
+}
+
+/// What Humble's rmw_zenoh writes where Jazzy's writes the type hash.
+const NO_TYPE_HASH: &str = "TypeHashNotSupported";
+
+/// Jazzy's key expressions: rmw_zenoh's, with each endpoint type's RIHS01 hash
+/// ([`type_hash`]) where Humble's carry [`NO_TYPE_HASH`]. hiroz, built for Humble, writes the
+/// rest (data keys, liveliness tokens, QoS) the same for both distributions.
+#[derive(Debug)]
+struct JazzyKeys;
+
+impl JazzyKeys {
+    /// `key` with the hash of `entity`'s type; an endpoint of a type without a description is
+    /// refused (a key with a wrong hash would match nobody, silently).
+    fn with_hash(key: &str, entity: &EndpointEntity) -> zenoh::Result<String> {
+        let Some(info) = &entity.type_info else {
+            return Ok(key.to_owned());
+        };
+        let hash = type_hash::rihs01_of_dds_name(&info.name).ok_or_else(|| {
+            format!(
+                "no type description of `{}` for Jazzy's type hash",
+                info.name
+            )
+        })?;
+        Ok(key.replacen(
+            &format!("{}/{NO_TYPE_HASH}", info.name),
+            &format!("{}/{hash}", info.name),
+            1,
+        ))
+    }
+}
+
+impl DynKeyExprFormatter for JazzyKeys {
+    fn topic_key_expr(&self, entity: &EndpointEntity) -> zenoh::Result<TopicKE> {
+        let key = RmwZenohFormatter::topic_key_expr(entity)?;
+        Ok(TopicKE::new(
+            Self::with_hash(key.as_str(), entity)?.try_into()?,
+        ))
+    }
+    fn liveliness_key_expr(
+        &self,
+        entity: &EndpointEntity,
+        zid: &zenoh::session::ZenohId,
+    ) -> zenoh::Result<LivelinessKE> {
+        let key = RmwZenohFormatter::liveliness_key_expr(entity, zid)?;
+        Ok(LivelinessKE::new(
+            Self::with_hash(key.as_str(), entity)?.try_into()?,
+        ))
+    }
+    fn node_liveliness_key_expr(&self, entity: &NodeEntity) -> zenoh::Result<LivelinessKE> {
+        RmwZenohFormatter::node_liveliness_key_expr(entity)
+    }
+    fn parse_liveliness(&self, key: &zenoh::key_expr::KeyExpr) -> zenoh::Result<Entity> {
+        RmwZenohFormatter::parse_liveliness(key)
+    }
+    fn encode_qos(&self, qos: &hiroz_protocol::qos::QosProfile, keyless: bool) -> String {
+        RmwZenohFormatter::encode_qos(qos, keyless)
+    }
+    fn decode_qos(&self, text: &str) -> zenoh::Result<(bool, hiroz_protocol::qos::QosProfile)> {
+        RmwZenohFormatter::decode_qos(text)
+    }
+    fn liveliness_pattern(&self, domain_id: usize) -> String {
+        format!("@ros2_lv/{domain_id}/**")
+    }
 }
 
 /// Best effort, keep last 1, volatile: how the original subscribes its inputs.
@@ -95,6 +164,7 @@ pub(crate) struct Ros2Transport {
     nav_client: Mutex<Option<NavClient>>,
     known_goals: Arc<Mutex<KnownGoals>>,
     nav_server: Mutex<Option<NavServer>>,
+    distro: Distro,
     _context: ZContext,
 }
 
@@ -110,14 +180,6 @@ impl std::fmt::Debug for Ros2Transport {
 impl Ros2Transport {
     /// Opens the context (the Zenoh session) and declares the node.
     pub(crate) fn open(options: &Ros2Options) -> Result<Self, BusError> {
-        if options.distro == Distro::Jazzy {
-            return Err(BusError::Config(
-                "--ros-distro jazzy: Jazzy's rmw_zenoh puts each type's RIHS01 hash into the key \
-                 expressions, which this build does not compute yet; it speaks Humble's \
-                 rmw_zenoh (TypeHashNotSupported)"
-                    .to_owned(),
-            ));
-        }
         let zenoh = &options.zenoh;
         let mut builder = ZContextBuilder::default()
             .with_domain_id(options.domain_id as usize)
@@ -129,6 +191,9 @@ impl Ros2Transport {
         }
         if !zenoh.multicast_scouting {
             builder = builder.disable_multicast_scouting();
+        }
+        if options.distro == Distro::Jazzy {
+            builder = builder.keyexpr_format(KeyExprFormat::Custom(Arc::new(JazzyKeys)));
         }
         let context = builder.build().map_err(|e| ros_error("context", e))?;
         let mut node = context.create_node(&options.node_name).without_parameters();
@@ -143,7 +208,7 @@ impl Ros2Transport {
             .build()
             .map_err(|e| ros_error("runtime", e))?;
         tracing::info!(node = %options.node_name, domain = options.domain_id,
-            namespace = %options.ros_namespace, "ROS 2 node up (rmw_zenoh, Humble)");
+            namespace = %options.ros_namespace, distro = ?options.distro, "ROS 2 node up (rmw_zenoh)");
         Ok(Self {
             runtime: Arc::new(runtime),
             node,
@@ -151,6 +216,7 @@ impl Ros2Transport {
             nav_client: Mutex::new(None),
             known_goals: Arc::default(),
             nav_server: Mutex::new(None),
+            distro: options.distro,
             _context: context,
         })
     }
@@ -244,14 +310,30 @@ impl Ros2Transport {
     /// The action client, created on first use.
     fn client(&self) -> Result<NavClient, BusError> {
         started_once(&self.nav_client, || {
-            NavClient::start(&self.node, &self.runtime, &self.known_goals)
+            let (node, runtime, goals) = (&self.node, &self.runtime, &self.known_goals);
+            match self.distro {
+                Distro::Humble => {
+                    NavClient::start::<msg::NavigateThroughPosesResult>(node, runtime, goals)
+                }
+                Distro::Jazzy => {
+                    NavClient::start::<msg::NavigateThroughPosesResultJazzy>(node, runtime, goals)
+                }
+            }
         })
     }
 
     /// The action server (the simulated Nav2), created on first use.
     fn server(&self) -> Result<NavServer, BusError> {
         started_once(&self.nav_server, || {
-            NavServer::start(&self.node, &self.runtime, &self.known_goals)
+            let (node, runtime, goals) = (&self.node, &self.runtime, &self.known_goals);
+            match self.distro {
+                Distro::Humble => {
+                    NavServer::start::<msg::NavigateThroughPosesResult>(node, runtime, goals)
+                }
+                Distro::Jazzy => {
+                    NavServer::start::<msg::NavigateThroughPosesResultJazzy>(node, runtime, goals)
+                }
+            }
         })
     }
 

@@ -276,6 +276,11 @@ impl TypeDescriptions {
         Ok(Self { types })
     }
 
+    /// Every described type's name, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.types.keys().map(String::as_str)
+    }
+
     /// The RIHS01 hash of a known type (`geometry_msgs/msg/Point`,
     /// `action_msgs/srv/CancelGoal`, `nav2_msgs/action/NavigateThroughPoses_SendGoal`...), or
     /// `None` when it or a type it refers to is unknown.
