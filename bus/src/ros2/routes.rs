@@ -337,6 +337,42 @@ mod tests {
         }
     }
 
+    /// Jazzy's keys need every type a route uses described (a type without a hash would be
+    /// refused when its endpoint is declared).
+    #[test]
+    fn every_routed_type_has_a_jazzy_type_hash() {
+        use crate::soccer;
+        let runtime_topics = topics::NODE_INPUTS.iter().chain(&topics::NODE_OUTPUTS);
+        let soccer_topics = soccer::ROBOT_INPUTS
+            .iter()
+            .chain(&soccer::ROBOT_OUTPUTS)
+            .map(|t| soccer::robot_topic(3, t))
+            .chain([soccer::TEAM_STATE.to_owned()]);
+        let mut checked = 0;
+        for topic in runtime_topics.map(|t| (*t).to_owned()).chain(soccer_topics) {
+            let type_name = match route(&topic).ros_topic() {
+                Some((_, type_name)) => type_name,
+                None => continue,
+            };
+            let dds = crate::ros2::msg::dds_type_name(type_name);
+            assert!(
+                crate::ros2::type_hash::rihs01_of_dds_name(&dds).is_some(),
+                "{topic}: {type_name}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked} routed topics");
+        for (_, type_name) in [nav_status_topic(), nav_feedback_topic()] {
+            let dds = crate::ros2::msg::dds_type_name(type_name);
+            assert!(
+                crate::ros2::type_hash::rihs01_of_dds_name(&dds).is_some(),
+                "{type_name}"
+            );
+        }
+        let tf = crate::ros2::msg::dds_type_name(crate::ros2::msg::TfMessage::TYPE_NAME);
+        assert!(crate::ros2::type_hash::rihs01_of_dds_name(&tf).is_some());
+    }
+
     #[test]
     fn inputs_are_absolute_sensor_topics_and_outputs_relative() {
         let hp = message_route(topics::OBJ_HP);
