@@ -3,13 +3,13 @@
 //! perception and game controller. The inputs go in as JSON in `std_msgs/String`; the motion
 //! command comes back as `soccer_decision_msgs/MotionCommand` (and turns towards the ball once
 //! the game is on), a viewer in the root namespace follows the team by prefix, and malformed
-//! CDR on an input is counted.
+//! CDR on an input is counted; in Humble's wire format and in Jazzy's (type hashes in the keys).
 
 #![cfg(feature = "ros2")]
 
 use bus::ros2::router::Router;
 use bus::soccer::{self as topics, MotionCommandMsg, robot_topic};
-use bus::{Bus, Ros2Options};
+use bus::{Bus, Distro, Ros2Options};
 use serde_json::{Value, json};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -21,7 +21,11 @@ use common::{Killed, free_port, repo};
 
 const PLAYER: u8 = 1;
 
-fn start_soccer_node(endpoint: &str) -> Killed {
+fn start_soccer_node(endpoint: &str, distro: Distro) -> Killed {
+    let distro = match distro {
+        Distro::Humble => "humble",
+        Distro::Jazzy => "jazzy",
+    };
     Killed(
         Command::new(env!("CARGO_BIN_EXE_robot-decision"))
             .args([
@@ -33,6 +37,8 @@ fn start_soccer_node(endpoint: &str) -> Killed {
                 "--player",
                 &PLAYER.to_string(),
                 "--ros2",
+                "--ros-distro",
+                distro,
                 "--ros-namespace",
                 "home",
                 "--connect",
@@ -47,10 +53,11 @@ fn start_soccer_node(endpoint: &str) -> Killed {
     )
 }
 
-fn team_client(endpoint: &str) -> Bus {
+fn client(endpoint: &str, distro: Distro, name: &str, namespace: &str) -> Bus {
     Bus::ros2(&Ros2Options {
-        ros_namespace: "home".to_owned(),
-        ..Ros2Options::via_router(endpoint, "e2e_team")
+        ros_namespace: namespace.to_owned(),
+        distro,
+        ..Ros2Options::via_router(endpoint, name)
     })
     .expect("the test joins the ROS 2 graph")
 }
@@ -64,17 +71,26 @@ fn stamp() -> Value {
 
 #[test]
 fn a_soccer_node_on_ros2_commands_the_motion_layer_in_our_message_package() {
+    soccer_node_on(Distro::Humble);
+}
+
+#[test]
+fn the_soccer_node_speaks_jazzy_too() {
+    soccer_node_on(Distro::Jazzy);
+}
+
+fn soccer_node_on(distro: Distro) {
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
     let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
-    let _node = start_soccer_node(&endpoint);
-    let team = team_client(&endpoint);
+    let _node = start_soccer_node(&endpoint, distro);
+    let team = client(&endpoint, distro, "e2e_team", "home");
     let motion = robot_topic(PLAYER, topics::MOTION_COMMAND);
     let events = robot_topic(PLAYER, topics::EVENTS);
     let sub = team
         .subscribe(&[motion.as_str(), events.as_str()])
         .expect("subscribe");
     // A viewer in the root namespace follows the team by prefix.
-    let viewer = Bus::ros2(&Ros2Options::via_router(&endpoint, "e2e_viewer")).expect("viewer");
+    let viewer = client(&endpoint, distro, "e2e_viewer", "");
     let followed = format!("home/{motion}");
     let viewer_sub = viewer.subscribe(&[followed.as_str()]).expect("subscribe");
     let game = robot_topic(PLAYER, topics::GAME_STATE);
@@ -93,7 +109,7 @@ fn a_soccer_node_on_ros2_commands_the_motion_layer_in_our_message_package() {
     while !(bodies.iter().any(|k: &String| moving(k)) && malformed_counted) {
         assert!(
             Instant::now() < deadline,
-            "bodies seen {bodies:?}, malformed counted: {malformed_counted}"
+            "{distro:?}: bodies seen {bodies:?}, malformed counted: {malformed_counted}"
         );
         let inputs = [
             (
