@@ -347,7 +347,7 @@ fn write_samples_for_rosbags() {
     }
     // Our RIHS01 type hashes (Jazzy's key expressions), for check_cdr.py to compare with
     // rosbags' own.
-    let known = bus::ros2::type_hash::known();
+    let known = bus::ros2::type_hash::known().expect("the interface definitions parse");
     let hashes: serde_json::Map<String, serde_json::Value> = known
         .names()
         .filter_map(|name| Some((name.to_owned(), known.rihs01(name)?.into())))

@@ -571,9 +571,20 @@ fn the_offline_loop_runs_on_jazzy_with_type_hashes() {
             "no graph token with `{part}` among {tokens:#?}"
         );
     }
+    // The Jazzy nodes' own tokens (the Humble peers of the check above may linger).
+    let jazzy_nodes: Vec<&String> = tokens
+        .iter()
+        .filter(|t| t.contains("/%/%/robot_decision/") || t.contains("/%/%/fake_publisher/"))
+        .collect();
     assert!(
-        !tokens.iter().any(|t| t.contains("TypeHashNotSupported")),
-        "a Humble placeholder in the Jazzy graph: {tokens:#?}"
+        jazzy_nodes.len() > 10,
+        "the nodes' endpoints in the graph: {jazzy_nodes:#?}"
+    );
+    assert!(
+        !jazzy_nodes
+            .iter()
+            .any(|t| t.contains("TypeHashNotSupported")),
+        "a Humble placeholder in the Jazzy graph: {jazzy_nodes:#?}"
     );
 }
 
@@ -643,9 +654,31 @@ fn offline_loop_on(distro: Distro) -> RunningLoop {
             _ => {}
         }
     }
+    // The stranger does hear its own distribution: a marker decision from a peer of it
+    // arrives, and nothing else ever did.
+    let marker = bus::messages::DecisionMsg {
+        decision_id: 250,
+        ..bus::messages::DecisionMsg::default()
+    };
+    let stranger_peer = ros2_client_on(&endpoint, other, "e2e_stranger_peer");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut heard = Vec::new();
+    while !heard.contains(&250) {
+        assert!(
+            Instant::now() < deadline,
+            "the {other:?} peer never heard its own kind: {heard:?}"
+        );
+        stranger_peer
+            .publish(topics::DECISION, &marker)
+            .expect("marker decision");
+        while let Some(r) = stranger_sub.recv_timeout(Duration::from_millis(100)) {
+            let d: bus::messages::DecisionMsg = r.decode().expect("decision");
+            heard.push(d.decision_id);
+        }
+    }
     assert!(
-        stranger_sub.try_recv().is_none(),
-        "a {other:?} peer heard the {distro:?} node's decision"
+        heard.iter().all(|id| *id == 250),
+        "a {other:?} peer heard the {distro:?} node's decisions: {heard:?}"
     );
     RunningLoop {
         endpoint,

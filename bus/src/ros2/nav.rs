@@ -465,6 +465,8 @@ async fn serve_goal<R: NavResult + 'static>(
                 Some(GoalCommand::Finish(status)) => {
                     report_cancel(&mut cancel_reported, &goal);
                     lock(&served.goals).remove(&id);
+                    // The simulation's result is the empty one (Jazzy: error code 0, no
+                    // message) whatever the status: the status says how the goal ended.
                     let result = R::default();
                     let ended = match status {
                         GoalStatus::SUCCEEDED => goal.succeed(result),

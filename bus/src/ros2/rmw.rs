@@ -23,8 +23,7 @@ use crate::options::{Distro, Ros2Options};
 use crate::queue::Queue;
 use crate::transport::{BusError, Received};
 use hiroz::Builder;
-use hiroz::context::KeyExprFormat;
-use hiroz::context::{ZContext, ZContextBuilder};
+use hiroz::context::{KeyExprFormat, ZContext, ZContextBuilder};
 use hiroz::entity::{EndpointKind, TypeHash, TypeInfo};
 use hiroz::msg::{SerdeCdrSerdes, ZMessage};
 use hiroz::node::ZNode;
@@ -71,28 +70,34 @@ const NO_TYPE_HASH: &str = "TypeHashNotSupported";
 
 /// Jazzy's key expressions: rmw_zenoh's, with each endpoint type's RIHS01 hash
 /// ([`type_hash`]) where Humble's carry [`NO_TYPE_HASH`]. hiroz, built for Humble, writes the
-/// rest (data keys, liveliness tokens, QoS) the same for both distributions.
+/// rest (data keys, liveliness tokens, QoS) the same for both distributions. (With a custom
+/// format hiroz does not join rmw_zenoh's CPU buffer group, which only matters for large
+/// `uint8[]` payloads; none of our types has one.)
 #[derive(Debug)]
 struct JazzyKeys;
 
 impl JazzyKeys {
-    /// `key` with the hash of `entity`'s type; an endpoint of a type without a description is
-    /// refused (a key with a wrong hash would match nobody, silently).
+    /// `key` with the hash of `entity`'s type in the segment after the type's name, which must
+    /// be Humble's placeholder (anything else, or a type without a description, is refused: a
+    /// key with a wrong hash would match nobody, silently).
     fn with_hash(key: &str, entity: &EndpointEntity) -> zenoh::Result<String> {
         let Some(info) = &entity.type_info else {
             return Ok(key.to_owned());
         };
-        let hash = type_hash::rihs01_of_dds_name(&info.name).ok_or_else(|| {
-            format!(
-                "no type description of `{}` for Jazzy's type hash",
-                info.name
-            )
-        })?;
-        Ok(key.replacen(
-            &format!("{}/{NO_TYPE_HASH}", info.name),
-            &format!("{}/{hash}", info.name),
-            1,
-        ))
+        let mut segments: Vec<&str> = key.split('/').collect();
+        let hash_at = segments
+            .windows(2)
+            .position(|pair| pair == [info.name.as_str(), NO_TYPE_HASH])
+            .map(|type_at| type_at + 1)
+            .ok_or_else(|| {
+                format!(
+                    "`{key}` has no `{}/{NO_TYPE_HASH}` for Jazzy's type hash",
+                    info.name
+                )
+            })?;
+        let hash = type_hash::rihs01_of_dds_name(&info.name)?;
+        segments[hash_at] = &hash;
+        Ok(segments.join("/"))
     }
 }
 
@@ -126,7 +131,7 @@ impl DynKeyExprFormatter for JazzyKeys {
         RmwZenohFormatter::decode_qos(text)
     }
     fn liveliness_pattern(&self, domain_id: usize) -> String {
-        format!("@ros2_lv/{domain_id}/**")
+        format!("{}/{domain_id}/**", RmwZenohFormatter::ADMIN_SPACE)
     }
 }
 
@@ -581,4 +586,82 @@ impl Delivery {
 #[derive(Default)]
 pub(crate) struct Ros2Subscription {
     subscribers: Vec<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn endpoint(kind: EndpointKind, topic: &str, type_name: &str) -> EndpointEntity {
+        let node = NodeEntity::new(
+            0,
+            zenoh::session::ZenohId::default(),
+            1,
+            "robot_decision".to_owned(),
+            String::new(),
+            String::new(),
+        );
+        EndpointEntity {
+            id: 2,
+            node: Some(node),
+            kind,
+            topic: topic.to_owned(),
+            type_info: Some(type_info(type_name)),
+            qos: hiroz_protocol::qos::QosProfile::default(),
+        }
+    }
+
+    #[test]
+    fn jazzy_keys_carry_the_type_hash_where_humble_has_the_placeholder() {
+        let tf = endpoint(EndpointKind::Subscription, "/tf", msg::TfMessage::TYPE_NAME);
+        let hash = "RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087";
+        let key = JazzyKeys.topic_key_expr(&tf).expect("topic key");
+        assert_eq!(
+            key.as_str(),
+            format!("0/tf/tf2_msgs::msg::dds_::TFMessage_/{hash}")
+        );
+        let token = JazzyKeys
+            .liveliness_key_expr(&tf, &zenoh::session::ZenohId::default())
+            .expect("token");
+        let humble =
+            RmwZenohFormatter::liveliness_key_expr(&tf, &zenoh::session::ZenohId::default())
+                .expect("token");
+        assert_eq!(
+            token.as_str(),
+            humble.as_str().replace(NO_TYPE_HASH, hash),
+            "only the hash differs"
+        );
+        // A service key carries the service's hash.
+        let send_goal = endpoint(
+            EndpointKind::Client,
+            "/navigate_through_poses/_action/send_goal",
+            "nav2_msgs/action/NavigateThroughPoses_SendGoal",
+        );
+        let key = JazzyKeys.topic_key_expr(&send_goal).expect("service key");
+        let expected = type_hash::known()
+            .expect("definitions")
+            .rihs01("nav2_msgs/action/NavigateThroughPoses_SendGoal")
+            .expect("hash");
+        assert!(
+            key.as_str()
+                .ends_with(&format!("NavigateThroughPoses_SendGoal_/{expected}"))
+        );
+    }
+
+    #[test]
+    fn jazzy_keys_refuse_what_they_cannot_hash() {
+        let unknown = endpoint(EndpointKind::Publisher, "/x", "no_msgs/msg/Nothing");
+        let error = JazzyKeys
+            .topic_key_expr(&unknown)
+            .expect_err("no description");
+        assert!(
+            error.to_string().contains("no_msgs::msg::dds_::Nothing_"),
+            "{error}"
+        );
+        // A key that already carries a hash (hiroz built with hashes of its own) is refused
+        // rather than passed on with a hash that may be wrong.
+        let point = endpoint(EndpointKind::Publisher, "/p", "geometry_msgs/msg/Point");
+        let hashed = "0/p/geometry_msgs::msg::dds_::Point_/RIHS01_00";
+        assert!(JazzyKeys::with_hash(hashed, &point).is_err());
+    }
 }

@@ -43,8 +43,9 @@ const fn msg(name: &'static str, text: &'static str) -> Interface {
     }
 }
 
-/// The standard interfaces the transport uses, as their Jazzy packages define them (field
-/// order and types; constants and comments left out, they are not part of the hash).
+/// The standard interfaces the transport uses, as their Jazzy packages define them: field order
+/// and types (comments left out; constants, where kept, are skipped like in any definition:
+/// they are not part of the hash).
 pub const STANDARD: &[Interface] = &[
     msg("builtin_interfaces/msg/Time", "int32 sec\nuint32 nanosec"),
     msg(
@@ -204,6 +205,9 @@ pub const OURS: &[Interface] = &[
 /// Type ids of `type_description_interfaces/msg/FieldType`.
 mod type_id {
     pub const NESTED: u8 = 1;
+    pub const INT8: u8 = 2;
+    pub const UINT8: u8 = 3;
+    pub const BOOLEAN: u8 = 15;
     pub const STRING: u8 = 17;
     pub const WSTRING: u8 = 18;
     pub const BOUNDED_STRING: u8 = 21;
@@ -219,8 +223,8 @@ mod type_id {
     /// ROS 2's IDL mapping, `byte` is `octet`).
     pub fn primitive(name: &str) -> Option<u8> {
         Some(match name {
-            "int8" => 2,
-            "uint8" | "char" => 3,
+            "int8" => INT8,
+            "uint8" | "char" => UINT8,
             "int16" => 4,
             "uint16" => 5,
             "int32" => 6,
@@ -229,7 +233,7 @@ mod type_id {
             "uint64" => 9,
             "float32" => 10,
             "float64" => 11,
-            "bool" => 15,
+            "bool" => BOOLEAN,
             "byte" => 16,
             "string" => STRING,
             "wstring" => WSTRING,
@@ -361,31 +365,33 @@ fn quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
 
-/// The descriptions of [`STANDARD`] and [`OURS`], built once.
-pub fn known() -> &'static TypeDescriptions {
-    static KNOWN: OnceLock<TypeDescriptions> = OnceLock::new();
-    KNOWN.get_or_init(|| {
-        let all: Vec<Interface> = STANDARD.iter().chain(OURS).copied().collect();
-        // The definitions are constants of this crate, checked by its tests.
-        TypeDescriptions::new(&all).unwrap_or_default()
-    })
+/// The descriptions of [`STANDARD`] and [`OURS`], built once, or the error in one of them
+/// (`OURS` comes from the repository's `.msg` files, which a user may edit).
+pub fn known() -> Result<&'static TypeDescriptions, &'static DefinitionError> {
+    static KNOWN: OnceLock<Result<TypeDescriptions, DefinitionError>> = OnceLock::new();
+    KNOWN
+        .get_or_init(|| {
+            let all: Vec<Interface> = STANDARD.iter().chain(OURS).copied().collect();
+            TypeDescriptions::new(&all)
+        })
+        .as_ref()
 }
 
 /// The RIHS01 hash string of a known type by its DDS name (`geometry_msgs::msg::dds_::Point_`,
-/// as rmw_zenoh's keys carry it), or `None` for an unknown type.
-pub fn rihs01_of_dds_name(dds_name: &str) -> Option<String> {
+/// as rmw_zenoh's keys carry it), or why there is none.
+pub fn rihs01_of_dds_name(dds_name: &str) -> Result<String, String> {
     static BY_DDS: OnceLock<HashMap<String, String>> = OnceLock::new();
+    let known = known().map_err(|e| format!("the interface definitions do not parse: {e}"))?;
     BY_DDS
         .get_or_init(|| {
-            let known = known();
             known
-                .types
-                .keys()
+                .names()
                 .filter_map(|name| Some((super::msg::dds_type_name(name), known.rihs01(name)?)))
                 .collect()
         })
         .get(dds_name)
         .cloned()
+        .ok_or_else(|| format!("no type description of `{dds_name}` (or of a type it refers to)"))
 }
 
 fn add_interface(
@@ -439,7 +445,7 @@ fn add_interface(
                 &format!("{name}_SendGoal"),
                 vec![uuid(), nested("goal", &goal)],
                 vec![
-                    primitive("accepted", 15),
+                    primitive("accepted", type_id::BOOLEAN),
                     nested("stamp", "builtin_interfaces/msg/Time"),
                 ],
             );
@@ -447,7 +453,10 @@ fn add_interface(
                 types,
                 &format!("{name}_GetResult"),
                 vec![uuid()],
-                vec![primitive("status", 2), nested("result", &result)],
+                vec![
+                    primitive("status", type_id::INT8),
+                    nested("result", &result),
+                ],
             );
             let feedback_message = format!("{name}_FeedbackMessage");
             types.insert(
@@ -493,8 +502,8 @@ fn add_service(
             at_most_one("response", &response_name),
         ],
     );
-    types.insert(request_name.clone(), non_empty(request));
-    types.insert(response_name.clone(), non_empty(response));
+    types.insert(request_name.clone(), request);
+    types.insert(response_name.clone(), response);
     types.insert(
         name.to_owned(),
         vec![
@@ -508,7 +517,10 @@ fn add_service(
 /// rosidl gives a type without fields one placeholder byte.
 fn non_empty(fields: Vec<Field>) -> Vec<Field> {
     if fields.is_empty() {
-        vec![primitive("structure_needs_at_least_one_member", 3)]
+        vec![primitive(
+            "structure_needs_at_least_one_member",
+            type_id::UINT8,
+        )]
     } else {
         fields
     }
@@ -688,9 +700,23 @@ mod tests {
         ),
     ];
 
-    /// Jazzy hashes of the types rosidl derives from an action, as keys of another
-    /// rmw_zenoh implementation's golden tests give them for `example_interfaces` Fibonacci.
+    /// Jazzy hashes of the types rosidl derives from an action (`example_interfaces`
+    /// Fibonacci): the request and feedback messages as another rmw_zenoh implementation's
+    /// golden tests give them, and the services' as `ros2 action info -v` prints them (the
+    /// hashes the service keys carry).
     const FIBONACCI: &[(&str, &str)] = &[
+        (
+            "example_interfaces/action/Fibonacci_SendGoal",
+            "d1a57fb2a4afe8c21e34fb10db206f16ce6729b28531141472df92277c55b557",
+        ),
+        (
+            "example_interfaces/action/Fibonacci_GetResult",
+            "1b0de0d5d29dc955d92f546706568428632771db13ec84c15ec1c1a59f424a57",
+        ),
+        (
+            "action_msgs/srv/CancelGoal",
+            "573d8b0a534451d7bc2ac8c5ffde8ac14b8593b7001175d0cd6516dcbeb8689a",
+        ),
         (
             "example_interfaces/action/Fibonacci_SendGoal_Request",
             "3d088942b413247db536576f0286768c6be8fcd5d0c9a5d544f359fba090a238",
@@ -738,7 +764,7 @@ mod tests {
 
     #[test]
     fn every_interface_we_ship_is_described() {
-        let known = known();
+        let known = known().expect("the shipped definitions parse");
         for interface in STANDARD.iter().chain(OURS) {
             assert!(known.hash(interface.name).is_some(), "{}", interface.name);
         }
@@ -754,9 +780,13 @@ mod tests {
         }
         assert_eq!(
             rihs01_of_dds_name("geometry_msgs::msg::dds_::Point_").as_deref(),
-            Some("RIHS01_6963084842a9b04494d6b2941d11444708d892da2f4b09843b9c43f42a7f6881")
+            Ok("RIHS01_6963084842a9b04494d6b2941d11444708d892da2f4b09843b9c43f42a7f6881")
         );
-        assert_eq!(rihs01_of_dds_name("no_msgs::msg::dds_::Nothing_"), None);
+        let unknown = rihs01_of_dds_name("no_msgs::msg::dds_::Nothing_").expect_err("unknown");
+        assert!(
+            unknown.contains("no_msgs::msg::dds_::Nothing_"),
+            "{unknown}"
+        );
     }
 
     #[test]
