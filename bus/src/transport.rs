@@ -94,7 +94,8 @@ struct Inner {
 }
 
 /// Locks a mutex, ignoring poisoning (no code here panics while holding a lock).
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// The mutex's value, also after a panic elsewhere poisoned it.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

@@ -10,26 +10,26 @@ use super::convert;
 use super::msg::{
     GoalStatusList, NavigateThroughPosesFeedback, NavigateThroughPosesFeedbackMessage,
     NavigateThroughPosesGoal, NavigateThroughPosesResult, NavigateThroughPosesResultJazzy,
-    RosMessage, dds_type_name,
+    RosMessage,
 };
-use super::rmw::{Delivery, Sinks};
+use super::rmw::{Delivery, Sinks, ros_error, type_info};
 use super::routes::NAV_ACTION;
 use super::tf::MAP_FRAME;
 use crate::messages::{self, GoalStatus, Header, NavCancel};
 use crate::queue::Queue;
-use crate::transport::BusError;
+use crate::transport::{BusError, lock};
 use hiroz::Builder;
 use hiroz::action::GoalId;
 use hiroz::action::ZAction;
 use hiroz::action::client::ZActionClient;
 use hiroz::action::server::{ExecutingGoal, ZActionServer};
-use hiroz::entity::{TypeHash, TypeInfo};
+use hiroz::entity::TypeInfo;
 use hiroz::msg::{SerdeCdrSerdes, ZMessage};
 use hiroz::node::ZNode;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
@@ -37,10 +37,6 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 const REMEMBERED_GOALS: usize = 256;
 /// How often a served goal looks for a cancel request.
 const CANCEL_POLL: Duration = Duration::from_millis(10);
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 impl ZMessage for NavigateThroughPosesGoal {
     type Serdes = SerdeCdrSerdes<Self>;
@@ -67,10 +63,6 @@ impl NavResult for NavigateThroughPosesResultJazzy {}
 /// `nav2_msgs/action/NavigateThroughPoses` with the type names rmw_zenoh gives its endpoints,
 /// its result `R` as the distribution defines it.
 pub(crate) struct NavigateThroughPoses<R>(PhantomData<R>);
-
-fn type_info(name: &str) -> TypeInfo {
-    TypeInfo::new(&dds_type_name(name), TypeHash::zero())
-}
 
 impl<R: NavResult + 'static> ZAction for NavigateThroughPoses<R> {
     type Goal = NavigateThroughPosesGoal;
@@ -141,6 +133,12 @@ impl KnownGoals {
         } else {
             self.deliver(&list);
         }
+    }
+
+    /// A payload on the status topic that is not a status list: every status subscription
+    /// counts it as malformed.
+    pub(crate) fn on_malformed_status(&mut self, reason: &str) {
+        self.status_sinks.malformed(reason);
     }
 
     fn deliver(&mut self, list: &GoalStatusList) {
@@ -243,7 +241,7 @@ impl NavClient {
         let client: ZActionClient<NavigateThroughPoses<R>> = node
             .create_action_client::<NavigateThroughPoses<R>>(NAV_ACTION)
             .build()
-            .map_err(|e| BusError::Zenoh(format!("ROS 2 action client: {e}")))?;
+            .map_err(|e| ros_error("action client", e))?;
         let (requests, mut incoming) = unbounded_channel::<NavAction>();
         let task_sent = Arc::clone(sent);
         runtime.spawn(async move {
@@ -363,7 +361,7 @@ impl NavServer {
         let server: ZActionServer<NavigateThroughPoses<R>> = node
             .create_action_server::<NavigateThroughPoses<R>>(NAV_ACTION)
             .build()
-            .map_err(|e| BusError::Zenoh(format!("ROS 2 action server: {e}")))?
+            .map_err(|e| ros_error("action server", e))?
             .with_handler(move |goal: ExecutingGoal<NavigateThroughPoses<R>>| {
                 serve_goal(Arc::clone(&handler_served), goal)
             });

@@ -15,13 +15,13 @@
 use super::cdr;
 use super::msg::{self, RosMessage, dds_type_name};
 use super::nav::{KnownGoals, NavAction, NavClient, NavServer};
-use super::routes::{Route, nav_feedback_topic, nav_status_topic, route};
+use super::routes::{self, Route, nav_feedback_topic, nav_status_topic, route};
 use super::tf::{self, TfBuffer};
 use super::type_hash;
 use crate::messages;
 use crate::options::{Distro, Ros2Options};
 use crate::queue::Queue;
-use crate::transport::{BusError, Received};
+use crate::transport::{BusError, Received, lock};
 use hiroz::Builder;
 use hiroz::context::{KeyExprFormat, ZContext, ZContextBuilder};
 use hiroz::entity::{EndpointKind, TypeHash, TypeInfo};
@@ -36,7 +36,7 @@ use hiroz_protocol::{DynKeyExprFormatter, KeyExprFormatter, RmwZenohFormatter};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock};
 use zenoh::sample::Sample;
 
 /// The payload type of every hiroz endpoint here: payloads are encoded and decoded by
@@ -51,17 +51,13 @@ impl ZMessage for Opaque {
 /// A publisher of pre-encoded CDR payloads.
 pub(crate) type RawPublisher = ZPub<Opaque, SerdeCdrSerdes<Opaque>>;
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn ros_error(what: &str, err: impl std::fmt::Display) -> BusError {
+pub(crate) fn ros_error(what: &str, err: impl std::fmt::Display) -> BusError {
     BusError::Zenoh(format!("ROS 2 {what}: {err}"))
 }
 
 /// The rmw type info of `type_name`. Its hash stays zero: hiroz writes Humble's
 /// `TypeHashNotSupported` for it, which [`JazzyKeys`] replaces for Jazzy.
-fn type_info(type_name: &str) -> TypeInfo {
+pub(crate) fn type_info(type_name: &str) -> TypeInfo {
     TypeInfo::new(&dds_type_name(type_name), TypeHash::zero())
 }
 
@@ -163,12 +159,14 @@ fn latched_qos(depth: usize) -> QosProfile {
 
 /// The ROS 2 side of a bus: one context, one node, its publishers, the Nav2 action.
 pub(crate) struct Ros2Transport {
-    runtime: Arc<tokio::runtime::Runtime>,
+    runtime: tokio::runtime::Runtime,
     node: ZNode,
     publishers: Mutex<HashMap<String, Arc<RawPublisher>>>,
     nav_client: Mutex<Option<NavClient>>,
     known_goals: Arc<Mutex<KnownGoals>>,
     nav_server: Mutex<Option<NavServer>>,
+    /// The one subscriber of the action's status topic, for every status subscription.
+    status_listener: Mutex<Option<Arc<Ros2Subscription>>>,
     distro: Distro,
     _context: ZContext,
 }
@@ -215,12 +213,13 @@ impl Ros2Transport {
         tracing::info!(node = %options.node_name, domain = options.domain_id,
             namespace = %options.ros_namespace, distro = ?options.distro, "ROS 2 node up (rmw_zenoh)");
         Ok(Self {
-            runtime: Arc::new(runtime),
+            runtime,
             node,
             publishers: Mutex::new(HashMap::new()),
             nav_client: Mutex::new(None),
             known_goals: Arc::default(),
             nav_server: Mutex::new(None),
+            status_listener: Mutex::new(None),
             distro: options.distro,
             _context: context,
         })
@@ -268,7 +267,7 @@ impl Ros2Transport {
                     topic: topic.to_owned(),
                     message,
                 })?;
-                self.publish_cdr(&m.ros_name, m.type_name, reliable_qos(10), cdr)
+                self.publish_cdr(m.ros_name, m.type_name, reliable_qos(10), cdr)
             }
             Route::Pose => {
                 let pose: messages::PoseMsg = decoded(topic, payload)?;
@@ -309,7 +308,7 @@ impl Ros2Transport {
                 "topic `{topic}` is a call of the Nav2 action, not a ROS topic"
             ))
         })?;
-        self.publish_cdr(&name, type_name, reliable_qos(10), payload.to_vec())
+        self.publish_cdr(name, type_name, reliable_qos(10), payload.to_vec())
     }
 
     /// The action client, created on first use.
@@ -342,6 +341,25 @@ impl Ros2Transport {
         })
     }
 
+    /// The subscriber of the action's status topic, created on first use: each status list
+    /// is decoded once and goes to every status subscription through the goal book.
+    fn status_listener(&self) -> Result<Arc<Ros2Subscription>, BusError> {
+        started_once(&self.status_listener, || {
+            let goals = Arc::clone(&self.known_goals);
+            let mut handle = Ros2Subscription::default();
+            self.pump(
+                &mut handle,
+                nav_status_topic(),
+                reliable_qos(10),
+                move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
+                    Ok(list) => lock(&goals).on_status(list),
+                    Err(e) => lock(&goals).on_malformed_status(&e.to_string()),
+                },
+            )?;
+            Ok(Arc::new(handle))
+        })
+    }
+
     /// Starts delivering `topic` into `queue`.
     pub(crate) fn subscribe(
         &self,
@@ -360,7 +378,7 @@ impl Ros2Transport {
                 let from_ros = m.from_ros;
                 self.pump(
                     &mut handle,
-                    (&m.ros_name, m.type_name),
+                    (m.ros_name, m.type_name),
                     qos,
                     move |payload| {
                         deliver.converted(from_ros(payload));
@@ -380,7 +398,7 @@ impl Ros2Transport {
                         match cdr::decode::<msg::TfMessage>(payload) {
                             Ok(tf) => {
                                 let mut buffer = lock(&buffer);
-                                buffer.insert(&tf);
+                                buffer.insert(tf);
                                 if let Some(pose) = buffer.robot_pose() {
                                     deliver.json(&pose);
                                 }
@@ -391,26 +409,14 @@ impl Ros2Transport {
                 }
             }
             Route::NavStatus => {
-                let sent = Arc::clone(&self.known_goals);
-                let malformed = Delivery::new(topic, queue);
-                lock(&sent).deliver_status_to(Delivery::new(topic, queue));
-                let (name, type_name) = nav_status_topic();
-                self.pump(
-                    &mut handle,
-                    (&name, type_name),
-                    reliable_qos(10),
-                    move |payload| match cdr::decode::<msg::GoalStatusList>(payload) {
-                        Ok(list) => lock(&sent).on_status(list),
-                        Err(e) => malformed.malformed(&e.to_string()),
-                    },
-                )?;
+                lock(&self.known_goals).deliver_status_to(Delivery::new(topic, queue));
+                self.status_listener()?;
             }
             Route::NavFeedback => {
                 let deliver = Delivery::new(topic, queue);
-                let (name, type_name) = nav_feedback_topic();
                 self.pump(
                     &mut handle,
-                    (&name, type_name),
+                    nav_feedback_topic(),
                     reliable_qos(10),
                     move |payload| match cdr::decode::<msg::NavigateThroughPosesFeedbackMessage>(
                         payload,
@@ -438,6 +444,13 @@ impl Ros2Transport {
     ) -> Result<(), BusError> {
         let arrived: Arc<OnceLock<Arc<BoundedQueue<Sample>>>> = Arc::default();
         let notified = Arc::clone(&arrived);
+        let each = Arc::new(each);
+        let drain = move |queue: &BoundedQueue<Sample>| {
+            while let Some(sample) = queue.try_recv() {
+                each(&sample.payload().to_bytes());
+            }
+        };
+        let notified_drain = drain.clone();
         let subscriber = self
             .node
             .create_sub_impl::<Opaque>(ros_name, Some(type_info(type_name)))
@@ -445,14 +458,15 @@ impl Ros2Transport {
             .with_buffer_group(hiroz::BufferGroup::Off)
             .build_with_notifier(move || {
                 if let Some(queue) = notified.get() {
-                    while let Some(sample) = queue.try_recv() {
-                        each(&sample.payload().to_bytes());
-                    }
+                    notified_drain(queue);
                 }
             })
             .map_err(|e| ros_error(&format!("subscriber `{ros_name}`"), e))?;
         if let Some(queue) = &subscriber.queue {
             let _ = arrived.set(Arc::clone(queue));
+            // What arrived before the queue was known here (a latched `/tf_static` sent once
+            // would otherwise wait for a next sample that may never come).
+            drain(queue);
         }
         handle.subscribers.push(Box::new(subscriber));
         Ok(())
@@ -464,7 +478,7 @@ impl Ros2Transport {
         let Some((name, _)) = route(topic).ros_topic() else {
             return true;
         };
-        match qualify_topic_name(&name, self.node.namespace(), self.node.name()) {
+        match qualify_topic_name(name, self.node.namespace(), self.node.name()) {
             Ok(qualified) => {
                 self.node
                     .graph()
@@ -483,6 +497,7 @@ impl Ros2Transport {
         lock(&self.publishers).clear();
         lock(&self.nav_client).take();
         lock(&self.nav_server).take();
+        lock(&self.status_listener).take();
     }
 }
 
@@ -518,11 +533,24 @@ impl Sinks {
         self.0.push(sink);
     }
 
-    /// Sends `value` as JSON to every sink whose subscription still exists.
+    /// Sends `value` as JSON (encoded once) to every sink whose subscription still exists.
     pub(crate) fn json(&mut self, value: &impl Serialize) {
         self.0.retain(Delivery::is_live);
+        match routes::json(value) {
+            Ok(payload) => {
+                for sink in &self.0 {
+                    sink.raw(payload.clone());
+                }
+            }
+            Err(reason) => self.malformed(&reason),
+        }
+    }
+
+    /// Reports a malformed payload to every sink whose subscription still exists.
+    pub(crate) fn malformed(&mut self, reason: &str) {
+        self.0.retain(Delivery::is_live);
         for sink in &self.0 {
-            sink.json(value);
+            sink.malformed(reason);
         }
     }
 }
@@ -554,10 +582,7 @@ impl Delivery {
 
     /// Delivers `value` as JSON.
     pub(crate) fn json(&self, value: &impl Serialize) {
-        match serde_json::to_vec(value) {
-            Ok(payload) => self.raw(payload),
-            Err(e) => self.malformed(&format!("cannot encode JSON: {e}")),
-        }
+        self.converted(routes::json(value));
     }
 
     /// Delivers a conversion's result, or its error as a malformed payload.

@@ -25,14 +25,14 @@ pub struct TfBuffer {
 
 impl TfBuffer {
     /// Takes every transform of `message` (a later one of the same child replaces it).
-    pub fn insert(&mut self, message: &TfMessage) {
-        for t in &message.transforms {
+    pub fn insert(&mut self, message: TfMessage) {
+        for t in message.transforms {
             if t.child_frame_id.is_empty() || !is_finite(&t.transform) {
                 continue;
             }
             self.parents.insert(
-                t.child_frame_id.clone(),
-                (t.header.frame_id.clone(), t.transform, t.header.stamp),
+                t.child_frame_id,
+                (t.header.frame_id, t.transform, t.header.stamp),
             );
         }
     }
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn the_pose_goes_through_odom() {
         let mut tf = TfBuffer::default();
-        tf.insert(&TfMessage {
+        tf.insert(TfMessage {
             transforms: vec![planar(
                 MAP_FRAME,
                 "odom",
@@ -177,7 +177,7 @@ mod tests {
             )],
         });
         assert_eq!(tf.robot_pose(), None, "base_link is not connected yet");
-        tf.insert(&TfMessage {
+        tf.insert(TfMessage {
             transforms: vec![planar("odom", BASE_FRAME, 3.0, 0.5, 0.25, 7)],
         });
         let pose = tf.robot_pose().expect("map_decision <- odom <- base_link");
@@ -198,7 +198,7 @@ mod tests {
             yaw: -2.0,
         };
         let mut tf = TfBuffer::default();
-        tf.insert(&pose_transform(&pose));
+        tf.insert(pose_transform(&pose));
         let back = tf.robot_pose().expect("one transform");
         assert_eq!((back.x, back.y), (pose.x, pose.y));
         assert!((back.yaw - pose.yaw).abs() < 1e-6);
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn loops_and_non_finite_transforms_give_no_pose() {
         let mut tf = TfBuffer::default();
-        tf.insert(&TfMessage {
+        tf.insert(TfMessage {
             transforms: vec![
                 planar("a", BASE_FRAME, 0.0, 0.0, 0.0, 0),
                 planar(BASE_FRAME, "a", 0.0, 0.0, 0.0, 0),
@@ -216,7 +216,7 @@ mod tests {
         });
         assert_eq!(tf.robot_pose(), None);
         let mut tf = TfBuffer::default();
-        tf.insert(&TfMessage {
+        tf.insert(TfMessage {
             transforms: vec![planar(MAP_FRAME, BASE_FRAME, f64::NAN, 0.0, 0.0, 0)],
         });
         assert_eq!(tf.robot_pose(), None);
