@@ -260,7 +260,7 @@ impl GoalStatus {
 
     /// Whether `status` is a final one (succeeded, canceled, aborted): the goal is over.
     pub fn is_final(status: u8) -> bool {
-        matches!(status, Self::SUCCEEDED | Self::CANCELED | Self::ABORTED)
+        status == Self::SUCCEEDED || nav_status::ended_without_success(status)
     }
 }
 
