@@ -35,6 +35,15 @@ fn unix_time() -> f64 {
 
 /// Runs the match; `Err` is a message and the exit code.
 pub fn run(args: &SoccerArgs) -> Result<(), (String, u8)> {
+    if args.bus.ros2 {
+        // The match is the team network's hub: robots and viewers reach it on its Zenoh keys.
+        return Err((
+            "error: --soccer --ros2: the soccer match runs on the Zenoh bus only; leave out \
+             --ros2 here and on its `soccer run` nodes"
+                .to_owned(),
+            2,
+        ));
+    }
     if !(args.speed.is_finite() && args.speed > 0.0) {
         return Err((
             format!("error: --speed must be > 0, found {}", args.speed),

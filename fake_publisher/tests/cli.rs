@@ -49,6 +49,14 @@ fn bad_flags_exit_2() {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
     }
+    // The soccer match has no ROS 2 side: said, not ignored.
+    let out = bin()
+        .args(["--soccer", "--ros2", "--seconds", "1"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--soccer --ros2"), "{stderr}");
 }
 
 fn free_port() -> u16 {
