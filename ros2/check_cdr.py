@@ -82,14 +82,20 @@ CANCEL_GOAL_TYPES = {
 }
 
 
-def check_type_hashes(folder):
-    """Our RIHS01 hashes against rosbags' for every message type; returns how many agreed."""
-    ours = json.loads((folder / TYPE_HASHES).read_text())
-    store = get_typestore(Stores.ROS2_JAZZY)
+def package_types():
+    """The message types of our packages (global_interface, soccer_decision_msgs) from their .msg files."""
     types = {}
     for directory, package in ((MSG_DIR, "global_interface"), (SOCCER_MSG_DIR, "soccer_decision_msgs")):
         for msg in sorted(directory.glob("*.msg")):
             types.update(get_types_from_msg(msg.read_text(), f"{package}/msg/{msg.stem}"))
+    return types
+
+
+def check_type_hashes(folder):
+    """Our RIHS01 hashes against rosbags' for every message type; returns how many agreed."""
+    ours = json.loads((folder / TYPE_HASHES).read_text())
+    store = get_typestore(Stores.ROS2_JAZZY)
+    types = package_types()
     for name, text in {**NAV2_JAZZY_TYPES, **CANCEL_GOAL_TYPES}.items():
         if name not in store.fielddefs:
             # rosbags files a `pkg/srv/Name` it parses as `pkg/srv/msg/Name`: keep our name.
@@ -147,11 +153,7 @@ def same(got, want, path):
 def main():
     folder = Path(sys.argv[1])
     store = get_typestore(Stores.ROS2_HUMBLE)
-    ours = {}
-    for msg in sorted(MSG_DIR.glob("*.msg")):
-        ours.update(get_types_from_msg(msg.read_text(), f"global_interface/msg/{msg.stem}"))
-    for msg in sorted(SOCCER_MSG_DIR.glob("*.msg")):
-        ours.update(get_types_from_msg(msg.read_text(), f"soccer_decision_msgs/msg/{msg.stem}"))
+    ours = package_types()
     for name, text in NAV2_TYPES.items():
         ours.update(get_types_from_msg(text, name))
     store.register(ours)

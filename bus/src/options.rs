@@ -76,6 +76,16 @@ pub enum Distro {
     Jazzy,
 }
 
+impl Distro {
+    /// The distribution's name as `--ros-distro` takes it (`"humble"`, `"jazzy"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Humble => "humble",
+            Self::Jazzy => "jazzy",
+        }
+    }
+}
+
 /// Everything [`Bus::ros2`](crate::Bus::ros2) needs: where the Zenoh session connects (the
 /// rmw_zenoh router, usually `tcp/127.0.0.1:7447`), the ROS domain and distribution, and the
 /// node's name and namespace.

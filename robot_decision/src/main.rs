@@ -454,7 +454,7 @@ fn load_node(config: &Path) -> Option<NodeCore> {
 
 /// Runs a node of any profile on the bus the flags ask for (Zenoh, or ROS 2 as node
 /// `node_name`) until Ctrl-C, then closes its recording.
-pub(crate) fn run_live<P: decision_node::profile::NodeProfile>(
+fn run_live<P: decision_node::profile::NodeProfile>(
     node: P,
     args: &bus::BusArgs,
     default_listen: bool,

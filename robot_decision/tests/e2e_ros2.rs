@@ -14,27 +14,21 @@ use bus::messages::{
 };
 use bus::ros2::msg::Quaternion;
 use bus::ros2::router::Router;
-use bus::{Bus, Distro, Received, Ros2Options, Subscription, topics};
+use bus::{Bus, Distro, Received, Subscription, topics};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 mod common;
 use common::{Killed, fake_publisher_bin, free_port, repo};
+use decision_node::runtime::clock::wall_clock;
 
 /// The sample's TIME_THR (s): inputs older than this no longer count.
 const TIME_THR: Duration = Duration::from_millis(1000);
 
 fn start_node(endpoint: &str) -> Killed {
     start_node_on(endpoint, Distro::Humble)
-}
-
-fn distro_flag(distro: Distro) -> &'static str {
-    match distro {
-        Distro::Humble => "humble",
-        Distro::Jazzy => "jazzy",
-    }
 }
 
 fn start_node_on(endpoint: &str, distro: Distro) -> Killed {
@@ -45,7 +39,7 @@ fn start_node_on(endpoint: &str, distro: Distro) -> Killed {
                 "sample/config.json",
                 "--ros2",
                 "--ros-distro",
-                distro_flag(distro),
+                distro.as_str(),
                 "--connect",
                 endpoint,
                 "--no-reload",
@@ -66,17 +60,7 @@ fn ros2_client(endpoint: &str) -> Bus {
 }
 
 fn ros2_client_on(endpoint: &str, distro: Distro, name: &str) -> Bus {
-    let options = Ros2Options {
-        distro,
-        ..Ros2Options::via_router(endpoint, name)
-    };
-    Bus::ros2(&options).expect("the test joins the ROS 2 graph")
-}
-
-fn wall_clock() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
+    common::ros2_client(endpoint, distro, name, "")
 }
 
 /// The test's side of the robot: what it received, and the Nav2 it plays.
@@ -390,10 +374,8 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
     for (i, snapshot) in snapshots.iter().enumerate() {
         // Play Nav2: end the running goal as the sample's status says.
         let wanted = snapshot["nav_status"].as_u64().expect("nav_status") as u8;
-        if matches!(
-            wanted,
-            GoalStatus::SUCCEEDED | GoalStatus::CANCELED | GoalStatus::ABORTED
-        ) && let Some(goal) = robot.active_goal
+        if GoalStatus::is_final(wanted)
+            && let Some(goal) = robot.active_goal
         {
             robot.finish(goal, wanted);
         }
@@ -616,7 +598,7 @@ fn offline_loop_on(distro: Distro) -> RunningLoop {
                 "sample/scenarios/hp_retreat.json5",
                 "--ros2",
                 "--ros-distro",
-                distro_flag(distro),
+                distro.as_str(),
                 "--connect",
                 &endpoint,
                 "--speed",

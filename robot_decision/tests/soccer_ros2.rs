@@ -7,9 +7,9 @@
 
 #![cfg(feature = "ros2")]
 
+use bus::Distro;
 use bus::ros2::router::Router;
 use bus::soccer::{self as topics, MotionCommandMsg, robot_topic};
-use bus::{Bus, Distro, Ros2Options};
 use serde_json::{Value, json};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -22,10 +22,6 @@ use common::{Killed, free_port, repo};
 const PLAYER: u8 = 1;
 
 fn start_soccer_node(endpoint: &str, distro: Distro) -> Killed {
-    let distro = match distro {
-        Distro::Humble => "humble",
-        Distro::Jazzy => "jazzy",
-    };
     Killed(
         Command::new(env!("CARGO_BIN_EXE_robot-decision"))
             .args([
@@ -38,7 +34,7 @@ fn start_soccer_node(endpoint: &str, distro: Distro) -> Killed {
                 &PLAYER.to_string(),
                 "--ros2",
                 "--ros-distro",
-                distro,
+                distro.as_str(),
                 "--ros-namespace",
                 "home",
                 "--connect",
@@ -51,15 +47,6 @@ fn start_soccer_node(endpoint: &str, distro: Distro) -> Killed {
             .spawn()
             .expect("robot-decision starts"),
     )
-}
-
-fn client(endpoint: &str, distro: Distro, name: &str, namespace: &str) -> Bus {
-    Bus::ros2(&Ros2Options {
-        ros_namespace: namespace.to_owned(),
-        distro,
-        ..Ros2Options::via_router(endpoint, name)
-    })
-    .expect("the test joins the ROS 2 graph")
 }
 
 fn stamp() -> Value {
@@ -83,14 +70,15 @@ fn soccer_node_on(distro: Distro) {
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
     let _router = Router::start(std::slice::from_ref(&endpoint)).expect("router");
     let _node = start_soccer_node(&endpoint, distro);
-    let team = client(&endpoint, distro, "e2e_team", "home");
+    let team = common::ros2_client(&endpoint, distro, "e2e_team", "home");
     let motion = robot_topic(PLAYER, topics::MOTION_COMMAND);
     let events = robot_topic(PLAYER, topics::EVENTS);
+    let trace = robot_topic(PLAYER, topics::TRACE);
     let sub = team
-        .subscribe(&[motion.as_str(), events.as_str()])
+        .subscribe(&[motion.as_str(), events.as_str(), trace.as_str()])
         .expect("subscribe");
     // A viewer in the root namespace follows the team by prefix.
-    let viewer = client(&endpoint, distro, "e2e_viewer", "");
+    let viewer = common::ros2_client(&endpoint, distro, "e2e_viewer", "");
     let followed = format!("home/{motion}");
     let viewer_sub = viewer.subscribe(&[followed.as_str()]).expect("subscribe");
     let game = robot_topic(PLAYER, topics::GAME_STATE);
@@ -104,12 +92,18 @@ fn soccer_node_on(distro: Distro) {
     let ball = robot_topic(PLAYER, topics::BALL);
     let mut bodies = Vec::new();
     let mut malformed_counted = false;
+    // The ball the decision used is the one sent (the inputs were decoded, not only the game
+    // state: a robot without a ball searches, which moves too).
+    let mut ball_decided = false;
     let deadline = Instant::now() + Duration::from_secs(60);
     let moving = |kind: &str| matches!(kind, "walk_to" | "walk_velocity" | "turn" | "kick");
-    while !(bodies.iter().any(|k: &String| moving(k)) && malformed_counted) {
+    while !(bodies.iter().any(|k: &String| moving(k)) && malformed_counted && ball_decided) {
         assert!(
             Instant::now() < deadline,
-            "{distro:?}: bodies seen {bodies:?}, malformed counted: {malformed_counted}"
+            "{distro:?}: {} bodies, the last {:?}, malformed counted: {malformed_counted}, \
+             the ball sent decided: {ball_decided}",
+            bodies.len(),
+            &bodies[bodies.len().saturating_sub(3)..]
         );
         let inputs = [
             (
@@ -141,6 +135,10 @@ fn soccer_node_on(distro: Distro) {
                 let command: MotionCommandMsg = r.decode().expect("a typed motion command");
                 assert_eq!(command.player, PLAYER);
                 bodies.push(command.command.body.kind().to_owned());
+            } else if r.topic == trace {
+                let t: Value = serde_json::from_slice(&r.payload).expect("trace JSON");
+                let used = &t["decision"]["ball"];
+                ball_decided |= used["x"] == 1.0 && used["y"] == 0.0 && used["source"] == "local";
             } else if r.topic == events {
                 let event: Value = serde_json::from_slice(&r.payload).expect("event JSON");
                 malformed_counted |= event["stats"]["malformed"][&ball]

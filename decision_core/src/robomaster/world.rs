@@ -213,7 +213,7 @@ impl World {
             from_car_pos
         } else {
             match input.pose {
-                Some(p) => Point2 { x: p.x, y: p.y },
+                Some(p) => p.position(),
                 None => return Err(InputSkip::NoPosition),
             }
         };

@@ -44,3 +44,16 @@ impl Drop for Killed {
         let _ = self.0.wait();
     }
 }
+
+/// A ROS 2 bus of this test in `distro`'s wire format: node `name` in `namespace` ("" for the
+/// root), a peer of the router at `endpoint`.
+#[cfg(feature = "ros2")]
+#[allow(dead_code)] // the ROS 2 tests' helper; the others include this module too
+pub fn ros2_client(endpoint: &str, distro: bus::Distro, name: &str, namespace: &str) -> bus::Bus {
+    bus::Bus::ros2(&bus::Ros2Options {
+        distro,
+        ros_namespace: namespace.to_owned(),
+        ..bus::Ros2Options::via_router(endpoint, name)
+    })
+    .expect("the test joins the ROS 2 graph")
+}
