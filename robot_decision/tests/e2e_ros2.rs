@@ -486,8 +486,6 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
     );
 
     // Malformed CDR on every input topic is counted; the node goes on.
-    let malformed =
-        |stats: &Value, topic: &str| stats["stats"]["malformed"][topic].as_u64().unwrap_or(0);
     let garbage: [&[u8]; 2] = [&[0x00, 0x01, 0x00, 0x00, 0xff], &[0x07]];
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
@@ -498,21 +496,17 @@ fn the_node_on_ros2_decides_as_decide_and_drives_nav2_through_the_action() {
             .find(|e| e["kind"] == "stats")
             .cloned()
             .unwrap_or(Value::Null);
-        if topics::NODE_INPUTS
-            .iter()
-            .all(|topic| malformed(&stats, topic) >= 2)
-        {
+        let short = common::inputs_short_of_malformed(&stats, 2);
+        if short.is_empty() {
             break;
         }
         assert!(
             Instant::now() < deadline,
             "malformed CDR not counted on every input: {stats}"
         );
-        for topic in topics::NODE_INPUTS {
-            if malformed(&stats, topic) < 2 {
-                for payload in garbage {
-                    robot.bus.publish_cdr(topic, payload).expect("raw CDR");
-                }
+        for topic in short {
+            for payload in garbage {
+                robot.bus.publish_cdr(topic, payload).expect("raw CDR");
             }
         }
         let until = Instant::now() + Duration::from_millis(1500);

@@ -168,17 +168,13 @@ fn node_and_fake_publisher_over_zenoh() {
     // 3. garbage on every input topic is counted and ignored. A test publisher's first
     // messages on a key can be lost while its route forms, so garbage is re-sent on the
     // topics not yet counted until every topic is, or a deadline passes.
-    let malformed =
-        |stats: &Value, topic: &str| stats["stats"]["malformed"][topic].as_u64().unwrap_or(0);
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut stats = Value::Null;
     let mut decisions_after = 0;
     loop {
-        for topic in topics::NODE_INPUTS {
-            if malformed(&stats, topic) < 2 {
-                test_bus.publish_raw(topic, b"{not json").unwrap();
-                test_bus.publish_raw(topic, br#"{"header": 5}"#).unwrap();
-            }
+        for topic in common::inputs_short_of_malformed(&stats, 2) {
+            test_bus.publish_raw(topic, b"{not json").unwrap();
+            test_bus.publish_raw(topic, br#"{"header": 5}"#).unwrap();
         }
         let after = collect(&sub, Duration::from_secs(2));
         decisions_after += after.iter().filter(|r| r.topic == topics::DECISION).count();
@@ -191,10 +187,7 @@ fn node_and_fake_publisher_over_zenoh() {
         {
             stats = latest;
         }
-        if topics::NODE_INPUTS
-            .iter()
-            .all(|topic| malformed(&stats, topic) >= 2)
-        {
+        if common::inputs_short_of_malformed(&stats, 2).is_empty() {
             break;
         }
         assert!(

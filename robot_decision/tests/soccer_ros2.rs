@@ -11,41 +11,27 @@ use bus::Distro;
 use bus::ros2::router::Router;
 use bus::soccer::{self as topics, MotionCommandMsg, robot_topic};
 use serde_json::{Value, json};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 // The soccer node needs no fake publisher: this test is its robot.
 #[allow(dead_code)]
 mod common;
-use common::{Killed, free_port, repo};
+use common::{Killed, free_port};
 
 const PLAYER: u8 = 1;
 
 fn start_soccer_node(endpoint: &str, distro: Distro) -> Killed {
-    Killed(
-        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
-            .args([
-                "soccer",
-                "run",
-                "sample/soccer/parameters",
-                "--location",
-                "simulation",
-                "--player",
-                &PLAYER.to_string(),
-                "--ros2",
-                "--ros-distro",
-                distro.as_str(),
-                "--ros-namespace",
-                "home",
-                "--connect",
-                endpoint,
-                "--no-reload",
-            ])
-            .current_dir(repo())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("robot-decision starts"),
+    common::soccer_node(
+        PLAYER,
+        &[
+            "--ros2",
+            "--ros-distro",
+            distro.as_str(),
+            "--ros-namespace",
+            "home",
+            "--connect",
+            endpoint,
+        ],
     )
 }
 

@@ -56,29 +56,9 @@ fn start_robot(endpoint: &str, player: u8) -> Killed {
 }
 
 fn start_robot_with(endpoint: &str, player: u8, extra: &[&str]) -> Killed {
-    Killed(
-        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
-            .args([
-                "soccer",
-                "run",
-                "sample/soccer/parameters",
-                "--location",
-                "simulation",
-                "--player",
-                &player.to_string(),
-                "--namespace",
-                "home",
-                "--connect",
-                endpoint,
-                "--no-reload",
-            ])
-            .args(extra)
-            .current_dir(repo())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    )
+    let mut flags = vec!["--namespace", "home", "--connect", endpoint];
+    flags.extend_from_slice(extra);
+    common::soccer_node(player, &flags)
 }
 
 fn client(endpoint: &str) -> Bus {

@@ -2,7 +2,7 @@
 //! fake-publisher binary, and children killed when a test ends.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -56,4 +56,32 @@ pub fn ros2_client(endpoint: &str, distro: bus::Distro, name: &str, namespace: &
         ..bus::Ros2Options::via_router(endpoint, name)
     })
     .expect("the test joins the ROS 2 graph")
+}
+
+/// `robot-decision soccer run` on the sample parameters in simulation as robot `player`,
+/// with the bus `flags` (namespace, endpoint, transport, ...), quiet.
+#[allow(dead_code)] // the soccer tests' helper; the others include this module too
+pub fn soccer_node(player: u8, flags: &[&str]) -> Killed {
+    Killed(
+        Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+            .args(["soccer", "run", "sample/soccer/parameters"])
+            .args(["--location", "simulation", "--no-reload"])
+            .args(["--player", &player.to_string()])
+            .args(flags)
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("robot-decision starts"),
+    )
+}
+
+/// The node's input topics its `stats` event (JSON) counts fewer than `at_least` malformed
+/// messages on.
+#[allow(dead_code)] // the end-to-end tests' helper; the others include this module too
+pub fn inputs_short_of_malformed(stats: &serde_json::Value, at_least: u64) -> Vec<&'static str> {
+    bus::topics::NODE_INPUTS
+        .into_iter()
+        .filter(|topic| stats["stats"]["malformed"][topic].as_u64().unwrap_or(0) < at_least)
+        .collect()
 }
