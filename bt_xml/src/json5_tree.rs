@@ -19,7 +19,10 @@ pub fn load_json5(path: &Path) -> Result<TreeSpec, Vec<Diagnostic>> {
             message,
         }]
     };
-    let text = std::fs::read_to_string(path).map_err(|e| at(1, 1, format!("cannot read: {e}")))?;
+    let text = jsonc::read_text(path).map_err(|e| {
+        let pos = e.pos().unwrap_or(Pos { line: 1, column: 1 });
+        at(pos.line, pos.column, e.to_string())
+    })?;
     parse_json5(&text, path)
 }
 
@@ -50,7 +53,7 @@ pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>>
             "numbers must be finite".to_owned(),
         ));
     }
-    let mut spec: TreeSpec = serde_path_to_error::deserialize(json.to_serde()).map_err(|e| {
+    let mut spec: TreeSpec = decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
         let field = e.path().to_string();
         let pos = position_of(&json, &field).unwrap_or(json.pos);
         at(

@@ -29,6 +29,75 @@ impl fmt::Display for Pos {
     }
 }
 
+/// Why a text file could not be read: I/O, or a byte that is not UTF-8 (with its position).
+#[derive(Debug)]
+pub enum ReadTextError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The byte at `pos` cannot start or continue a UTF-8 character.
+    NotUtf8 {
+        /// Line and column of the bad byte, counted as the readers count them.
+        pos: Pos,
+        /// The bad byte.
+        byte: u8,
+    },
+}
+
+impl ReadTextError {
+    /// Where in the file the error is (none for an I/O error).
+    pub fn pos(&self) -> Option<Pos> {
+        match self {
+            ReadTextError::Io(_) => None,
+            ReadTextError::NotUtf8 { pos, .. } => Some(*pos),
+        }
+    }
+}
+
+impl fmt::Display for ReadTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadTextError::Io(e) => write!(f, "cannot read: {e}"),
+            ReadTextError::NotUtf8 { byte, .. } => write!(
+                f,
+                "not UTF-8 text: byte 0x{byte:02X} cannot start or continue a character (save the file as UTF-8)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadTextError {}
+
+/// Reads a UTF-8 text file; a bad byte is reported at its line and column, not at the start.
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadTextError> {
+    let bytes = std::fs::read(path).map_err(ReadTextError::Io)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let (pos, byte) = first_invalid_utf8(e.as_bytes());
+        ReadTextError::NotUtf8 { pos, byte }
+    })
+}
+
+/// Line and column (in characters, as the JSON reader counts them) of the first byte that is
+/// not valid UTF-8, and that byte.
+pub fn first_invalid_utf8(bytes: &[u8]) -> (Pos, u8) {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+    let line = prefix.matches('\n').count() + 1;
+    let last = prefix.rsplit('\n').next().unwrap_or_default();
+    // The reader does not count a leading byte order mark as a column.
+    let column = last.chars().count() + 1 - usize::from(line == 1 && last.starts_with('\u{feff}'));
+    let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (
+        Pos {
+            line: to_u32(line),
+            column: to_u32(column),
+        },
+        bytes.get(valid).copied().unwrap_or_default(),
+    )
+}
+
 /// A parsed JSON value with its position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Json {

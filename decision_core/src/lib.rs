@@ -12,3 +12,4 @@
 pub mod engine;
 pub mod jsonc;
 pub mod robomaster;
+pub mod strict_serde;

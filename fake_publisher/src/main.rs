@@ -89,6 +89,12 @@ impl RateLimited {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.schema {
+        // Printing only: a closed stdout (`| head`) ends the process quietly by SIGPIPE.
+        #[cfg(unix)]
+        // SAFETY: restores the default action of one signal before any thread is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
         return match serde_json::to_string_pretty(&scenario_schema()) {
             Ok(text) => {
                 println!("{text}");

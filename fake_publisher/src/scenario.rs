@@ -304,13 +304,46 @@ impl UnitName {
 }
 
 /// Where a unit is: a waypoint id of the field, or a point in metres.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged, expecting = "a waypoint id or a point {x, y} in metres")]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
 pub enum Place {
     /// At this waypoint (its position and heading).
     Waypoint(i32),
     /// At this point (heading 0).
     Point(Point),
+}
+
+/// Read by hand rather than as an untagged enum, whose buffered content would also take an
+/// array `[x, y]` for the point, by position.
+impl<'de> Deserialize<'de> for Place {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PlaceVisitor;
+        impl<'de> serde::de::Visitor<'de> for PlaceVisitor {
+            type Value = Place;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a waypoint id or a point {x, y} in metres")
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Place, E> {
+                i32::try_from(v)
+                    .map(Place::Waypoint)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Place, E> {
+                i32::try_from(v)
+                    .map(Place::Waypoint)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Place, A::Error> {
+                Point::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Place::Point)
+            }
+        }
+        deserializer.deserialize_any(PlaceVisitor)
+    }
 }
 
 /// A point of the field in metres (map frame: origin top-left, y down).
@@ -850,13 +883,14 @@ pub fn scenario_schema() -> Schema {
 
 /// Reads a scenario file and checks it against the field it names (which is loaded for that).
 pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = jsonc::read_text(path).map_err(|e| {
+        let pos = e.pos().unwrap_or_default();
         ScenarioError::single(Problem {
             file: path.to_path_buf(),
-            line: 0,
-            column: 0,
+            line: pos.line as usize,
+            column: pos.column as usize,
             field: String::new(),
-            message: format!("cannot read: {e}"),
+            message: e.to_string(),
         })
     })?;
     parse_scenario(&text, path)
@@ -930,7 +964,7 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
             "numbers must be finite".into(),
         ));
     }
-    let mut scenario: Scenario = serde_path_to_error::deserialize(doc.to_serde()).map_err(|e| {
+    let mut scenario: Scenario = decision_core::strict_serde::deserialize(doc.to_serde()).map_err(|e| {
         let field = json_path(e.path());
         let message = e.inner().to_string();
         // An unknown key is shown where it is written; any other error at its value. A

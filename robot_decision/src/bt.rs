@@ -2,11 +2,12 @@
 //! on JSON Lines input and prints each tick's trace, or times the benchmark schedule. The
 //! contract (input, output, errors) is `soccer_contract.md` section A.
 
+use crate::lines::{NumberedLines, line_text};
 use decision_core::engine::blackboard::{Blackboards, EntryType, ScopeId, Value};
 use decision_core::engine::{
     CompileError, Registry, Tree, TreeSpec, bench_leaves, compile, compile_with, nodes,
 };
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -182,20 +183,19 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
             return ExitCode::from(1);
         }
     };
-    // Non-empty lines, parsed; a read error ends the run.
-    let mut lines =
-        BufReader::new(reader)
-            .lines()
-            .enumerate()
-            .filter_map(|(index, line)| match line {
-                Err(e) => Some(Err(format!(
-                    "{}:{}: cannot read: {e}",
-                    input.display(),
-                    index + 1
-                ))),
-                Ok(line) if line.trim().is_empty() => None,
-                Ok(line) => Some(Ok((index, parse_line(&line)))),
-            });
+    // Every line, parsed (an empty or non-UTF-8 line is malformed); a read error ends the run.
+    let mut lines = NumberedLines::new(BufReader::new(reader)).map(|(number, line)| {
+        let index = number - 1;
+        match line {
+            Err(e) => Err(format!("{}:{number}: cannot read: {e}", input.display())),
+            Ok(bytes) => Ok((
+                index,
+                line_text(&bytes)
+                    .map_err(|fault| (fault.column, ".".to_owned(), fault.message))
+                    .and_then(parse_line),
+            )),
+        }
+    });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut malformed = 0usize;

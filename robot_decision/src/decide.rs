@@ -1,8 +1,9 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
 use decision_core::robomaster::Decider;
-use decision_core::robomaster::snapshot::parse_line_bytes;
-use std::io::{BufRead, BufReader, Write};
+use crate::lines::for_each_line;
+use decision_core::robomaster::snapshot::{SnapshotError, parse_line_bytes};
+use std::io::{BufReader, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
@@ -38,10 +39,16 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
     let read = for_each_line(&mut reader, |line| {
         index += 1;
         let text = line.trim_ascii();
-        if text.is_empty() {
-            return ControlFlow::Continue(());
-        }
-        match parse_line_bytes(text) {
+        let parsed = if text.is_empty() {
+            Err(SnapshotError {
+                column: 1,
+                field: ".".into(),
+                message: crate::lines::EMPTY_LINE.into(),
+            })
+        } else {
+            parse_line_bytes(text)
+        };
+        match parsed {
             Ok(snapshot) => {
                 decider.tick(&snapshot);
                 decider.write_result_json(tick, &mut out);
@@ -90,91 +97,5 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-/// Calls `each` with every line of `reader` (without its `\n`; a last line without one too):
-/// straight from the read buffer when the line lies in it whole, the usual case, else from a
-/// copy gathered across reads. Stops early when `each` breaks.
-fn for_each_line(
-    reader: &mut impl BufRead,
-    mut each: impl FnMut(&[u8]) -> ControlFlow<()>,
-) -> std::io::Result<()> {
-    let mut partial: Vec<u8> = Vec::new();
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buffer.is_empty() {
-            if !partial.is_empty() {
-                let _ = each(&partial);
-            }
-            return Ok(());
-        }
-        let mut rest = buffer;
-        while let Some(end) = memchr::memchr(b'\n', rest) {
-            let flow = if partial.is_empty() {
-                each(&rest[..end])
-            } else {
-                partial.extend_from_slice(&rest[..end]);
-                let flow = each(&partial);
-                partial.clear();
-                flow
-            };
-            if flow.is_break() {
-                return Ok(());
-            }
-            rest = &rest[end + 1..];
-        }
-        partial.extend_from_slice(rest);
-        let used = buffer.len();
-        reader.consume(used);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::for_each_line;
-    use std::io::BufReader;
-    use std::ops::ControlFlow;
-
-    fn lines_of(text: &[u8], capacity: usize) -> Vec<Vec<u8>> {
-        let mut reader = BufReader::with_capacity(capacity, text);
-        let mut lines = Vec::new();
-        for_each_line(&mut reader, |line| {
-            lines.push(line.to_vec());
-            ControlFlow::Continue(())
-        })
-        .expect("reading a slice cannot fail");
-        lines
-    }
-
-    #[test]
-    fn lines_split_alike_whatever_the_buffer_size() {
-        let text = b"{\"a\":1}\n\n  {\"b\":22}\r\nlast without newline";
-        let expected: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
-        for capacity in [1, 2, 3, 5, 8, 64, 1 << 16] {
-            assert_eq!(lines_of(text, capacity), expected, "buffer of {capacity}");
-        }
-        assert_eq!(lines_of(b"one\n", 2), vec![b"one".to_vec()]);
-        assert!(lines_of(b"", 4).is_empty());
-    }
-
-    #[test]
-    fn a_break_stops_the_reading() {
-        let mut reader = BufReader::with_capacity(4, &b"a\nb\nc\n"[..]);
-        let mut seen = Vec::new();
-        for_each_line(&mut reader, |line| {
-            seen.push(line.to_vec());
-            if line == b"b" {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .expect("reading a slice cannot fail");
-        assert_eq!(seen, vec![b"a".to_vec(), b"b".to_vec()]);
     }
 }

@@ -3,6 +3,7 @@
 mod bt;
 mod check;
 mod decide;
+mod lines;
 mod schema;
 mod soccer;
 
@@ -263,6 +264,17 @@ fn sample_dir() -> PathBuf {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let opens_network = matches!(
+        cli.command,
+        Command::Run { .. }
+            | Command::Ros2Router { .. }
+            | Command::Soccer {
+                command: SoccerCommand::Run { .. }
+            }
+    );
+    if !opens_network {
+        stop_quietly_when_stdout_closes();
+    }
     match cli.command {
         Command::Check {
             config,
@@ -402,6 +414,17 @@ fn main() -> ExitCode {
                 record.as_deref(),
             )
         }
+    }
+}
+
+/// Lets a closed stdout (`robot-decision check ... | head -n 1`) end the process quietly by
+/// SIGPIPE, with the shell status 141 as for `grep`, instead of a panic in `println!`. Not for
+/// the commands that open network sockets, which must see EPIPE as an error instead.
+fn stop_quietly_when_stdout_closes() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

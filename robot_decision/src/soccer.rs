@@ -1,10 +1,11 @@
 //! `robot-decision soccer ...`: the soccer profile's offline commands.
 
+use crate::lines::{NumberedLines, line_text};
 use soccer_profile::decider::SoccerDecider;
 use soccer_profile::frame::{Frame, FrameError};
 use soccer_profile::params;
 use soccer_profile::search::{HeatmapFrame, SearchSuggestor};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -122,8 +123,7 @@ fn run_lines<T>(
     let mut stdout = std::io::BufWriter::new(stdout.lock());
     let mut skipped = 0usize;
     let mut last_t = f64::NEG_INFINITY;
-    for (index, line) in BufReader::new(reader).lines().enumerate() {
-        let number = index + 1;
+    for (number, line) in NumberedLines::new(BufReader::new(reader)) {
         let line = match line {
             Ok(l) => l,
             Err(e) => {
@@ -131,10 +131,14 @@ fn run_lines<T>(
                 return ExitCode::from(1);
             }
         };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = parse(&line).and_then(|item| {
+        let parsed = line_text(&line)
+            .map_err(|fault| FrameError {
+                column: fault.column,
+                field: ".".into(),
+                message: fault.message,
+            })
+            .and_then(parse);
+        let parsed = parsed.and_then(|item| {
             let t = time_of(&item);
             if t < last_t {
                 Err(FrameError {

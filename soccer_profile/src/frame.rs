@@ -277,7 +277,7 @@ impl Default for Frame {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("column {column}: `{field}`: {message}")]
 pub struct FrameError {
-    /// 1-based column in the line (0 when the problem is a value's range, not its syntax).
+    /// 1-based column in the line (0 when not known yet: see [`FrameError::located_in`]).
     pub column: usize,
     /// The offending field's path (`game.players[2]`).
     pub field: String,
@@ -285,11 +285,44 @@ pub struct FrameError {
     pub message: String,
 }
 
+impl FrameError {
+    /// The error with its column found in `line` when it has none: a range rule names the
+    /// field (`game.players[2]`), and the column is where that value stands in the line (else
+    /// where its deepest existing parent stands).
+    pub fn located_in(mut self, line: &str) -> Self {
+        if self.column == 0 {
+            let path = field_path(&self.field);
+            self.column = decision_core::jsonc::parse(line)
+                .map(|json| json.deepest(&path).0.pos.column as usize)
+                .unwrap_or(1);
+        }
+        self
+    }
+}
+
+/// The steps of a field path as written in errors (`game.players[2]`, `pose`).
+fn field_path(field: &str) -> Vec<decision_core::jsonc::PathSeg> {
+    use decision_core::jsonc::PathSeg;
+    let mut path = Vec::new();
+    for part in field.split('.').filter(|p| !p.is_empty()) {
+        let mut pieces = part.split('[');
+        if let Some(key) = pieces.next().filter(|k| !k.is_empty()) {
+            path.push(PathSeg::Key(key.to_owned()));
+        }
+        for index in pieces {
+            if let Ok(i) = index.trim_end_matches(']').parse() {
+                path.push(PathSeg::Index(i));
+            }
+        }
+    }
+    path
+}
+
 impl Frame {
     /// Parses one JSON line; errors name the column and the field.
     pub fn parse(line: &str) -> Result<Frame, FrameError> {
         let frame: Frame = parse_json_line(line)?;
-        frame.check()?;
+        frame.check().map_err(|e| e.located_in(line))?;
         Ok(frame)
     }
 
@@ -369,7 +402,7 @@ impl Frame {
 /// Deserialises one JSON line into `T`; errors name the column and the field path.
 pub fn parse_json_line<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, FrameError> {
     let mut de = serde_json::Deserializer::from_str(line);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let value: T = decision_core::strict_serde::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
         let inner = e.into_inner();
         FrameError {

@@ -245,9 +245,24 @@ fn leading_double_len(s: &str) -> usize {
 /// The leading real number of `s` (`"1.7abc"` gives 1.7); no number at the start is an error.
 pub(crate) fn leading_double(s: &str) -> Result<f64, ValueError> {
     let len = leading_double_len(s);
-    s[..len]
-        .parse::<f64>()
-        .map_err(|_| ValueError::new(format!("can't convert string [{s}] to double")))
+    in_range_double(&s[..len])
+        .ok_or_else(|| ValueError::new(format!("can't convert string [{s}] to double")))
+}
+
+/// `number` (the whole text of a real number) as a double, or `None` when it does not parse or
+/// is out of range: a finite literal too large for a double (`1e999`) or a non-zero one too
+/// small (`1e-999`), which BT.CPP's `from_chars` refuses, rather than infinity or zero.
+/// `inf` and `nan` written as words stay what they say.
+fn in_range_double(number: &str) -> Option<f64> {
+    let value = number.parse::<f64>().ok()?;
+    let digits = number.trim_start_matches('-');
+    let is_word = digits.starts_with(|c: char| c.is_ascii_alphabetic());
+    if is_word {
+        return Some(value);
+    }
+    let mantissa = digits.split(['e', 'E']).next().unwrap_or("");
+    let is_zero = mantissa.bytes().all(|b| b == b'0' || b == b'.');
+    (value.is_finite() && (value != 0.0 || is_zero)).then_some(value)
 }
 
 /// A bool literal as BT.CPP's `convertFromString<bool>` accepts it.
@@ -277,7 +292,7 @@ pub fn parse_literal(text: &str, ty: EntryType) -> Result<Value, ValueError> {
             if text.starts_with('+') || leading_double_len(text) != text.len() || text.is_empty() {
                 return Err(bad());
             }
-            text.parse::<f64>().map(Value::Double).map_err(|_| bad())
+            in_range_double(text).map(Value::Double).ok_or_else(bad)
         }
     }
 }
@@ -798,6 +813,13 @@ mod tests {
             ("-2.5", EntryType::Double, Some(Value::Double(-2.5))),
             ("1e3", EntryType::Double, Some(Value::Double(1000.0))),
             ("2.5m", EntryType::Double, None),
+            ("1e999", EntryType::Double, None),
+            ("-1e999", EntryType::Double, None),
+            ("1e-999", EntryType::Double, None),
+            ("0e999", EntryType::Double, Some(Value::Double(0.0))),
+            ("0.000", EntryType::Double, Some(Value::Double(0.0))),
+            ("5e-324", EntryType::Double, Some(Value::Double(5e-324))),
+            ("1.7976931348623157e308", EntryType::Double, Some(Value::Double(f64::MAX))),
             ("true", EntryType::Bool, Some(Value::Bool(true))),
             ("False", EntryType::Bool, Some(Value::Bool(false))),
             ("TRUE", EntryType::Bool, Some(Value::Bool(true))),

@@ -87,22 +87,11 @@ pub fn read_json(path: &Path, shown: &str, diags: &mut Diagnostics) -> Option<Js
         file: shown,
         subject: None,
     };
-    let text = match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                let (pos, byte) = first_invalid_utf8(e.as_bytes());
-                diags.error(&place, pos, None, format!("not UTF-8 text: byte 0x{byte:02X} cannot start or continue a character (save the file as UTF-8)"));
-                return None;
-            }
-        },
+    let text = match jsonc::read_text(path) {
+        Ok(text) => text,
         Err(e) => {
-            diags.error(
-                &place,
-                Pos { line: 0, column: 0 },
-                None,
-                format!("cannot read: {e}"),
-            );
+            let pos = e.pos().unwrap_or(Pos { line: 0, column: 0 });
+            diags.error(&place, pos, None, e.to_string());
             return None;
         }
     };
@@ -113,28 +102,6 @@ pub fn read_json(path: &Path, shown: &str, diags: &mut Diagnostics) -> Option<Js
             None
         }
     }
-}
-
-/// Line and column (in characters, as the JSON reader counts them) of the first byte that is
-/// not valid UTF-8, and that byte.
-fn first_invalid_utf8(bytes: &[u8]) -> (Pos, u8) {
-    let valid = match std::str::from_utf8(bytes) {
-        Ok(_) => bytes.len(),
-        Err(e) => e.valid_up_to(),
-    };
-    let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-    let line = prefix.matches('\n').count() + 1;
-    let last = prefix.rsplit('\n').next().unwrap_or_default();
-    // The reader does not count a leading byte order mark as a column.
-    let column = last.chars().count() + 1 - usize::from(line == 1 && last.starts_with('\u{feff}'));
-    let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    (
-        Pos {
-            line: to_u32(line),
-            column: to_u32(column),
-        },
-        bytes.get(valid).copied().unwrap_or_default(),
-    )
 }
 
 /// Loads a configuration and everything it names.

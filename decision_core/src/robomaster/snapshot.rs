@@ -108,7 +108,7 @@ pub fn parse_line_bytes(line: &[u8]) -> Result<TickInput, SnapshotError> {
         return Ok(input);
     }
     let mut de = serde_json::Deserializer::from_slice(line);
-    let snapshot: Snapshot = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let snapshot: Snapshot = crate::strict_serde::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
         let inner = e.into_inner();
         SnapshotError {

@@ -283,8 +283,10 @@ impl SoccerScenario {
 
 /// Reads a scenario file (JSON5); errors name the file and the field.
 pub fn load_soccer_scenario(path: &Path) -> Result<SoccerScenario, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = decision_core::jsonc::read_text(path).map_err(|e| match e.pos() {
+        Some(pos) => format!("{}:{pos}: {e}", path.display()),
+        None => format!("{}: {e}", path.display()),
+    })?;
     parse_soccer_scenario(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -293,7 +295,7 @@ pub fn parse_soccer_scenario(text: &str) -> Result<SoccerScenario, String> {
     let json = decision_core::jsonc::parse_json5(text)
         .map_err(|e| format!("{}:{}: {}", e.pos.line, e.pos.column, e.message))?;
     let scenario: SoccerScenario =
-        serde_path_to_error::deserialize(json.to_serde()).map_err(|e| {
+        decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
             let path = e.path().to_string();
             format!("`{path}`: {}", e.into_inner())
         })?;

@@ -47,6 +47,13 @@ impl Default for FieldDimensions {
     }
 }
 
+/// Upper bound of every field dimension (m): the grids are sized from them, so an absurd
+/// value (`1e300`) must be refused at load rather than exhaust memory when a grid is built.
+pub const MAX_FIELD_SIDE: f64 = 100.0;
+
+/// Upper bound of `border_strip_width` (m), for the same reason.
+pub const MAX_BORDER_STRIP: f64 = 10.0;
+
 impl FieldDimensions {
     /// Half the length: the x of the opponent goal line.
     pub fn half_length(&self) -> f64 {
@@ -79,12 +86,22 @@ impl FieldDimensions {
         for (key, v) in all {
             if !(v.is_finite() && v > 0.0) {
                 out.push(Problem::new(key, "must be finite and > 0"));
+            } else if v > MAX_FIELD_SIDE {
+                out.push(Problem::new(
+                    key,
+                    &format!("must be at most {MAX_FIELD_SIDE} m"),
+                ));
             }
         }
         if !(self.border_strip_width.is_finite() && self.border_strip_width >= 0.0) {
             out.push(Problem::new(
                 "border_strip_width",
                 "must be finite and >= 0",
+            ));
+        } else if self.border_strip_width > MAX_BORDER_STRIP {
+            out.push(Problem::new(
+                "border_strip_width",
+                &format!("must be at most {MAX_BORDER_STRIP} m"),
             ));
         }
         let inside = [

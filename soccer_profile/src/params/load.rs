@@ -397,9 +397,14 @@ fn read_stem<T: DeserializeOwned>(
         }
         let file = files.len();
         files.push(path.clone());
-        let text = match std::fs::read_to_string(&path) {
+        let text = match jsonc::read_text(&path) {
             Ok(text) => text,
-            Err(e) => {
+            Err(e @ jsonc::ReadTextError::NotUtf8 { pos, .. }) => {
+                let message = e.to_string();
+                errors.push((file, LoadError::at(&path, pos, None, &message)));
+                continue;
+            }
+            Err(jsonc::ReadTextError::Io(e)) => {
                 let message = if i == 0 && !path.exists() {
                     format!("missing parameter file (every folder needs base/{name})")
                 } else {
@@ -458,7 +463,7 @@ fn read_stem<T: DeserializeOwned>(
     // Type errors and unknown keys, one per pass: report it, drop the key, try again.
     let mut typed = None;
     for _ in 0..10_000 {
-        match serde_path_to_error::deserialize::<_, T>(merged.root.to_value()) {
+        match decision_core::strict_serde::deserialize::<_, T>(merged.root.to_value()) {
             Ok(value) => {
                 typed = Some(value);
                 break;

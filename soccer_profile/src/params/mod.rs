@@ -35,6 +35,7 @@ impl Parameters {
         self.behavior_node.validate(&mut one);
         out.extend(one.drain(..).map(|p| ("behavior_node", p)));
         self.search_suggestor.validate(&mut one);
+        self.search_suggestor.validate_on(&self.field, &mut one);
         out.extend(one.drain(..).map(|p| ("search_suggestor", p)));
         self.field.validate(&mut one);
         out.extend(one.drain(..).map(|p| ("field", p)));

@@ -93,6 +93,27 @@ impl Default for SearchSuggestorParameters {
 }
 
 impl SearchSuggestorParameters {
+    /// The rule that needs the field: the heatmap of `cells_along_field_length` cells along
+    /// `field` must have at most [`MAX_HEATMAP_CELLS`](crate::search::grid::MAX_HEATMAP_CELLS)
+    /// cells. Fields that are themselves invalid are left to the field's own rules.
+    pub fn validate_on(&self, field: &super::FieldDimensions, out: &mut Vec<Problem>) {
+        use crate::search::grid::{Heatmap, MAX_HEATMAP_CELLS};
+        let (length, width) = (field.length, field.width);
+        if !(length.is_finite() && width.is_finite() && length > 0.0 && width > 0.0) {
+            return;
+        }
+        let (along, across) = Heatmap::shape(self.cells_along_field_length as usize, length, width);
+        if along.saturating_mul(across) > MAX_HEATMAP_CELLS {
+            out.push(Problem::new(
+                "cells_along_field_length",
+                &format!(
+                    "gives {along} x {across} heatmap cells on this {length} x {width} m field; \
+                     at most {MAX_HEATMAP_CELLS} cells"
+                ),
+            ));
+        }
+    }
+
     /// The contract's rules on ranges; each problem names its key.
     pub fn validate(&self, out: &mut Vec<Problem>) {
         let mut check = |key: &str, ok: bool, message: &str| {

@@ -156,7 +156,7 @@ impl HeatmapFrame {
     /// Parses one JSON line; errors name the column and the field.
     pub fn parse(line: &str) -> Result<HeatmapFrame, crate::frame::FrameError> {
         let frame: HeatmapFrame = crate::frame::parse_json_line(line)?;
-        frame.check()?;
+        frame.check().map_err(|e| e.located_in(line))?;
         Ok(frame)
     }
 

@@ -23,11 +23,23 @@ pub struct Heatmap {
     centres: Vec<Point2<Field>>,
 }
 
+/// Most cells a heatmap may have: the suggestor visits every cell every tick, so parameters
+/// that give more (a long, thin field with many cells along it) are refused at load.
+pub const MAX_HEATMAP_CELLS: usize = 1_000_000;
+
 impl Heatmap {
+    /// The grid's cells along the length and across the width for `cells_x` cells along a
+    /// `length x width` field (square-ish cells).
+    pub fn shape(cells_x: usize, length: f64, width: f64) -> (usize, usize) {
+        let cells_x = cells_x.max(1);
+        let across = (cells_x as f64 * width / length).round();
+        // `as` saturates: a non-finite or huge ratio gives a count the caller refuses.
+        (cells_x, (across as usize).max(1))
+    }
+
     /// An all-zero grid of `cells_x` cells along a `length x width` field.
     pub fn new(cells_x: usize, length: f64, width: f64) -> Self {
-        let cells_x = cells_x.max(1);
-        let cells_y = ((cells_x as f64 * width / length).round() as usize).max(1);
+        let (cells_x, cells_y) = Self::shape(cells_x, length, width);
         let (cell_length, cell_width) = (length / cells_x as f64, width / cells_y as f64);
         let (half_length, half_width) = (length / 2.0, width / 2.0);
         let centres = (0..cells_y)

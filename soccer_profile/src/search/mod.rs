@@ -6,7 +6,7 @@
 //! views), the ball, clamping, the own Voronoi region, and the target selection.
 
 mod frame;
-mod grid;
+pub(crate) mod grid;
 mod suggestor;
 #[cfg(test)]
 mod tests;

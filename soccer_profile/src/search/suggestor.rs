@@ -230,7 +230,7 @@ impl SearchSuggestor {
             merged.insert(k.clone(), v.clone());
         }
         let next: SearchSuggestorParameters =
-            serde_path_to_error::deserialize(serde_json::Value::Object(merged)).map_err(|e| {
+            decision_core::strict_serde::deserialize(serde_json::Value::Object(merged)).map_err(|e| {
                 let key = e.path().to_string();
                 let inner = e.into_inner().to_string();
                 let key = if key == "." || key.is_empty() {
@@ -245,6 +245,7 @@ impl SearchSuggestor {
             })?;
         let mut problems: Vec<Problem> = Vec::new();
         next.validate(&mut problems);
+        next.validate_on(&self.field, &mut problems);
         if let Some(p) = problems.into_iter().next() {
             return Err(ParameterError {
                 key: p.path,

@@ -77,6 +77,11 @@ pub(crate) struct Program {
     pub keys: Vec<String>,
 }
 
+/// Deepest nesting a script may have, counted both as open brackets and prefix operators
+/// while parsing and as the depth of the expression tree (`1+1+...` chains too): parsing and
+/// evaluation recurse, so deeper input would overflow the stack instead of being refused.
+pub(crate) const MAX_DEPTH: usize = 256;
+
 const ASSIGN_BP: u8 = 2;
 const TERNARY_BP: u8 = 4;
 const COMPARE_BP: u8 = 10;
@@ -138,11 +143,23 @@ fn bin_op(op: Op) -> Option<BinOp> {
     })
 }
 
+/// The error for input nested deeper than [`MAX_DEPTH`].
+fn too_deep(offset: usize) -> ScriptError {
+    ScriptError::new(
+        offset,
+        format!("expression nested deeper than {MAX_DEPTH} levels"),
+    )
+}
+
 struct Parser<'s> {
     src: &'s str,
     tokens: Vec<Token>,
     at: usize,
     prog: Program,
+    /// Depth of each node of `prog.nodes` (a leaf is 1).
+    depths: Vec<usize>,
+    /// How many `expr` calls are open.
+    nesting: usize,
 }
 
 /// Parses a whole script; an empty script is an error.
@@ -152,6 +169,8 @@ pub(crate) fn parse(src: &str) -> Result<Program, ScriptError> {
         tokens: tokenize(src),
         at: 0,
         prog: Program::default(),
+        depths: Vec::new(),
+        nesting: 0,
     };
     while p.peek().tok != Tok::End {
         let stmt = p.expr(0)?;
@@ -183,6 +202,21 @@ impl Parser<'_> {
     fn push(&mut self, node: Node, offset: usize) -> Result<u32, ScriptError> {
         let id = u32::try_from(self.prog.nodes.len())
             .map_err(|_| ScriptError::new(offset, "script too long"))?;
+        let depth_of = |child: &u32| self.depths.get(*child as usize).copied().unwrap_or(0);
+        let below = match &node {
+            Node::Lit(_) | Node::Name(_) => 0,
+            Node::Unary(_, a) => depth_of(a),
+            Node::Binary(_, a, b) | Node::Assign(_, a, b) => depth_of(a).max(depth_of(b)),
+            Node::Ternary(a, b, c) => depth_of(a).max(depth_of(b)).max(depth_of(c)),
+            Node::Compare(first, links) => links
+                .iter()
+                .map(|(_, n)| depth_of(n))
+                .fold(depth_of(first), usize::max),
+        };
+        if below >= MAX_DEPTH {
+            return Err(too_deep(offset));
+        }
+        self.depths.push(below + 1);
         self.prog.nodes.push(node);
         self.prog.offsets.push(offset);
         Ok(id)
@@ -264,6 +298,16 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self, min_bp: u8) -> Result<u32, ScriptError> {
+        if self.nesting >= MAX_DEPTH {
+            return Err(too_deep(self.peek().pos));
+        }
+        self.nesting += 1;
+        let parsed = self.expr_within(min_bp);
+        self.nesting -= 1;
+        parsed
+    }
+
+    fn expr_within(&mut self, min_bp: u8) -> Result<u32, ScriptError> {
         let mut left = self.prefix()?;
         loop {
             let t = self.peek().clone();

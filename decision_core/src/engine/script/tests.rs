@@ -461,3 +461,31 @@ mod alloc_count {
         COUNT.with(Cell::get)
     }
 }
+
+#[test]
+fn deep_nesting_is_an_error_with_a_position_not_a_stack_overflow() {
+    let depth = 100_000;
+    for src in [
+        format!("{}1{}", "(".repeat(depth), ")".repeat(depth)),
+        format!("{}true", "!".repeat(depth)),
+        format!("{}1", "-".repeat(depth)),
+        format!("x := {}", vec!["1"; depth].join(" + ")),
+        format!("{}1", "true ? ".repeat(depth)).replace("? ", "? 1 : "),
+    ] {
+        let e = Script::parse(&src).unwrap_err();
+        assert!(
+            e.message.contains("nested deeper than 256 levels"),
+            "{}",
+            e.message
+        );
+        assert!(e.offset > 0 && e.offset < src.len(), "offset {}", e.offset);
+    }
+}
+
+#[test]
+fn nesting_up_to_the_limit_is_accepted_and_evaluates() {
+    let src = format!("{}1{}", "(".repeat(200), ")".repeat(200));
+    assert_eq!(run(&src), Ok(Value::Int(1)));
+    let src = format!("x := {}", vec!["1"; 200].join(" + "));
+    assert_eq!(run(&src), Ok(Value::Double(200.0)));
+}
