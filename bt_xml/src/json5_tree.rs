@@ -53,15 +53,16 @@ pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>>
             "numbers must be finite".to_owned(),
         ));
     }
-    let mut spec: TreeSpec = decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
-        let field = e.path().to_string();
-        let pos = position_of(&json, &field).unwrap_or(json.pos);
-        at(
-            pos.line,
-            pos.column,
-            format!("`{field}`: {}", e.into_inner()),
-        )
-    })?;
+    let mut spec: TreeSpec =
+        decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
+            let field = e.path().to_string();
+            let pos = position_of(&json, &field).unwrap_or(json.pos);
+            at(
+                pos.line,
+                pos.column,
+                format!("`{field}`: {}", e.into_inner()),
+            )
+        })?;
     let file = path.display().to_string();
     mark_positions(&mut spec, &json, &file);
     Ok(spec)

@@ -51,7 +51,11 @@ struct AsObject<'a>(&'a dyn Expected);
 
 impl fmt::Display for AsObject<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} written as an object {{\"name\": value, ...}}", self.0)
+        write!(
+            f,
+            "{} written as an object {{\"name\": value, ...}}",
+            self.0
+        )
     }
 }
 
@@ -115,7 +119,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_newtype_struct(name, Wrap::value(visitor))
+        self.0
+            .deserialize_newtype_struct(name, Wrap::value(visitor))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -132,7 +137,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_tuple_struct(name, len, Wrap::value(visitor))
+        self.0
+            .deserialize_tuple_struct(name, len, Wrap::value(visitor))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -380,13 +386,27 @@ mod tests {
     #[test]
     fn an_array_for_a_struct_is_refused_at_every_depth() {
         let message = from_str(r#"{"pose": [1, 2]}"#).unwrap_err();
-        assert!(message.starts_with("pose: invalid type: sequence, expected struct Pose written as an object"), "{message}");
+        assert!(
+            message.starts_with(
+                "pose: invalid type: sequence, expected struct Pose written as an object"
+            ),
+            "{message}"
+        );
         let message = from_str(r#"{"poses": [{"x": 1, "y": 2}, [3, 4]]}"#).unwrap_err();
-        assert!(message.starts_with("poses[1]: invalid type: sequence"), "{message}");
+        assert!(
+            message.starts_with("poses[1]: invalid type: sequence"),
+            "{message}"
+        );
         let message = from_str(r#"{"shape": {"circle": [1]}}"#).unwrap_err();
-        assert!(message.starts_with("shape.circle: invalid type: sequence"), "{message}");
+        assert!(
+            message.starts_with("shape.circle: invalid type: sequence"),
+            "{message}"
+        );
         let message = from_str(r#"[null]"#).unwrap_err();
-        assert!(message.contains("expected struct Outer written as an object"), "{message}");
+        assert!(
+            message.contains("expected struct Outer written as an object"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -964,24 +964,25 @@ fn parse_text(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
             "numbers must be finite".into(),
         ));
     }
-    let mut scenario: Scenario = decision_core::strict_serde::deserialize(doc.to_serde()).map_err(|e| {
-        let field = json_path(e.path());
-        let message = e.inner().to_string();
-        // An unknown key is shown where it is written; any other error at its value. A
-        // hand-written visitor may report the unknown key with the path of its object.
-        let (at, field) = match unknown_key(&message) {
-            Some(key) => {
-                let member = field.key(key);
-                if contains(&doc, &member) {
-                    (locate_key(&doc, &member), member)
-                } else {
-                    (locate_key(&doc, &field), field)
+    let mut scenario: Scenario =
+        decision_core::strict_serde::deserialize(doc.to_serde()).map_err(|e| {
+            let field = json_path(e.path());
+            let message = e.inner().to_string();
+            // An unknown key is shown where it is written; any other error at its value. A
+            // hand-written visitor may report the unknown key with the path of its object.
+            let (at, field) = match unknown_key(&message) {
+                Some(key) => {
+                    let member = field.key(key);
+                    if contains(&doc, &member) {
+                        (locate_key(&doc, &member), member)
+                    } else {
+                        (locate_key(&doc, &field), field)
+                    }
                 }
-            }
-            None => (locate(&doc, &field), field),
-        };
-        problem(at, field_name(&field), message)
-    })?;
+                None => (locate(&doc, &field), field),
+            };
+            problem(at, field_name(&field), message)
+        })?;
     scenario.source = Some(Arc::new(Source {
         path: path.to_path_buf(),
         doc,

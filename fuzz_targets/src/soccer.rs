@@ -49,5 +49,18 @@ pub fn params(data: &[u8]) {
     {
         return;
     }
-    let _ = soccer_profile::params::load(dir.path(), None, None);
+    // What loads must be usable: the grids and the decider are built from it.
+    let Ok(params) = soccer_profile::params::load(dir.path(), None, None) else {
+        return;
+    };
+    let mut suggestor = SearchSuggestor::new(params.search_suggestor.clone(), params.field.clone());
+    let _ = suggestor.output(0.0);
+    if let Ok(spec) = soccer_profile::tree::default_spec()
+        && let Ok(mut decider) = SoccerDecider::new(&spec, Arc::new(params))
+        && let Ok(frame) = Frame::parse(
+            r#"{"t": 0.0, "player_number": 4, "primary_state": "playing", "pose": {"x": 0, "y": 0, "yaw": 0}}"#,
+        )
+    {
+        let _ = decider.decide(&frame);
+    }
 }

@@ -186,6 +186,76 @@ fn write_seed_corpus() {
         write("snapshot_line", &format!("line_{i:02}"), line.as_bytes());
     }
 
+    // Hostile shapes: nesting far past every parser's depth limit, and sizes that would drive
+    // absurd allocations (each must be an error with a position, never a crash).
+    let deep = 5000;
+    let bangs = "!".repeat(deep);
+    let parens = format!("{}1{}", "(".repeat(deep), ")".repeat(deep));
+    let brackets = format!("{}{}", "[".repeat(deep), "]".repeat(deep));
+    write(
+        "bt_xml",
+        "deep_script",
+        format!(
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"M\"><Sequence><Script code=\"x := {parens}\"/><AlwaysSuccess _skipIf=\"{bangs}true\"/></Sequence></BehaviorTree></root>\n"
+        )
+        .as_bytes(),
+    );
+    write(
+        "bt_xml",
+        "deep_elements",
+        format!(
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"M\">{}<AlwaysSuccess/>{}</BehaviorTree></root>\n",
+            "<Inverter>".repeat(deep),
+            "</Inverter>".repeat(deep)
+        )
+        .as_bytes(),
+    );
+    write(
+        "json5_tree",
+        "deep_script",
+        format!(
+            "{{type: 'Sequence', children: [{{type: 'Script', ports: {{code: 'x := {parens}'}}}}, {{type: 'AlwaysSuccess', ports: {{_skipIf: '{bangs}true'}}}}]}}\n"
+        )
+        .as_bytes(),
+    );
+    write(
+        "json5_tree",
+        "deep_nesting",
+        format!(
+            "{{type: 'Sequence', children: {}[]{}}}\n",
+            "[{type: 'Inverter', children: ".repeat(2000),
+            "}]".repeat(2000)
+        )
+        .as_bytes(),
+    );
+    write("jsonc", "deep_nesting", format!("{brackets}\n").as_bytes());
+    write(
+        "soccer_frame",
+        "deep_nesting",
+        &prefixed(0, format!("{{\"t\": 0, \"x\": {brackets}}}\n").into_bytes()),
+    );
+    write(
+        "soccer_params",
+        "huge_field",
+        &prefixed(
+            2,
+            b"{length: 1e300, width: 1e300, border_strip_width: 1e300}\n".to_vec(),
+        ),
+    );
+    write(
+        "soccer_params",
+        "thin_field",
+        &prefixed(
+            2,
+            b"{length: 0.5, width: 100, goal_inner_width: 0.1, penalty_marker_distance: 0.1, goal_box_area_length: 0.1, goal_box_area_width: 1, penalty_area_length: 0.2, penalty_area_width: 2, center_circle_diameter: 0.2}\n".to_vec(),
+        ),
+    );
+    write(
+        "soccer_params",
+        "fine_heatmap",
+        &prefixed(1, b"{cells_along_field_length: 1000}\n".to_vec()),
+    );
+
     // ROS 2 payloads: one of every type, as the bus's own CDR sample test writes them
     // (`ROS2_CDR_DIR=... cargo test -p bus --test ros2_cdr -- --ignored write_samples`).
     if let Ok(dir) = std::env::var("SEED_ROS2_CDR") {

@@ -1,7 +1,7 @@
 //! `robot-decision decide`: snapshots in, results out, state carried from line to line.
 
-use decision_core::robomaster::Decider;
 use crate::lines::for_each_line;
+use decision_core::robomaster::Decider;
 use decision_core::robomaster::snapshot::{SnapshotError, parse_line_bytes};
 use std::io::{BufReader, Write};
 use std::ops::ControlFlow;
@@ -46,7 +46,16 @@ pub fn run(config: &Path, input: &Path) -> ExitCode {
                 message: crate::lines::EMPTY_LINE.into(),
             })
         } else {
-            parse_line_bytes(text)
+            // A line that is not UTF-8 is reported as such (the JSON reader would only see an
+            // unexpected byte); checked only when the line fails, to keep good lines fast.
+            parse_line_bytes(text).map_err(|e| match crate::lines::line_text(text) {
+                Err(fault) => SnapshotError {
+                    column: fault.column + (line.len() - line.trim_ascii_start().len()),
+                    field: ".".into(),
+                    message: fault.message,
+                },
+                Ok(_) => e,
+            })
         };
         match parsed {
             Ok(snapshot) => {

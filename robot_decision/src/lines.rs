@@ -159,6 +159,44 @@ mod tests {
     }
 
     #[test]
+    fn empty_blank_and_non_utf8_lines_are_faults_with_their_column() {
+        use super::{EMPTY_LINE, LineFault, line_text};
+        assert_eq!(line_text(b"{}"), Ok("{}"));
+        for blank in [&b""[..], b"   ", b"\t \r"] {
+            let fault = LineFault {
+                column: 1,
+                message: EMPTY_LINE.into(),
+            };
+            assert_eq!(line_text(blank), Err(fault));
+        }
+        let fault = line_text(b"{\"a\": \"\xc3(\"}").unwrap_err();
+        assert_eq!(fault.column, 8);
+        assert!(
+            fault.message.starts_with("not valid UTF-8"),
+            "{}",
+            fault.message
+        );
+    }
+
+    #[test]
+    fn numbered_lines_count_every_line_and_drop_only_the_final_newline() {
+        use super::NumberedLines;
+        let lines: Vec<(usize, Vec<u8>)> = NumberedLines::new(&b"a\n\nb\nc"[..])
+            .map(|(n, l)| (n, l.expect("slice")))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                (1, b"a".to_vec()),
+                (2, b"".to_vec()),
+                (3, b"b".to_vec()),
+                (4, b"c".to_vec())
+            ]
+        );
+        assert_eq!(NumberedLines::new(&b"a\n"[..]).count(), 1);
+    }
+
+    #[test]
     fn a_break_stops_the_reading() {
         let mut reader = BufReader::with_capacity(4, &b"a\nb\nc\n"[..]);
         let mut seen = Vec::new();

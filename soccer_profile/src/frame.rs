@@ -432,6 +432,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_range_error_points_at_the_value() {
+        let line = r#"{"t": 0, "player_number": 8, "primary_state": "initial"}"#;
+        let e = Frame::parse(line).unwrap_err();
+        assert_eq!((e.field.as_str(), e.column), ("player_number", 27));
+        let line = r#"{"t": 0, "player_number": 2, "primary_state": "initial", "game": {"players": [1, 9]}}"#;
+        let e = Frame::parse(line).unwrap_err();
+        assert_eq!(e.field, "game.players[1]");
+        assert_eq!(e.column, line.find('9').map(|i| i + 1).unwrap_or(0));
+    }
+
+    #[test]
     fn absent_keys_take_the_contract_defaults_and_null_means_none() {
         let f = Frame::parse(r#"{"t": 1.5}"#).expect("parses");
         assert_eq!(f.player_number, 1);

@@ -819,7 +819,11 @@ mod tests {
             ("0e999", EntryType::Double, Some(Value::Double(0.0))),
             ("0.000", EntryType::Double, Some(Value::Double(0.0))),
             ("5e-324", EntryType::Double, Some(Value::Double(5e-324))),
-            ("1.7976931348623157e308", EntryType::Double, Some(Value::Double(f64::MAX))),
+            (
+                "1.7976931348623157e308",
+                EntryType::Double,
+                Some(Value::Double(f64::MAX)),
+            ),
             ("true", EntryType::Bool, Some(Value::Bool(true))),
             ("False", EntryType::Bool, Some(Value::Bool(false))),
             ("TRUE", EntryType::Bool, Some(Value::Bool(true))),

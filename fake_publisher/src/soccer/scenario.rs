@@ -294,8 +294,8 @@ pub fn load_soccer_scenario(path: &Path) -> Result<SoccerScenario, String> {
 pub fn parse_soccer_scenario(text: &str) -> Result<SoccerScenario, String> {
     let json = decision_core::jsonc::parse_json5(text)
         .map_err(|e| format!("{}:{}: {}", e.pos.line, e.pos.column, e.message))?;
-    let scenario: SoccerScenario =
-        decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
+    let scenario: SoccerScenario = decision_core::strict_serde::deserialize(json.to_serde())
+        .map_err(|e| {
             let path = e.path().to_string();
             format!("`{path}`: {}", e.into_inner())
         })?;

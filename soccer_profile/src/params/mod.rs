@@ -67,6 +67,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sizes_that_drive_allocations_have_upper_bounds() {
+        let mut p = Parameters::default();
+        p.field.length = 1e300;
+        p.field.border_strip_width = 11.0;
+        let problems = p.problems();
+        assert_eq!(
+            problems,
+            vec![
+                ("field", Problem::new("length", "must be at most 100 m")),
+                (
+                    "field",
+                    Problem::new("border_strip_width", "must be at most 10 m")
+                ),
+            ]
+        );
+        // 1000 cells along a 1 m x 100 m field would be 1000 x 100000 heatmap cells.
+        let mut p = Parameters::default();
+        p.search_suggestor.cells_along_field_length = 1000;
+        p.field.width = 100.0;
+        p.field.length = 100.0;
+        assert!(p.problems().is_empty(), "{:?}", p.problems());
+        p.field.length = 50.0;
+        let problems = p.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, "search_suggestor");
+        assert_eq!(problems[0].1.path, "cells_along_field_length");
+        assert!(
+            problems[0]
+                .1
+                .message
+                .starts_with("gives 1000 x 2000 heatmap cells"),
+            "{}",
+            problems[0].1.message
+        );
+    }
+
+    #[test]
     fn the_defaults_are_valid_and_match_the_contract() {
         let p = Parameters::default();
         assert!(p.problems().is_empty(), "{:?}", p.problems());

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchSuggestorParameters {
-    /// Cells along the field length (cells across follow from the aspect ratio).
+    /// Cells along the field length, 1..=1000 (cells across follow from the aspect ratio; the
+    /// whole heatmap may have at most 1,000,000 cells).
     pub cells_along_field_length: u32,
     /// Uniform growth: one unit per this many seconds (s).
     pub unseen_priority_rise_time: f64,

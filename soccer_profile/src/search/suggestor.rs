@@ -229,20 +229,22 @@ impl SearchSuggestor {
         for (k, v) in changes {
             merged.insert(k.clone(), v.clone());
         }
-        let next: SearchSuggestorParameters =
-            decision_core::strict_serde::deserialize(serde_json::Value::Object(merged)).map_err(|e| {
-                let key = e.path().to_string();
-                let inner = e.into_inner().to_string();
-                let key = if key == "." || key.is_empty() {
-                    inner.split('`').nth(1).unwrap_or("?").to_owned()
-                } else {
-                    key
-                };
-                ParameterError {
-                    key,
-                    message: inner,
-                }
-            })?;
+        let next: SearchSuggestorParameters = decision_core::strict_serde::deserialize(
+            serde_json::Value::Object(merged),
+        )
+        .map_err(|e| {
+            let key = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            let key = if key == "." || key.is_empty() {
+                inner.split('`').nth(1).unwrap_or("?").to_owned()
+            } else {
+                key
+            };
+            ParameterError {
+                key,
+                message: inner,
+            }
+        })?;
         let mut problems: Vec<Problem> = Vec::new();
         next.validate(&mut problems);
         next.validate_on(&self.field, &mut problems);
