@@ -53,7 +53,7 @@ pub fn params(data: &[u8]) {
     let Ok(params) = soccer_profile::params::load(dir.path(), None, None) else {
         return;
     };
-    let mut suggestor = SearchSuggestor::new(params.search_suggestor.clone(), params.field.clone());
+    let suggestor = SearchSuggestor::new(params.search_suggestor.clone(), params.field.clone());
     let _ = suggestor.output(0.0);
     if let Ok(spec) = soccer_profile::tree::default_spec()
         && let Ok(mut decider) = SoccerDecider::new(&spec, Arc::new(params))
