@@ -91,3 +91,66 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
          did you mean `Switch2` ... `Switch6` or `Fallback`?",
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::test_support::registry;
+
+    /// The kinds a default BT.CPP 4.10 factory registers (`BehaviorTreeFactory`'s
+    /// constructor).
+    const BTCPP_DEFAULTS: [&str; 42] = [
+        "Fallback",
+        "AsyncFallback",
+        "Sequence",
+        "AsyncSequence",
+        "SequenceWithMemory",
+        "Parallel",
+        "ParallelAll",
+        "ReactiveSequence",
+        "ReactiveFallback",
+        "IfThenElse",
+        "WhileDoElse",
+        "TryCatch",
+        "Inverter",
+        "RetryUntilSuccessful",
+        "KeepRunningUntilFailure",
+        "Repeat",
+        "Timeout",
+        "Delay",
+        "RunOnce",
+        "ForceSuccess",
+        "ForceFailure",
+        "AlwaysSuccess",
+        "AlwaysFailure",
+        "Script",
+        "ScriptCondition",
+        "SetBlackboard",
+        "Sleep",
+        "UnsetBlackboard",
+        "SubTree",
+        "Precondition",
+        "Switch2",
+        "Switch3",
+        "Switch4",
+        "Switch5",
+        "Switch6",
+        "LoopInt",
+        "LoopBool",
+        "LoopDouble",
+        "LoopString",
+        "WasEntryUpdated",
+        "SkipUnlessUpdated",
+        "WaitValueUpdate",
+    ];
+
+    #[test]
+    fn every_btcpp_default_kind_is_registered_and_old_names_are_not() {
+        let r = registry();
+        for id in BTCPP_DEFAULTS {
+            assert!(r.has(id), "`{id}` is not registered");
+        }
+        for old in ["SequenceStar", "ManualSelector"] {
+            assert!(!r.has(old) && r.retired_hint(old).is_some(), "{old}");
+        }
+    }
+}
