@@ -28,8 +28,6 @@
 //! output `value` is accepted and ignored (BT.CPP ignores the failed write); a missing `queue`
 //! is a load error.
 
-use std::marker::PhantomData;
-
 use super::precondition::parse_status;
 use crate::engine::blackboard::{
     Blackboards, EntrySlot, EntryType, Value, ValueError, leading_double, leading_int,
@@ -170,7 +168,6 @@ fn register_loop<T: LoopItem, C: 'static>(registry: &mut Registry<C>) {
                 child_running: false,
                 value: b.port("value"),
                 if_empty: b.port("if_empty"),
-                item: PhantomData,
             }))
         },
     );
@@ -189,7 +186,6 @@ pub struct LoopQueue<T> {
     child_running: bool,
     value: Port,
     if_empty: Port,
-    item: PhantomData<T>,
 }
 
 impl<T: LoopItem> LoopQueue<T> {
