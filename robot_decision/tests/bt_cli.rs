@@ -303,7 +303,7 @@ fn check_knows_the_new_nodes_in_xml_and_json5() {
     for expected in [
         format!("{p}:4:7: error: unknown node type `SequenceStar`"),
         "did you mean `SequenceWithMemory`?".to_owned(),
-        format!("{p}:5:7: error: `ReactiveSequence` cannot have more than 1 asynchronous"),
+        format!("{p}:5:7: error: `ReactiveSequence` cannot have more than one asynchronous child"),
         format!("{p}:9:7: error: port `queue`: element 1 of [1;;3]"),
         format!("{p}:10:7: error: `TryCatch` needs at least 2 children, found 1"),
     ] {

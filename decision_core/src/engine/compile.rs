@@ -280,17 +280,24 @@ impl<C: 'static> Builder<'_, C> {
                 errors.push((span, children_message(&spec.kind, model, child_count)));
             }
             if let Some(limit) = model.max_async_children {
-                let found = spec
+                let asyncs: Vec<&str> = spec
                     .children
                     .iter()
                     .filter(|c| self.registry.model(&c.kind).is_some_and(|m| m.is_async))
-                    .count();
-                if found > limit {
+                    .map(|c| c.kind.as_str())
+                    .collect();
+                if asyncs.len() > limit {
+                    let most = match limit {
+                        1 => "one asynchronous child".to_owned(),
+                        n => format!("{n} asynchronous children"),
+                    };
                     errors.push((
                         span,
                         format!(
-                            "`{}` cannot have more than {limit} asynchronous child(ren), found {found}",
-                            spec.kind
+                            "`{}` cannot have more than {most}, found {} (`{}`)",
+                            spec.kind,
+                            asyncs.len(),
+                            asyncs.join("`, `")
                         ),
                     ));
                 }

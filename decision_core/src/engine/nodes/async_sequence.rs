@@ -111,7 +111,8 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(
             e[0].contains(
-                "`ReactiveSequence` cannot have more than 1 asynchronous child(ren), found 2"
+                "`ReactiveSequence` cannot have more than one asynchronous child, found 2 \
+                 (`AsyncSequence`, `AsyncSequence`)"
             ),
             "{e:?}"
         );
