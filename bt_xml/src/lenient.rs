@@ -1,4 +1,4 @@
-//! tinyxml2 leniency: rewrites attribute values that strict XML rejects (a raw `&`) or
+//! tinyxml2 leniency: rewrites attribute values that strict XML rejects (a raw `&` or `<`) or
 //! normalises differently (newlines, tabs), keeping a map back to the original byte offsets.
 
 use std::collections::HashMap;
@@ -143,9 +143,10 @@ fn skip_declaration(b: &[u8], mut j: usize) -> usize {
 }
 
 /// For a raw attribute value that needs it: (tinyxml2's reading, text strict XML accepts).
-/// Values with a raw `<` are left alone so that the XML error is reported.
+/// tinyxml2 reads a value up to its closing quote, so a raw `<` (`_skipIf="A<2"`) is kept
+/// like a raw `&`.
 fn rewrite_value(raw: &str, quote: u8) -> Option<(String, String)> {
-    if raw.contains('<') || !raw.contains(['&', '\n', '\r', '\t']) {
+    if !raw.contains(['&', '<', '\n', '\r', '\t']) {
         return None;
     }
     let decoded = tinyxml2_unescape(raw.as_bytes());
@@ -333,6 +334,20 @@ mod tests {
         assert_eq!(prep.to_original(y_new), src.find("y=").unwrap_or(0));
         assert_eq!(prep.to_original(7), 6);
         assert_eq!(prep.value_at(6), Some("p && q"));
+    }
+
+    #[test]
+    fn raw_less_than_signs_are_escaped() {
+        let src = r#"<a _skipIf="A<2" y='b<=c && d'/>"#;
+        let prep = prepare(src);
+        assert_eq!(
+            prep.text,
+            r#"<a _skipIf="A&lt;2" y='b&lt;=c &amp;&amp; d'/>"#
+        );
+        let x_new = prep.text.find("A&lt;").unwrap_or(0);
+        assert_eq!(prep.value_at(x_new), Some("A<2"));
+        let y_new = prep.text.find("y=").unwrap_or(0);
+        assert_eq!(prep.to_original(y_new), src.find("y=").unwrap_or(0));
     }
 
     #[test]

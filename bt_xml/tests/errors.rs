@@ -202,17 +202,6 @@ fn syntax_error_unexpected_end_points_at_the_end() {
 }
 
 #[test]
-fn syntax_error_raw_lt_in_attribute() {
-    // tinyxml2 would accept it; strict XML (and this loader) do not.
-    syntax(
-        "syntax/lt_in_attribute.xml",
-        3,
-        21,
-        "XML syntax error: expected '\"' not '<'",
-    );
-}
-
-#[test]
 fn syntax_error_after_a_rewritten_value_keeps_the_column() {
     syntax(
         "syntax/duplicate_attribute.xml",

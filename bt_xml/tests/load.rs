@@ -105,6 +105,18 @@ fn raw_ampersands_are_kept() {
 }
 
 #[test]
+fn raw_less_than_signs_are_kept_as_tinyxml2_does() {
+    let doc = load_ok("lt_in_attribute.xml");
+    let seq = &doc.trees[0].root;
+    assert_eq!(seq.attribute("_skipIf"), Some("A<2"));
+    assert_eq!(seq.children[0].attribute("code"), Some("x < 3 && y <= 4"));
+    // Positions after a rewritten value still refer to the original text.
+    assert_eq!(seq.attributes[1].position.line, 3);
+    assert_eq!(seq.attributes[1].position.column, 29);
+    assert_eq!(seq.children[0].attributes[1].position.column, 38);
+}
+
+#[test]
 fn tinyxml2_quirk_after_an_entity() {
     let doc = load_ok("ampersand.xml");
     let seq = &doc.trees[0].root;

@@ -55,20 +55,38 @@ fn registry() -> Registry<Ctx> {
     r
 }
 
-/// Controls taking any number (>= 1) of children.
-const CONTROLS: [&str; 5] = [
+/// Controls taking any number (>= 1) of children (`TryCatch`: >= 2).
+const CONTROLS: [&str; 8] = [
     "Sequence",
     "SequenceWithMemory",
     "Fallback",
     "ReactiveSequence",
     "ReactiveFallback",
+    "AsyncSequence",
+    "AsyncFallback",
+    "TryCatch",
 ];
+
+/// `CONTROLS[k]`, or a kind that loads with these children: a `TryCatch` needs two, a
+/// `ReactiveSequence` takes one `AsyncSequence` only.
+fn control_for(k: usize, children: &[TreeSpec]) -> &'static str {
+    let asyncs = children
+        .iter()
+        .filter(|c| c.kind == "AsyncSequence")
+        .count();
+    match CONTROLS[k] {
+        "TryCatch" if children.len() < 2 => "Sequence",
+        "ReactiveSequence" if asyncs > 1 => "ReactiveFallback",
+        kind => kind,
+    }
+}
 
 fn tree_strategy() -> impl Strategy<Value = TreeSpec> {
     let leaf = (0u32..1000).prop_map(|n| TreeSpec::new("leaf").port("id", format!("l{n}")));
     leaf.prop_recursive(4, 40, 4, |inner| {
-        (0..CONTROLS.len(), proptest::collection::vec(inner, 1..4))
-            .prop_map(|(k, children)| TreeSpec::new(CONTROLS[k]).with_children(children))
+        (0..CONTROLS.len(), proptest::collection::vec(inner, 1..4)).prop_map(|(k, children)| {
+            TreeSpec::new(control_for(k, &children)).with_children(children)
+        })
     })
 }
 

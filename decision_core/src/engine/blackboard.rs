@@ -5,6 +5,10 @@
 //! [`EntrySlot`]; compiled trees keep slots and read/write by index on the tick path, without
 //! hashing or allocating.
 //!
+//! Every entry counts its writes ([`Blackboards::slot_writes`], BT.CPP's `sequence_id`): each
+//! successful write adds one, also rewriting the same value; a new or unset entry counts 0.
+//! The entry-update nodes (`WasEntryUpdated`, ...) compare it with the count they saw last.
+//!
 //! Two write paths exist because BT.CPP has two: [`Blackboards::set_slot`] is a port write or
 //! SetBlackboard (typed, strict numeric casts, strings parsed into typed entries), and
 //! [`Blackboards::assign_slot`] is a script `=` / `:=` (numbers convert to the entry's number
@@ -351,6 +355,8 @@ struct Entry {
     present: bool,
     ty: EntryType,
     value: Option<Value>,
+    /// Successful writes since the entry was created (0 for a new or unset entry).
+    writes: u64,
 }
 
 /// An arena of blackboard scopes and their entries.
@@ -396,6 +402,7 @@ impl Blackboards {
             entry.present = true;
             entry.ty = EntryType::Any;
             entry.value = Some(Value::Str(text));
+            entry.writes = 1;
         }
         scope
     }
@@ -467,6 +474,7 @@ impl Blackboards {
             present: false,
             ty: EntryType::Any,
             value: None,
+            writes: 0,
         });
         self.scopes[scope.0 as usize]
             .slots
@@ -519,6 +527,12 @@ impl Blackboards {
         self.entry(slot).filter(|e| e.present).map(|e| e.ty)
     }
 
+    /// How often the slot's entry was written since it was created (every successful write
+    /// counts, also one that rewrites the same value); `None` if the entry does not exist.
+    pub fn slot_writes(&self, slot: EntrySlot) -> Option<u64> {
+        self.entry(slot).filter(|e| e.present).map(|e| e.writes)
+    }
+
     /// The value in the slot; `None` if the entry is missing or was created without a value.
     pub fn get_slot(&self, slot: EntrySlot) -> Option<&Value> {
         self.entry(slot)
@@ -534,6 +548,7 @@ impl Blackboards {
             entry.present = true;
             entry.ty = ty;
             entry.value = None;
+            entry.writes = 0;
             return Ok(());
         }
         if entry.ty != ty && entry.ty != EntryType::Any && ty != EntryType::Any {
@@ -558,15 +573,18 @@ impl Blackboards {
                 ref v => v.entry_type(),
             };
             entry.value = Some(value);
+            entry.writes = 1;
             return Ok(());
         }
         if entry.ty == EntryType::Any {
             entry.ty = value.entry_type();
             entry.value = Some(value);
+            entry.writes += 1;
             return Ok(());
         }
         let converted = convert_for_set(&entry.key, entry.ty, value)?;
         entry.value = Some(converted);
+        entry.writes += 1;
         Ok(())
     }
 
@@ -580,6 +598,7 @@ impl Blackboards {
             buf.clear();
             buf.push_str(text);
             entry.ty = EntryType::Str;
+            entry.writes += 1;
             return Ok(());
         }
         self.set_slot(slot, Value::Str(text.to_owned()))
@@ -606,6 +625,7 @@ impl Blackboards {
             (Some(EntryType::Str), Value::Str(s)) => {
                 if let Some(Value::Str(buf)) = &mut entry.value {
                     buf.clone_from(s);
+                    entry.writes += 1;
                     return stored(entry);
                 }
                 Value::Str(s.clone())
@@ -627,6 +647,7 @@ impl Blackboards {
             (Some(t), v) => convert_number_for_assign(&entry.key, t, v)?,
         };
         entry.value = Some(new);
+        entry.writes += 1;
         stored(entry)
     }
 
@@ -670,6 +691,7 @@ impl Blackboards {
                 entry.present = false;
                 entry.ty = EntryType::Any;
                 entry.value = None;
+                entry.writes = 0;
                 true
             }
             _ => false,
@@ -1012,5 +1034,38 @@ mod tests {
         assert_eq!(bb.get_slot(child_slot), None);
         bb.set(root, "target", Value::Int(9)).ok();
         assert_eq!(bb.get_slot(child_slot), Some(&Value::Int(9)));
+    }
+
+    #[test]
+    fn every_successful_write_counts() {
+        let mut bb = Blackboards::new();
+        let root = bb.new_root();
+        let slot = bb.reserve(root, "n").unwrap_or(EntrySlot(u32::MAX));
+        assert_eq!(bb.slot_writes(slot), None);
+        // Declared without a value: the entry exists with no write yet.
+        bb.create_slot(slot, EntryType::Int).ok();
+        assert_eq!(bb.slot_writes(slot), Some(0));
+        bb.set_slot(slot, Value::Int(1)).ok();
+        bb.set_slot(slot, Value::Int(1)).ok();
+        assert_eq!(bb.slot_writes(slot), Some(2));
+        // A refused write does not count.
+        assert!(bb.set_slot(slot, s("x")).is_err());
+        assert_eq!(bb.slot_writes(slot), Some(2));
+        bb.assign_slot(slot, &Value::Int(1)).ok();
+        assert_eq!(bb.slot_writes(slot), Some(3));
+        let text = bb.reserve(root, "t").unwrap_or(EntrySlot(u32::MAX));
+        bb.set_slot_str(text, "a").ok();
+        bb.set_slot_str(text, "a").ok();
+        bb.assign_slot(text, &s("a")).ok();
+        assert_eq!(bb.slot_writes(text), Some(3));
+        // Unset forgets the count, as BT.CPP drops the entry.
+        assert!(bb.unset(root, "n"));
+        assert_eq!(bb.slot_writes(slot), None);
+        bb.set_slot(slot, Value::Int(5)).ok();
+        assert_eq!(bb.slot_writes(slot), Some(1));
+        // A literal subtree parameter is written once.
+        let sub = bb.new_child(root, [("p".to_owned(), Remap::Literal("v".into()))], false);
+        let p = bb.resolve(sub, "p", false).unwrap_or(EntrySlot(u32::MAX));
+        assert_eq!(bb.slot_writes(p), Some(1));
     }
 }

@@ -279,6 +279,29 @@ impl<C: 'static> Builder<'_, C> {
             if !model.children.allows(child_count) {
                 errors.push((span, children_message(&spec.kind, model, child_count)));
             }
+            if let Some(limit) = model.max_async_children {
+                let asyncs: Vec<&str> = spec
+                    .children
+                    .iter()
+                    .filter(|c| self.registry.model(&c.kind).is_some_and(|m| m.is_async))
+                    .map(|c| c.kind.as_str())
+                    .collect();
+                if asyncs.len() > limit {
+                    let most = match limit {
+                        1 => "one asynchronous child".to_owned(),
+                        n => format!("{n} asynchronous children"),
+                    };
+                    errors.push((
+                        span,
+                        format!(
+                            "`{}` cannot have more than {most}, found {} (`{}`)",
+                            spec.kind,
+                            asyncs.len(),
+                            asyncs.join("`, `")
+                        ),
+                    ));
+                }
+            }
             let mut ports = BTreeMap::new();
             if model.opens_scope {
                 child_scope = self.open_scope(spec, scope, &mut errors);
@@ -393,6 +416,8 @@ impl<C: 'static> Builder<'_, C> {
                     }
                     Err(message) => errors.push((at, format!("port `{key}`: {message}"))),
                 },
+                // An output that ignores a literal stays unbound (`Missing`): never written.
+                None if decl.direction == PortDirection::Output && decl.ignores_literal => {}
                 None if decl.direction != PortDirection::Input => errors.push((
                     at,
                     format!(
@@ -494,7 +519,9 @@ impl<C: 'static> Builder<'_, C> {
     fn unknown(&self, id: &str) -> String {
         let names: Vec<&str> = self.registry.names().collect();
         let mut message = format!("unknown node type `{id}`");
-        if let Some(near) = nearest(id, &names) {
+        if let Some(hint) = self.registry.retired_hint(id) {
+            message.push_str(&format!(" ({hint})"));
+        } else if let Some(near) = nearest(id, &names) {
             message.push_str(&format!(" (did you mean `{near}`?)"));
         }
         message
@@ -572,6 +599,22 @@ mod tests {
         assert!(
             errors[0].message.contains("unknown node type `Nop`"),
             "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn old_names_are_refused_with_a_hint() {
+        let e = compile_errors(node("SequenceStar", vec![act("a")]));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains("unknown node type `SequenceStar`")
+                && e[0].contains("did you mean `SequenceWithMemory`?"),
+            "{e:?}"
+        );
+        let e = compile_errors(node("ManualSelector", vec![act("a")]));
+        assert!(
+            e[0].contains("unknown node type `ManualSelector`") && e[0].contains("Switch2"),
+            "{e:?}"
         );
     }
 }

@@ -228,6 +228,13 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
+    /// Keeps `fault` as the error of the current tick where no result can be returned (a child
+    /// ticked inside [`Behavior::halt`]); the first such error wins.
+    pub fn defer_fault(&mut self, fault: Fault) {
+        let error = self.arena.fault_error(self.id, fault);
+        self.arena.pending.get_or_insert(*error);
+    }
+
     /// The blackboards of the tree.
     #[inline]
     pub fn blackboard(&self) -> &Blackboards {

@@ -255,6 +255,10 @@ pub struct PortDecl {
     pub default: Option<&'static str>,
     /// What the port is for.
     pub description: &'static str,
+    /// For an output: a literal given to it is accepted and ignored (the port is then not
+    /// written), as BT.CPP ignores a failed `setOutput` there; otherwise a literal is a load
+    /// error.
+    pub ignores_literal: bool,
 }
 
 impl PortDecl {
@@ -266,6 +270,7 @@ impl PortDecl {
             ty,
             default: None,
             description,
+            ignores_literal: false,
         }
     }
 
@@ -282,6 +287,7 @@ impl PortDecl {
             ty,
             default: Some(default),
             description,
+            ignores_literal: false,
         }
     }
 
@@ -293,6 +299,16 @@ impl PortDecl {
             ty,
             default: None,
             description,
+            ignores_literal: false,
+        }
+    }
+
+    /// This output port with a literal accepted and ignored (see
+    /// [`PortDecl::ignores_literal`]).
+    pub const fn literal_ignored(self) -> Self {
+        Self {
+            ignores_literal: true,
+            ..self
         }
     }
 
@@ -304,6 +320,7 @@ impl PortDecl {
             ty,
             default: None,
             description,
+            ignores_literal: false,
         }
     }
 }
@@ -343,6 +360,11 @@ pub struct NodeModel {
     /// Whether the node's children get their own blackboard scope, its ports being
     /// remappings (`SubTree`).
     pub opens_scope: bool,
+    /// Whether BT.CPP's loader counts the kind as an asynchronous child (`AsyncSequence`).
+    pub is_async: bool,
+    /// At most this many asynchronous children (`is_async` kinds) are allowed, a load error
+    /// otherwise (`ReactiveSequence`: one).
+    pub max_async_children: Option<usize>,
 }
 
 impl NodeModel {
@@ -353,6 +375,8 @@ impl NodeModel {
             ports,
             free_ports: false,
             opens_scope: false,
+            is_async: false,
+            max_async_children: None,
         }
     }
 
@@ -363,6 +387,8 @@ impl NodeModel {
             ports: Vec::new(),
             free_ports: true,
             opens_scope: true,
+            is_async: false,
+            max_async_children: None,
         }
     }
 
@@ -373,7 +399,21 @@ impl NodeModel {
             ports: Vec::new(),
             free_ports: true,
             opens_scope: false,
+            is_async: false,
+            max_async_children: None,
         }
+    }
+
+    /// This model marked as an asynchronous child (see [`NodeModel::is_async`]).
+    pub fn asynchronous(mut self) -> Self {
+        self.is_async = true;
+        self
+    }
+
+    /// This model with at most `n` asynchronous children.
+    pub fn with_max_async_children(mut self, n: usize) -> Self {
+        self.max_async_children = Some(n);
+        self
     }
 
     /// The declared port `name`.
@@ -394,6 +434,8 @@ pub(crate) struct Kind<C> {
 /// and ports against the kind's [`NodeModel`], and calls its constructor.
 pub struct Registry<C> {
     kinds: BTreeMap<String, Kind<C>>,
+    /// Ids that are refused with a hint (names BT.CPP 4 does not register by default).
+    retired: BTreeMap<String, String>,
 }
 
 impl<C: 'static> Default for Registry<C> {
@@ -415,6 +457,7 @@ impl<C: 'static> Registry<C> {
     pub fn new() -> Self {
         Self {
             kinds: BTreeMap::new(),
+            retired: BTreeMap::new(),
         }
     }
 
@@ -461,6 +504,17 @@ impl<C: 'static> Registry<C> {
             let leaf = make(&b.params()).map_err(|e| e.to_string())?;
             Ok(Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>)
         });
+    }
+
+    /// Refuses id `id` with `hint` in the error (an old name, e.g. `SequenceStar` with
+    /// "did you mean `SequenceWithMemory`?"); registering `id` later takes precedence.
+    pub fn retire(&mut self, id: &str, hint: &str) {
+        self.retired.insert(id.to_owned(), hint.to_owned());
+    }
+
+    /// The hint for a retired id.
+    pub fn retired_hint(&self, id: &str) -> Option<&str> {
+        self.retired.get(id).map(String::as_str)
     }
 
     /// Registered ids, sorted.

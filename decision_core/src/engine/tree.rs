@@ -166,7 +166,7 @@ impl<C> Arena<C> {
     /// A node's fault as the tick's error.
     #[cold]
     #[inline(never)]
-    fn fault_error(&self, id: u32, fault: super::node::Fault) -> Box<TickError> {
+    pub(crate) fn fault_error(&self, id: u32, fault: super::node::Fault) -> Box<TickError> {
         match *fault.0 {
             FaultKind::Here(message) => Box::new(self.error(id, message)),
             FaultKind::Below(e) => e,

@@ -50,7 +50,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 }
 
 /// A BT.CPP status name; `IDLE` is refused (a node cannot return it).
-fn parse_status(text: &str) -> Result<Status, String> {
+pub(crate) fn parse_status(text: &str) -> Result<Status, String> {
     match text {
         "SUCCESS" => Ok(Status::Success),
         "FAILURE" => Ok(Status::Failure),

@@ -9,6 +9,8 @@
 //! | `Skipped` | that child is reset, goes on with the next child |
 //! | all children done | `Success`, or `Skipped` when every child skipped; children reset |
 //!
+//! More than one `AsyncSequence` child is a load error, as in BT.CPP's loader.
+//!
 //! [`Reactive`] is also `ReactiveFallback`'s behaviour, with `Success` and `Failure` swapped.
 
 use crate::engine::node::{Behavior, Cx, Fault};
@@ -18,7 +20,8 @@ use crate::engine::{Children, NodeModel, Registry, Status};
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "ReactiveSequence",
-        NodeModel::new(Children::AtLeast(1), Vec::new()),
+        // BT.CPP's loader refuses a second asynchronous child (`AsyncSequence`).
+        NodeModel::new(Children::AtLeast(1), Vec::new()).with_max_async_children(1),
         |_| Ok(Box::new(Reactive::until(Status::Failure))),
     );
 }

@@ -8,7 +8,8 @@
 //! | all children done | `Success`, or `Skipped` when every child skipped; children reset |
 //!
 //! Halting resets the index and halts the running child. [`Ordered`] is also `Fallback`'s
-//! behaviour, with the roles of `Success` and `Failure` swapped.
+//! behaviour, with the roles of `Success` and `Failure` swapped, and with [`Ordered::yielding`]
+//! that of `AsyncSequence` and `AsyncFallback`.
 
 use crate::engine::node::{Behavior, Cx, Fault, NodeState};
 use crate::engine::{Children, NodeModel, Registry, Status};
@@ -27,6 +28,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 #[derive(Debug)]
 pub struct Ordered {
     stop: Status,
+    yields: bool,
     current: usize,
     skipped: usize,
 }
@@ -37,9 +39,18 @@ impl Ordered {
     pub fn until(stop: Status) -> Self {
         Self {
             stop,
+            yields: false,
             current: 0,
             skipped: 0,
         }
+    }
+
+    /// The asynchronous variant (`AsyncSequence`, `AsyncFallback`): a child that was idle
+    /// and completes without returning `stop` ends the tick with `Running` when more children
+    /// are left, so the next child starts on the next tick.
+    pub fn yielding(mut self) -> Self {
+        self.yields = true;
+        self
     }
 
     fn done(&self) -> Status {
@@ -59,6 +70,12 @@ impl<C> Behavior<C> for Ordered {
         }
         cx.set_running();
         while self.current < n {
+            // Only the asynchronous variant needs the child's state before the tick.
+            let before = if self.yields {
+                cx.child_state(self.current)
+            } else {
+                NodeState::Running
+            };
             match cx.tick_child(self.current)? {
                 Status::Running => return Ok(Status::Running),
                 Status::Skipped => {
@@ -70,7 +87,12 @@ impl<C> Behavior<C> for Ordered {
                     self.current = 0;
                     return Ok(status);
                 }
-                _ => self.current += 1,
+                _ => {
+                    self.current += 1;
+                    if self.yields && before == NodeState::Idle && self.current < n {
+                        return Ok(Status::Running);
+                    }
+                }
             }
         }
         let all_skipped = self.skipped == n;
