@@ -5,7 +5,7 @@
 use crate::lines::{NumberedLines, line_text};
 use decision_core::engine::blackboard::{Blackboards, EntryType, ScopeId, Value};
 use decision_core::engine::{
-    CompileError, Registry, Tree, TreeSpec, bench_leaves, compile, compile_with, nodes,
+    CompileError, Registry, Tree, TreeSpec, bench_leaves, compile_with, nodes,
 };
 use std::io::{BufReader, Write};
 use std::path::Path;
@@ -209,12 +209,14 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
             malformed += 1;
         };
 
-    // The first good line's keys exist before the tree is built (they keep their types); the
-    // malformed lines before it are answered once the tree is known to load.
+    // The first good line's keys exist before the tree is built, untyped (BT.CPP's
+    // `createEntry` with an any-type port info): no port clashes with them at load time, and
+    // the line's writes, made before its tick, fix their types. The malformed lines before it
+    // are answered once the tree is known to load.
     let mut blackboards = Blackboards::new();
     let root = blackboards.new_root();
     let mut malformed_before = 0usize;
-    let mut first_written = false;
+    let mut first_writes = None;
     for item in lines.by_ref() {
         let (index, parsed) = match item {
             Ok(line) => line,
@@ -225,11 +227,17 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
         };
         match parsed {
             Ok(writes) => {
-                if let Err(message) = write_all(&mut blackboards, root, writes) {
-                    eprintln!("{}:{}: {message}", input.display(), index + 1);
-                    return ExitCode::from(1);
+                for (key, _) in &writes {
+                    if let Err(e) = blackboards.create(root, key, EntryType::Any) {
+                        eprintln!(
+                            "{}:{}: cannot create `{key}`: {e}",
+                            input.display(),
+                            index + 1
+                        );
+                        return ExitCode::from(1);
+                    }
                 }
-                first_written = true;
+                first_writes = Some(writes);
                 break;
             }
             Err(e) => {
@@ -250,8 +258,8 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
     }
     let mut tick = 0u64;
     let mut line_buf = Vec::new();
-    // The first good line's writes are already in; its tick comes first.
-    let mut pending = first_written.then(Writes::new);
+    // The first good line's tick comes first.
+    let mut pending = first_writes;
     loop {
         let writes = match pending.take() {
             Some(writes) => writes,
@@ -325,7 +333,7 @@ fn run_bench(
     tree_path: &Path,
     ticks: Option<u64>,
 ) -> ExitCode {
-    let mut tree = match compile(spec, registry) {
+    let mut tree = match bench_leaves::compile_for_schedule(spec, registry) {
         Ok(t) => t,
         Err(errors) => {
             print_compile_errors(&errors, tree_path);

@@ -9,9 +9,11 @@
 //!   it) it repeats that result.
 //! * `Noop`: `Success`.
 
-use super::blackboard::{EntrySlot, EntryType, Value, ValueError};
+use super::blackboard::{Blackboards, EntrySlot, EntryType, Value, ValueError};
 use super::node::{Behavior, Cx, Fault, NodeState, Port};
-use super::{Children, NodeModel, PortDecl, Registry, Status, Tree};
+use super::{
+    Children, CompileError, NodeModel, PortDecl, Registry, Status, Tree, TreeSpec, compile_with,
+};
 
 /// Registers `CheckKey`, `Work` and `Noop`.
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
@@ -175,9 +177,31 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
     ]
 }
 
-/// Writes the schedule into a tree's root blackboard before each tick: the entries' slots are
-/// resolved once (resolving allocates), only changed values are written, and an entry that a
-/// string port created (a `Switch` variable) gets the number's text, as BT.CPP needs.
+/// Compiles `spec` for the schedule: its keys exist in the root blackboard before the tree is
+/// built, untyped, as the `bt` contract creates the keys of the first input line (BT.CPP's
+/// `createEntry` with an any-type port info). So no port clashes with them, and the schedule's
+/// first writes make them ints, also behind a `Switch`'s string `variable`.
+pub fn compile_for_schedule<C: 'static>(
+    spec: &TreeSpec,
+    registry: &Registry<C>,
+) -> Result<Tree<C>, Vec<CompileError>> {
+    let mut blackboards = Blackboards::new();
+    let root = blackboards.new_root();
+    for (key, _) in schedule(0) {
+        if let Err(e) = blackboards.create(root, key, EntryType::Any) {
+            return Err(vec![CompileError {
+                span: None,
+                node_path: String::new(),
+                message: format!("cannot create `{key}`: {e}"),
+            }]);
+        }
+    }
+    compile_with(spec, registry, blackboards, root)
+}
+
+/// Writes the schedule into the root blackboard of a tree made by [`compile_for_schedule`]
+/// before each tick: the entries' slots are resolved once (resolving allocates), and only
+/// changed values are written, as ints.
 pub struct ScheduleWriter {
     slots: Vec<Option<EntrySlot>>,
     last: [Option<i64>; 7],
@@ -208,11 +232,7 @@ impl ScheduleWriter {
             let Some(slot) = *slot else {
                 continue;
             };
-            if bbs.slot_type(slot) == Some(EntryType::Str) {
-                bbs.set_slot_str(slot, itoa::Buffer::new().format(value))?;
-            } else {
-                bbs.set_slot(slot, Value::Int(value))?;
-            }
+            bbs.set_slot(slot, Value::Int(value))?;
         }
         Ok(())
     }
