@@ -301,6 +301,15 @@ fn run_input(spec: &TreeSpec, registry: &Registry<()>, tree_path: &Path, input: 
         tick += 1;
     }
     let _ = out.flush();
+    // The end of the run destroys the tree, which halts every node as BT.CPP does; an
+    // `_onHalted` script that fails there is reported (BT.CPP aborts).
+    if let Err(e) = tree.halt_as_destroyed(&mut ()) {
+        eprintln!(
+            "{}: error: when the tree is destroyed: {e}",
+            tree_path.display()
+        );
+        return ExitCode::from(1);
+    }
     if malformed > 0 {
         eprintln!("{}: {malformed} malformed line(s) skipped", input.display());
         ExitCode::from(1)

@@ -310,3 +310,35 @@ fn check_knows_the_new_nodes_in_xml_and_json5() {
         assert!(err.contains(&expected), "{expected}\n{err}");
     }
 }
+
+#[test]
+fn an_on_halted_script_that_fails_when_the_tree_is_destroyed_is_reported_not_an_abort() {
+    // BT.CPP halts every node when the tree is destroyed and aborts when an `_onHalted`
+    // script throws there; we print every tick, then report the error and exit 1.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tree = dir.path().join("halted.xml");
+    std::fs::write(
+        &tree,
+        r#"<root BTCPP_format="4"><BehaviorTree ID="M">
+  <Sequence>
+    <AlwaysSuccess name="quiet" _onHalted="missing = 1"/>
+    <Noop/>
+  </Sequence>
+</BehaviorTree></root>"#,
+    )
+    .expect("write tree");
+    let tree = tree.to_str().expect("utf-8 path");
+    let o = run(
+        &["bt", tree, "--leaves", "bench", "--input", "-"],
+        Some("{}\n{}\n"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).lines().count(), 2, "{}", text(&o.stdout));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr
+            .contains("halted.xml: error: when the tree is destroyed: quiet: script `missing = 1`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -391,6 +391,24 @@ impl<C> Tree<C> {
         }
     }
 
+    /// Halts the tree as BT.CPP does when a tree is destroyed: the root is halted, then every
+    /// node once more in preorder (each behaviour's halt and its `_onHalted` script), and
+    /// every node is left idle. BT.CPP aborts the process when an `_onHalted` script throws
+    /// there; this returns the first such error instead, with the node that raised it.
+    pub fn halt_as_destroyed(&mut self, ctx: &mut C) -> Result<(), TickError> {
+        let now = self.arena.trace.now();
+        self.arena.pending = None;
+        self.arena.halt_and_reset(0, ctx, now);
+        for id in 0..self.arena.behaviors.len() as u32 {
+            self.arena.halt_node(id, ctx, now);
+        }
+        self.arena.states.fill(NodeState::Idle);
+        match self.arena.pending.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     /// Halts everything running and resets every node to idle, also completed nodes that a
     /// parent left unreset (kinds keep the memory BT.CPP keeps across a halt, e.g. `RunOnce`'s
     /// result and `SequenceWithMemory`'s position).
