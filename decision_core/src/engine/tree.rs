@@ -192,51 +192,82 @@ impl<C> Arena<C> {
         Ok(())
     }
 
-    /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace.
+    /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace. Most
+    /// nodes have no conditions: they take the short path.
+    #[inline]
     pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
         self.visits += 1;
-        let has_conditions = self.conditions[id as usize].is_some();
-        let (decided, halt_first) = if has_conditions {
-            self.pre_conditions(id).map_err(Box::new)?
+        let status = if self.has_conditions(id) {
+            self.tick_with_conditions(id, ctx, now)?
         } else {
-            (None, false)
+            self.tick_behavior(id, ctx, now)?
         };
-        if halt_first {
-            self.halt_node(id, ctx, now);
+        if let Some(slot) = self.states.get_mut(id as usize) {
+            *slot = slot.after(status);
         }
-        let status = match decided {
-            Some(status) => status,
-            None => {
-                let Some(mut behavior) = self.behaviors[id as usize].take() else {
-                    return Err(Box::new(
-                        self.error(id, "node ticked while it is ticking".to_owned()),
-                    ));
-                };
-                let result = behavior.tick(&mut Cx {
-                    arena: self,
-                    id,
-                    ctx,
-                    now,
-                });
-                self.behaviors[id as usize] = Some(behavior);
-                match result {
-                    Ok(status) => status,
-                    Err(fault) => return Err(self.fault_error(id, fault)),
-                }
-            }
-        };
-        if has_conditions {
-            self.post_conditions(id, status)?;
-        }
-        let slot = &mut self.states[id as usize];
-        *slot = slot.after(status);
         if self.tracing {
             self.trace.record(id, status);
         }
         Ok(status)
     }
 
-    /// Halts node `id` (its behaviour's halt, then idle, then `_onHalted`).
+    #[inline]
+    fn has_conditions(&self, id: u32) -> bool {
+        self.conditions
+            .get(id as usize)
+            .is_some_and(Option::is_some)
+    }
+
+    /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
+    /// post-conditions of a node that has conditions.
+    #[inline(never)]
+    fn tick_with_conditions(
+        &mut self,
+        id: u32,
+        ctx: &mut C,
+        now: f64,
+    ) -> Result<Status, Box<TickError>> {
+        let (decided, halt_first) = self.pre_conditions(id).map_err(Box::new)?;
+        if halt_first {
+            self.halt_node(id, ctx, now);
+        }
+        let status = match decided {
+            Some(status) => status,
+            None => self.tick_behavior(id, ctx, now)?,
+        };
+        self.post_conditions(id, status)?;
+        Ok(status)
+    }
+
+    /// Runs node `id`'s behaviour once.
+    #[inline]
+    fn tick_behavior(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
+        let Some(mut behavior) = self.behaviors.get_mut(id as usize).and_then(Option::take) else {
+            return Err(self.reentered(id));
+        };
+        let result = behavior.tick(&mut Cx {
+            arena: self,
+            id,
+            ctx,
+            now,
+        });
+        if let Some(slot) = self.behaviors.get_mut(id as usize) {
+            *slot = Some(behavior);
+        }
+        result.map_err(|fault| self.fault_error(id, fault))
+    }
+
+    /// The error of a node ticked while its own tick is still running.
+    #[cold]
+    #[inline(never)]
+    fn reentered(&self, id: u32) -> Box<TickError> {
+        Box::new(self.error(id, "node ticked while it is ticking".to_owned()))
+    }
+
+    /// Halts node `id` (its behaviour's halt, then idle, then `_onHalted`). Rare next to
+    /// ticks: kept out of line so that the resets around it stay small.
+    #[cold]
+    #[inline(never)]
     pub fn halt_node(&mut self, id: u32, ctx: &mut C, now: f64) {
         if let Some(mut behavior) = self.behaviors[id as usize].take() {
             behavior.halt(&mut Cx {
@@ -256,17 +287,23 @@ impl<C> Arena<C> {
     /// [`halt_and_reset`](Self::halt_and_reset) of the children of `id` from position
     /// `first` on, in order; the children's ids are looked up once (controls reset all their
     /// children after every completed round).
+    #[inline]
     pub fn halt_and_reset_children(&mut self, id: u32, first: usize, ctx: &mut C, now: f64) {
         let Some(links) = self.links.get(id as usize).copied() else {
             return;
         };
-        let start = links.first_child as usize;
-        let end = start + links.child_count as usize;
-        for at in start.saturating_add(first)..end {
+        let start = (links.first_child as usize).saturating_add(first);
+        let end = links.first_child as usize + links.child_count as usize;
+        for at in start..end {
             let Some(&child) = self.child_ids.get(at) else {
                 return;
             };
-            self.halt_and_reset(child, ctx, now);
+            // Usually a completed child: only its state is reset.
+            match self.states.get_mut(child as usize) {
+                Some(state) if *state != NodeState::Running => *state = NodeState::Idle,
+                Some(_) => self.halt_and_reset(child, ctx, now),
+                None => {}
+            }
         }
     }
 
