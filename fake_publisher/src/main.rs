@@ -112,6 +112,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Prints one line on stdout; false when stdout's reader has gone away.
+fn say(line: std::fmt::Arguments<'_>) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
+}
+
 fn fail(message: impl std::fmt::Display, code: u8) -> ExitCode {
     eprintln!("{message}");
     ExitCode::from(code)
@@ -236,19 +243,27 @@ fn run(cli: &Cli) -> Result<(), ExitCode> {
             publish_errors.log(|| format!("publish failed: {e}"));
         }
         let second = (sim.time() + 1e-6).floor() as i64;
+        // A status line a second; when stdout's reader has gone away (`| head`), the run
+        // stops quietly (the bus session stays in charge of its sockets, so no SIGPIPE here).
         if last_second != Some(second) {
-            println!("{}", status_line(&sim, &frame));
+            if !say(format_args!("{}", status_line(&sim, &frame))) {
+                break;
+            }
             last_second = Some(second);
         }
         if sim.finished() {
-            println!("match over at {:.1} s: {}", sim.time(), outcome_words(&sim));
+            say(format_args!(
+                "match over at {:.1} s: {}",
+                sim.time(),
+                outcome_words(&sim)
+            ));
             break;
         }
         if limit.is_some_and(|l| sim.time() + 1e-9 >= l) {
-            println!(
+            say(format_args!(
                 "stopped after {:.1} simulated seconds (--seconds)",
                 sim.time()
-            );
+            ));
             break;
         }
         // Take in what the node sends while waiting for the next frame's wall time.

@@ -205,3 +205,48 @@ fn stops_after_seconds() {
     );
     bus.close();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    // `fake-publisher ... | head -n 0`: the status lines meet a closed pipe from the start.
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let options = ZenohOptions {
+        mode: Mode::Peer,
+        listen: vec![endpoint.clone()],
+        ..ZenohOptions::default()
+    };
+    let bus = Bus::zenoh(&options).unwrap_or_else(|e| panic!("{e}"));
+    let scenario = sample_dir().join("scenarios/outpost_loss.json5");
+    for args in [
+        vec!["--schema".to_owned()],
+        vec![
+            scenario.display().to_string(),
+            "--connect".to_owned(),
+            endpoint.clone(),
+            "--speed".to_owned(),
+            "100".to_owned(),
+            "--seconds".to_owned(),
+            "30".to_owned(),
+        ],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap_or_else(|e| panic!("{e}"));
+        drop(reader);
+        let out = bin()
+            .args(&args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        // Quietly: the schema dies of SIGPIPE as `grep` would, the publisher stops and exits 0.
+        let quiet = out.status.success() || {
+            use std::os::unix::process::ExitStatusExt;
+            out.status.signal() == Some(13)
+        };
+        assert!(quiet, "{args:?}: {:?} {stderr}", out.status);
+    }
+    bus.close();
+}
