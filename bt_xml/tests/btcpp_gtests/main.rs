@@ -1,0 +1,8 @@
+//! BehaviorTree.CPP 4.10's own gtests, ported: one module per gtest file, one `#[test]` per
+//! gtest, each driving the same XML tree and asserting what the gtest asserts. See README.md
+//! for what was left out and why.
+
+mod harness;
+
+mod gtest_loop;
+mod gtest_try_catch;
