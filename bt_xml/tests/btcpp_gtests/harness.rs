@@ -337,6 +337,24 @@ impl Run {
             .cloned()
     }
 
+    /// Root blackboard entry `key` read as an int (BT.CPP `get<int>`).
+    #[track_caller]
+    pub fn get_int(&self, key: &str) -> i64 {
+        match self.get(key).map(|v| v.as_int()) {
+            Some(Ok(v)) => v,
+            other => panic!("`{key}` is not an int: {other:?}"),
+        }
+    }
+
+    /// Root blackboard entry `key` read as a string (BT.CPP `get<std::string>`).
+    #[track_caller]
+    pub fn get_str(&self, key: &str) -> String {
+        match self.get(key).map(|v| v.to_string_value()) {
+            Some(Ok(v)) => v,
+            other => panic!("`{key}` is not a string: {other:?}"),
+        }
+    }
+
     /// Writes root blackboard entry `key`.
     #[track_caller]
     pub fn set(&mut self, key: &str, value: Value) {

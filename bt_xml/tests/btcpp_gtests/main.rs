@@ -5,4 +5,7 @@
 mod harness;
 
 mod gtest_loop;
+mod gtest_postconditions;
+mod gtest_preconditions;
 mod gtest_try_catch;
+mod gtest_updates;
