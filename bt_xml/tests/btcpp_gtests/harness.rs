@@ -114,6 +114,35 @@ impl Behavior<Ctx> for TestLeaf {
     }
 }
 
+/// An asynchronous test action: RUNNING on its first `running` ticks, then `result`; a halt
+/// or a completion restarts it.
+struct NTick {
+    id: String,
+    running: u32,
+    result: Status,
+    done: u32,
+}
+
+impl Behavior<Ctx> for NTick {
+    fn tick(&mut self, cx: &mut Cx<'_, Ctx>) -> Result<Status, Fault> {
+        *cx.ctx_mut().ticks.entry(self.id.clone()).or_default() += 1;
+        if cx.state() != NodeState::Running {
+            self.done = 0;
+        }
+        if self.done < self.running {
+            self.done += 1;
+            return Ok(Running);
+        }
+        self.done = 0;
+        Ok(self.result)
+    }
+
+    fn halt(&mut self, cx: &mut Cx<'_, Ctx>) {
+        self.done = 0;
+        *cx.ctx_mut().halts.entry(self.id.clone()).or_default() += 1;
+    }
+}
+
 /// A registry with the standard library and the test leaves.
 pub struct Bench {
     pub registry: Registry<Ctx>,
@@ -154,6 +183,22 @@ impl Bench {
                     name: b.name().to_owned(),
                     ports: names.iter().map(|n| (*n, b.port(n))).collect(),
                     f: f.clone(),
+                }) as Box<dyn Behavior<Ctx>>)
+            });
+        self
+    }
+
+    /// An asynchronous action `id` (in place of BT.CPP's timed test actions): each instance
+    /// returns RUNNING on the first `running` ticks of a run, then `result`.
+    pub fn async_action(&mut self, id: &str, running: u32, result: Status) -> &mut Self {
+        let owned_id = id.to_owned();
+        self.registry
+            .register(id, NodeModel::new(Children::None, vec![]), move |_| {
+                Ok(Box::new(NTick {
+                    id: owned_id.clone(),
+                    running,
+                    result,
+                    done: 0,
                 }) as Box<dyn Behavior<Ctx>>)
             });
         self

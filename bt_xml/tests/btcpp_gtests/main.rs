@@ -4,8 +4,11 @@
 
 mod harness;
 
+mod gtest_if_then_else;
 mod gtest_loop;
 mod gtest_postconditions;
 mod gtest_preconditions;
+mod gtest_skipping;
 mod gtest_try_catch;
 mod gtest_updates;
+mod gtest_while_do_else;
