@@ -25,6 +25,11 @@ pub struct Ctx {
     pub halts: BTreeMap<String, u32>,
     /// Values recorded by leaves, per registration ID.
     pub values: BTreeMap<String, Vec<Value>>,
+    /// Results an asynchronous / sync test action returns, per ID (BT.CPP's
+    /// `setExpectedResult`).
+    pub expected: BTreeMap<String, Status>,
+    /// Completions of the asynchronous test actions, per ID.
+    pub results: BTreeMap<String, Vec<Status>>,
     /// Free-form log lines written by leaves.
     pub log: Vec<String>,
 }
@@ -114,27 +119,46 @@ impl Behavior<Ctx> for TestLeaf {
     }
 }
 
-/// An asynchronous test action: RUNNING on its first `running` ticks, then `result`; a halt
-/// or a completion restarts it.
-struct NTick {
-    id: String,
-    running: u32,
-    result: Status,
-    done: u32,
+/// How long an asynchronous test action runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Lasts {
+    /// RUNNING on this many ticks (the first one included), then the result.
+    Ticks(u32),
+    /// RUNNING until this many milliseconds of injected time passed since its first tick.
+    Ms(u64),
 }
 
-impl Behavior<Ctx> for NTick {
+/// An asynchronous test action (BT.CPP's `AsyncActionTest`): RUNNING for a while, then its
+/// result (`Ctx::expected` for its ID, else the registered one); a halt or a completion
+/// restarts it. Completions are recorded in `Ctx::results`.
+struct AsyncAction {
+    id: String,
+    lasts: Lasts,
+    result: Status,
+    done: u32,
+    start: f64,
+}
+
+impl Behavior<Ctx> for AsyncAction {
     fn tick(&mut self, cx: &mut Cx<'_, Ctx>) -> Result<Status, Fault> {
         *cx.ctx_mut().ticks.entry(self.id.clone()).or_default() += 1;
         if cx.state() != NodeState::Running {
             self.done = 0;
+            self.start = cx.now();
         }
-        if self.done < self.running {
+        let finished = match self.lasts {
+            Lasts::Ticks(n) => self.done >= n,
+            Lasts::Ms(ms) => (cx.now() - self.start) * 1000.0 >= ms as f64 - 1e-9,
+        };
+        if !finished {
             self.done += 1;
             return Ok(Running);
         }
         self.done = 0;
-        Ok(self.result)
+        let id = self.id.clone();
+        let result = cx.ctx().expected.get(&id).copied().unwrap_or(self.result);
+        cx.ctx_mut().results.entry(id).or_default().push(result);
+        Ok(result)
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, Ctx>) {
@@ -188,20 +212,35 @@ impl Bench {
         self
     }
 
-    /// An asynchronous action `id` (in place of BT.CPP's timed test actions): each instance
-    /// returns RUNNING on the first `running` ticks of a run, then `result`.
+    /// An asynchronous action `id` (in place of BT.CPP's threaded test actions): each
+    /// instance returns RUNNING on the first `running` ticks of a run, then `result`.
     pub fn async_action(&mut self, id: &str, running: u32, result: Status) -> &mut Self {
+        self.async_action_for(id, Lasts::Ticks(running), result)
+    }
+
+    /// An asynchronous action `id` that lasts `lasts`, then returns `result` (see
+    /// [`Ctx::expected`]).
+    pub fn async_action_for(&mut self, id: &str, lasts: Lasts, result: Status) -> &mut Self {
         let owned_id = id.to_owned();
         self.registry
             .register(id, NodeModel::new(Children::None, vec![]), move |_| {
-                Ok(Box::new(NTick {
+                Ok(Box::new(AsyncAction {
                     id: owned_id.clone(),
-                    running,
+                    lasts,
                     result,
                     done: 0,
+                    start: 0.0,
                 }) as Box<dyn Behavior<Ctx>>)
             });
         self
+    }
+
+    /// BT.CPP's `SyncActionTest`: returns `Ctx::expected` for its ID (SUCCESS by default).
+    pub fn sync_action(&mut self, id: &str) -> &mut Self {
+        self.leaf(id, vec![], |l| {
+            let id = l.id.to_owned();
+            Ok(l.ctx().expected.get(&id).copied().unwrap_or(Success))
+        })
     }
 
     /// Leaf `id` whose n-th tick (over all instances) returns `script[n-1]`, then `then`.
@@ -362,6 +401,24 @@ impl Run {
     /// Halts of leaf ID `id`.
     pub fn halts(&self, id: &str) -> u32 {
         self.ctx.halts.get(id).copied().unwrap_or(0)
+    }
+
+    /// Makes test action `id` return `status` from now on (BT.CPP `setExpectedResult`).
+    pub fn expect(&mut self, id: &str, status: Status) {
+        self.ctx.expected.insert(id.to_owned(), status);
+    }
+
+    /// How often test action `id` completed with `status`.
+    pub fn completions(&self, id: &str, status: Status) -> usize {
+        self.ctx
+            .results
+            .get(id)
+            .map_or(0, |r| r.iter().filter(|s| **s == status).count())
+    }
+
+    /// The status of node `n` (preorder index) between ticks.
+    pub fn state(&self, n: u32) -> NodeState {
+        self.tree.state(decision_core::engine::NodeId(n))
     }
 
     /// Forgets the ticks of `id` (a gtest resetting its counter).

@@ -4,6 +4,7 @@
 
 mod harness;
 
+mod gtest_decorator;
 mod gtest_if_then_else;
 mod gtest_loop;
 mod gtest_postconditions;
