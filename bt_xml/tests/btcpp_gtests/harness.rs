@@ -179,12 +179,12 @@ impl Default for Bench {
 }
 
 impl Bench {
-    /// The standard library plus `TestA` .. `TestD` (count their ticks, return SUCCESS).
+    /// The standard library plus `TestA` .. `TestF` (count their ticks, return SUCCESS).
     pub fn new() -> Self {
         let mut registry = Registry::new();
         nodes::register_standard(&mut registry);
         let mut bench = Self { registry };
-        for id in ["TestA", "TestB", "TestC", "TestD"] {
+        for id in ["TestA", "TestB", "TestC", "TestD", "TestE", "TestF"] {
             bench.leaf(id, vec![], |_| Ok(Success));
         }
         bench

@@ -9,6 +9,8 @@ mod gtest_if_then_else;
 mod gtest_loop;
 mod gtest_postconditions;
 mod gtest_preconditions;
+mod gtest_reactive;
+mod gtest_reactive_backchaining;
 mod gtest_skipping;
 mod gtest_try_catch;
 mod gtest_updates;
