@@ -15,3 +15,4 @@ mod gtest_skipping;
 mod gtest_try_catch;
 mod gtest_updates;
 mod gtest_while_do_else;
+mod script_parser_test;
