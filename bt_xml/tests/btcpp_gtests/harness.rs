@@ -278,7 +278,17 @@ impl Bench {
         xml: &str,
         init: impl FnOnce(&mut Blackboards, ScopeId),
     ) -> Result<Run, String> {
-        let spec = spec_of(xml)?;
+        self.try_tree_main(xml, None, init)
+    }
+
+    /// Like [`Bench::try_tree_with`], building tree `main` (BT.CPP `createTree(main, bb)`).
+    pub fn try_tree_main(
+        &self,
+        xml: &str,
+        main: Option<&str>,
+        init: impl FnOnce(&mut Blackboards, ScopeId),
+    ) -> Result<Run, String> {
+        let spec = spec_of_main(xml, main)?;
         let mut bbs = Blackboards::new();
         let root = bbs.new_root();
         init(&mut bbs, root);
@@ -314,6 +324,32 @@ impl Bench {
         }
     }
 
+    /// Builds tree `main` of `xml`, which must load.
+    #[track_caller]
+    pub fn tree_main(&self, xml: &str, main: &str) -> Run {
+        match self.try_tree_main(xml, Some(main), |_, _| {}) {
+            Ok(run) => run,
+            Err(e) => panic!("the tree should load:\n{e}"),
+        }
+    }
+
+    /// BT.CPP's `SaySomething` / `PrintToConsole`: records its string input `message`
+    /// (`fail_if_missing`: FAILURE without one, else a runtime error).
+    pub fn say_something(&mut self, id: &str, fail_if_missing: bool) -> &mut Self {
+        self.leaf(
+            id,
+            vec![PortDecl::input("message", EntryType::Str, "said")],
+            move |l| match l.input("message") {
+                Some(v) => {
+                    l.record(v);
+                    Ok(Success)
+                }
+                None if fail_if_missing => Ok(Failure),
+                None => Err("missing required input [message]".to_owned()),
+            },
+        )
+    }
+
     /// The load error of a tree that must not load.
     #[track_caller]
     pub fn load_error(&self, xml: &str) -> String {
@@ -326,6 +362,14 @@ impl Bench {
 
 /// The main tree of `xml` as a spec (load errors as text).
 pub fn spec_of(xml: &str) -> Result<decision_core::engine::TreeSpec, String> {
+    spec_of_main(xml, None)
+}
+
+/// Tree `main` of `xml` (else its main tree) as a spec (BT.CPP `createTree(main)`).
+pub fn spec_of_main(
+    xml: &str,
+    main: Option<&str>,
+) -> Result<decision_core::engine::TreeSpec, String> {
     let path = Path::new("/gtest/tree.xml");
     let join = |d: Vec<bt_xml::Diagnostic>| {
         d.iter()
@@ -334,7 +378,7 @@ pub fn spec_of(xml: &str) -> Result<decision_core::engine::TreeSpec, String> {
             .join("\n")
     };
     let doc = bt_xml::load_str(xml, "tree.xml", Path::new("/gtest")).map_err(join)?;
-    bt_xml::main_spec(&doc, None, path).map_err(join)
+    bt_xml::main_spec(&doc, main, path).map_err(join)
 }
 
 /// A compiled tree with its context and clock.

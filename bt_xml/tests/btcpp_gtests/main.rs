@@ -12,6 +12,7 @@ mod gtest_preconditions;
 mod gtest_reactive;
 mod gtest_reactive_backchaining;
 mod gtest_skipping;
+mod gtest_subtree;
 mod gtest_try_catch;
 mod gtest_updates;
 mod gtest_while_do_else;
