@@ -83,6 +83,7 @@ impl Env {
 }
 
 #[test]
+#[allow(clippy::approx_constant)] // 3.14 is the gtest's literal
 fn any_types() {
     Env::new().check(&[
         ("628", N(628.0)),
