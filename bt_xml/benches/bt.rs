@@ -4,7 +4,7 @@
 
 use bt_xml::load_tree;
 use criterion::{Criterion, criterion_group, criterion_main};
-use decision_core::engine::{Registry, Tree, bench_leaves, compile, nodes};
+use decision_core::engine::{Registry, Tree, bench_leaves, nodes};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

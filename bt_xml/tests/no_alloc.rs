@@ -1,7 +1,7 @@
 //! Steady-state ticks of the benchmark trees do not allocate, with tracing on or off: a
 //! counting global allocator around the schedule's writes and ticks after a warm-up period.
 
-use decision_core::engine::{Registry, Tree, bench_leaves, compile, nodes};
+use decision_core::engine::{Registry, Tree, bench_leaves, nodes};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};

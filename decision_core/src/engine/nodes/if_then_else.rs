@@ -24,16 +24,9 @@ use crate::engine::{Children, NodeModel, Registry, Status};
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "IfThenElse",
-        NodeModel::new(Children::AtLeast(2), Vec::new()),
-        |b| {
-            if b.child_count() > 3 {
-                return Err(format!(
-                    "`IfThenElse` takes 2 or 3 children, got {}",
-                    b.child_count()
-                ));
-            }
-            Ok(Box::new(IfThenElse::default()))
-        },
+        // BT.CPP loads any number of children and throws at the first tick.
+        NodeModel::new(Children::AtLeast(1), Vec::new()),
+        |_| Ok(Box::new(IfThenElse::default())),
     );
 }
 
@@ -45,6 +38,10 @@ pub struct IfThenElse {
 
 impl<C> Behavior<C> for IfThenElse {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        let n = cx.child_count();
+        if !(2..=3).contains(&n) {
+            return Err(format!("`IfThenElse` must have 2 or 3 children, got {n}").into());
+        }
         cx.set_running();
         let branch = match self.branch {
             Some(branch) => branch,
@@ -83,7 +80,6 @@ impl<C> Behavior<C> for IfThenElse {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::test_support::compile_errors;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status, Tree};
 
@@ -203,15 +199,18 @@ mod tests {
     }
 
     #[test]
-    fn more_than_three_children_is_a_compile_error() {
-        let errors = compile_errors(node(
-            "IfThenElse",
-            vec![act("a"), act("b"), act("c"), act("d")],
-        ));
-        assert!(
-            errors.len() == 1 && errors[0].contains("takes 2 or 3 children, got 4"),
-            "{errors:?}"
-        );
-        assert_eq!(compile_errors(node("IfThenElse", vec![act("a")])).len(), 1);
+    fn a_wrong_child_count_loads_and_fails_at_the_first_tick() {
+        for n in [1, 4] {
+            let children = ["a", "b", "c", "d"][..n].iter().map(|id| act(id)).collect();
+            let mut t = build(node("IfThenElse", children));
+            let err = t
+                .try_tick(&mut Ctx::default(), 0.0)
+                .map(|_| ())
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("must have 2 or 3 children, got"),
+                "{err}"
+            );
+        }
     }
 }

@@ -23,16 +23,9 @@ use crate::engine::{Children, NodeModel, Registry, Status};
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "WhileDoElse",
-        NodeModel::new(Children::AtLeast(2), Vec::new()),
-        |b| {
-            if b.child_count() > 3 {
-                return Err(format!(
-                    "`WhileDoElse` takes 2 or 3 children, got {}",
-                    b.child_count()
-                ));
-            }
-            Ok(Box::new(WhileDoElse))
-        },
+        // BT.CPP loads any number of children and throws at the first tick.
+        NodeModel::new(Children::AtLeast(1), Vec::new()),
+        |_| Ok(Box::new(WhileDoElse)),
     );
 }
 
@@ -42,6 +35,10 @@ pub struct WhileDoElse;
 
 impl<C> Behavior<C> for WhileDoElse {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        let n = cx.child_count();
+        if !(2..=3).contains(&n) {
+            return Err(format!("`WhileDoElse` must have 2 or 3 children, got {n}").into());
+        }
         cx.set_running();
         let with_else = cx.child_count() == 3;
         let status = match cx.tick_child(0)? {
@@ -75,7 +72,6 @@ impl<C> Behavior<C> for WhileDoElse {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::test_support::compile_errors;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status, Tree};
 
@@ -200,14 +196,18 @@ mod tests {
     }
 
     #[test]
-    fn more_than_three_children_is_a_compile_error() {
-        let errors = compile_errors(node(
-            "WhileDoElse",
-            vec![act("a"), act("b"), act("c"), act("d")],
-        ));
-        assert!(
-            errors.len() == 1 && errors[0].contains("takes 2 or 3 children, got 4"),
-            "{errors:?}"
-        );
+    fn a_wrong_child_count_loads_and_fails_at_the_first_tick() {
+        for n in [1, 4] {
+            let children = ["a", "b", "c", "d"][..n].iter().map(|id| act(id)).collect();
+            let mut t = build(node("WhileDoElse", children));
+            let err = t
+                .try_tick(&mut Ctx::default(), 0.0)
+                .map(|_| ())
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("must have 2 or 3 children, got"),
+                "{err}"
+            );
+        }
     }
 }
