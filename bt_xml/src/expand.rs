@@ -30,6 +30,9 @@ pub(crate) fn expand(doc: &Document, id: &str) -> Result<XmlNode, Vec<Diagnostic
         diags: Vec::new(),
         count: 0,
         limit_hit: false,
+        instance: Vec::new(),
+        paths: HashSet::new(),
+        unnamed: 0,
     };
     let root = ex.node(&tree.root, 0);
     if ex.diags.is_empty() {
@@ -48,6 +51,12 @@ struct Expander<'d> {
     diags: Vec<Diagnostic>,
     count: usize,
     limit_hit: bool,
+    /// Instance paths of the SubTrees being expanded, outermost first (`task`, `task/sub`).
+    instance: Vec<String>,
+    /// Every SubTree instance path so far: BT.CPP refuses a second one (Groot2 issue 56).
+    paths: HashSet<String>,
+    /// SubTrees without a `name` so far: their paths are `ID::N`, unique by construction.
+    unnamed: usize,
 }
 
 impl<'d> Expander<'d> {
@@ -105,9 +114,32 @@ impl<'d> Expander<'d> {
             });
             return;
         };
+        let own = match n.attribute("name") {
+            Some(name) => name.to_owned(),
+            None => {
+                self.unnamed += 1;
+                format!("{id}::{}", self.unnamed)
+            }
+        };
+        let path = match self.instance.last() {
+            Some(parent) if !parent.is_empty() => format!("{parent}/{own}"),
+            _ => own,
+        };
+        if !self.paths.insert(path.clone()) {
+            self.diags.push(Diagnostic {
+                position: n.position.clone(),
+                message: format!(
+                    "Duplicate SubTree path detected: '{path}' (two SubTrees with the same \
+                     `name` under the same parent; give them unique names or omit `name`)"
+                ),
+            });
+            return;
+        }
+        self.instance.push(path);
         self.stack.push(tree.id.as_str());
         let child = self.node(&tree.root, depth + 1);
         self.stack.pop();
+        self.instance.pop();
         out.children.push(child);
     }
 }

@@ -10,7 +10,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
-    let Some(ticks) = std::env::args().nth(1).and_then(|n| n.parse::<usize>().ok()) else {
+    let Some(ticks) = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
         eprintln!("usage: sample_ticks TICKS");
         return ExitCode::from(2);
     };
@@ -39,6 +42,9 @@ fn main() -> ExitCode {
     for i in 0..ticks {
         decider.tick(&inputs[i % inputs.len()]);
     }
-    println!("{{\"ticks\": {ticks}, \"chosen\": {:?}}}", decider.result().chosen);
+    println!(
+        "{{\"ticks\": {ticks}, \"chosen\": {:?}}}",
+        decider.result().chosen
+    );
     ExitCode::SUCCESS
 }

@@ -397,7 +397,6 @@ fn workers(names: [&str; 2], parent: &str) -> String {
 }
 
 #[test]
-#[ignore = "two sibling SubTrees with the same name load here; BT.CPP refuses a duplicate SubTree path (needs a compile check)"]
 fn duplicate_sub_tree_name_groot2_issue56() {
     bench().load_error(&workers(
         [r#"name="my_worker""#, r#"name="my_worker""#],
@@ -406,7 +405,6 @@ fn duplicate_sub_tree_name_groot2_issue56() {
 }
 
 #[test]
-#[ignore = "no `Duplicate SubTree path` load error (needs a compile check)"]
 fn duplicate_sub_tree_name_error_message() {
     let e = bench().load_error(&workers(
         [r#"name="my_task""#, r#"name="my_task""#],
@@ -433,7 +431,6 @@ fn no_name_attribute_auto_generates_unique_paths() {
 }
 
 #[test]
-#[ignore = "two sibling SubTrees with the same name load here; BT.CPP refuses a duplicate SubTree path (needs a compile check)"]
 fn nested_duplicate_names_should_fail() {
     bench().load_error(
         r#"<root BTCPP_format="4" main_tree_to_execute="MainTree">
@@ -449,7 +446,6 @@ fn nested_duplicate_names_should_fail() {
 }
 
 #[test]
-#[ignore = "a literal SubTree parameter (`int_val=42`) is a string entry here, so `int_val + 1` is a script error; BT.CPP keeps it a number (blackboard.rs literal remaps)"]
 fn literal_numeric_ports_preserve_type() {
     let mut t = bench().tree(
         r#"<root BTCPP_format="4" main_tree_to_execute="MainTree">

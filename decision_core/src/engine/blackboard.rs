@@ -301,6 +301,30 @@ pub fn parse_literal(text: &str, ty: EntryType) -> Result<Value, ValueError> {
     }
 }
 
+/// The value of a literal SubTree parameter (`int_val="42"`): an int when the whole text is
+/// an integer (no `.`, `e` or `E`), else a double when the whole text is a real number, else
+/// the string, as BT.CPP 4.10 stores it so that scripts in the subtree can do arithmetic.
+pub fn literal_parameter(text: String) -> Value {
+    if !text.is_empty() {
+        let is_integer_text = !text.contains(['.', 'e', 'E']);
+        let digits = text.strip_prefix('-').unwrap_or(&text);
+        if is_integer_text
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && let Ok(i) = text.parse::<i64>()
+        {
+            return Value::Int(i);
+        }
+        if !text.starts_with('+')
+            && leading_double_len(&text) == text.len()
+            && let Some(d) = in_range_double(&text)
+        {
+            return Value::Double(d);
+        }
+    }
+    Value::Str(text)
+}
+
 /// The key of a blackboard pointer `{key}` (spaces around the braces are ignored); `{=}` gives
 /// `"="`, which [`remapped_key`] maps to the port's own name.
 pub fn is_blackboard_pointer(text: &str) -> Option<&str> {
@@ -399,9 +423,14 @@ impl Blackboards {
         for (key, text) in literals {
             let slot = self.local_slot(scope, &key);
             let entry = &mut self.entries[slot.0 as usize];
+            let value = literal_parameter(text);
             entry.present = true;
-            entry.ty = EntryType::Any;
-            entry.value = Some(Value::Str(text));
+            // A string is untyped, as BT.CPP creates an entry from a string.
+            entry.ty = match value {
+                Value::Str(_) => EntryType::Any,
+                ref number => number.entry_type(),
+            };
+            entry.value = Some(value);
             entry.writes = 1;
         }
         scope
@@ -823,6 +852,30 @@ mod tests {
     }
 
     #[test]
+    fn literal_subtree_parameters_keep_numbers() {
+        let cases: &[(&str, Value)] = &[
+            ("42", Value::Int(42)),
+            ("-7", Value::Int(-7)),
+            ("3.14", Value::Double(3.14)),
+            ("1e3", Value::Double(1000.0)),
+            ("-0.5", Value::Double(-0.5)),
+            ("+3", s("+3")),
+            ("1;2;3", s("1;2;3")),
+            ("2.2;2.4", s("2.2;2.4")),
+            (" 4", s(" 4")),
+            ("4 ", s("4 ")),
+            ("0x1A", s("0x1A")),
+            ("1e999", s("1e999")),
+            ("", s("")),
+            ("hello", s("hello")),
+            ("99999999999999999999", Value::Double(1e20)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&literal_parameter((*text).to_owned()), want, "{text:?}");
+        }
+    }
+
+    #[test]
     fn parse_literal_table() {
         let cases: &[(&str, EntryType, Option<Value>)] = &[
             ("3", EntryType::Int, Some(Value::Int(3))),
@@ -985,8 +1038,8 @@ mod tests {
         assert_eq!(bb.get(sub, "target"), Some(&Value::Int(1)));
         bb.set(sub, "target", Value::Int(7)).ok();
         assert_eq!(bb.get(root, "pose"), Some(&Value::Int(7)));
-        // A literal remap is a local string.
-        assert_eq!(bb.get(sub, "speed"), Some(&s("3")));
+        // A literal remap is a local entry; an integer text is an int (BT.CPP 4.10).
+        assert_eq!(bb.get(sub, "speed"), Some(&Value::Int(3)));
         assert!(!bb.contains(root, "speed"));
         // No autoremap: parent keys are invisible, new keys are local.
         assert!(!bb.contains(sub, "shared"));
