@@ -326,7 +326,6 @@ fn private_auto_remapping() {
 }
 
 #[test]
-#[ignore = "a BehaviorTree ID equal to a registered node ID (`PrintToConsole`) loads here; BT.CPP refuses it (needs a loader/compile check)"]
 fn subtree_name_not_registered() {
     bench().load_error(
         r#"<root BTCPP_format="4" main_tree_to_execute="MainTree">

@@ -302,6 +302,21 @@ impl<C: 'static> Builder<'_, C> {
                     ));
                 }
             }
+            // BT.CPP refuses a tree whose ID is a registered node's: `<X/>` would be ambiguous.
+            if model.opens_scope
+                && let Some(tree_id) = spec.ports.get("ID").and_then(|v| v.as_str())
+                && self.registry.model(tree_id).is_some()
+            {
+                let at = spec.port_spans.get("ID").or(span);
+                errors.push((
+                    at,
+                    format!(
+                        "the attribute [ID] of <{}> must not use the name of a registered node \
+                         (`{tree_id}`): rename the tree",
+                        spec.kind
+                    ),
+                ));
+            }
             let mut ports = BTreeMap::new();
             if model.opens_scope {
                 child_scope = self.open_scope(spec, scope, &mut errors);
