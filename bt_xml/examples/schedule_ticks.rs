@@ -2,10 +2,16 @@
 //! and prints the node visits: a fixed amount of work to count instructions with
 //! (`valgrind --tool=callgrind target/release/examples/schedule_ticks TREE.xml N`), which a
 //! busy machine cannot distort as it distorts timings.
+//!
+//! `schedule_ticks TREE.xml N --time LOADS` times instead, as the BT.CPP side-by-side bench
+//! (`tools/btcpp_oracle/bench.cpp`) does, and prints the same line: the median of 5 runs of N
+//! ticks (ns per tick) and of 5 runs of LOADS loads from the XML text to a compiled tree (µs
+//! per load), so both engines can be run alternately on the same machine.
 
 use decision_core::engine::{Registry, Tree, bench_leaves, nodes};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
@@ -35,6 +41,13 @@ fn main() -> ExitCode {
         }
     };
     tree.set_tracing(false);
+    if args.get(3).map(String::as_str) == Some("--time") {
+        let loads = args
+            .get(4)
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(100);
+        return time_both(path, &registry, tree, ticks, loads);
+    }
     let mut writer = bench_leaves::ScheduleWriter::new(&mut tree);
     for i in 0..ticks {
         let step = writer
@@ -47,5 +60,57 @@ fn main() -> ExitCode {
         }
     }
     println!("{{\"ticks\": {ticks}, \"visits\": {}}}", tree.visits());
+    ExitCode::SUCCESS
+}
+
+/// The median of 5 timed runs.
+fn median_of_5(mut run: impl FnMut() -> f64) -> f64 {
+    let mut runs: Vec<f64> = (0..5).map(|_| run()).collect();
+    runs.sort_by(f64::total_cmp);
+    runs[2]
+}
+
+/// Times `ticks` ticks of the schedule and `loads` loads of `path` (text read once, then
+/// parsed, expanded and compiled each time); prints both medians.
+fn time_both(
+    path: &Path,
+    registry: &Registry<()>,
+    mut tree: Tree<()>,
+    ticks: u64,
+    loads: u32,
+) -> ExitCode {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("cannot read {}", path.display());
+        return ExitCode::from(1);
+    };
+    let base = path.parent().unwrap_or(Path::new("."));
+    let name = path.display().to_string();
+    let load_us = median_of_5(|| {
+        let start = Instant::now();
+        for _ in 0..loads {
+            let spec = bt_xml::load_str(&text, &name, base)
+                .and_then(|doc| bt_xml::main_spec(&doc, None, path));
+            let compiled = spec.map(|spec| bench_leaves::compile_for_schedule(&spec, registry));
+            std::hint::black_box(compiled.is_ok());
+        }
+        start.elapsed().as_secs_f64() * 1e6 / f64::from(loads.max(1))
+    });
+    let mut writer = bench_leaves::ScheduleWriter::new(&mut tree);
+    let mut failed = false;
+    let ns_per_tick = median_of_5(|| {
+        let start = Instant::now();
+        for i in 0..ticks {
+            failed |= writer
+                .write(&mut tree, i % bench_leaves::SCHEDULE_PERIOD)
+                .is_err();
+            failed |= tree.try_tick(&mut (), i as f64).is_err();
+        }
+        start.elapsed().as_secs_f64() * 1e9 / ticks.max(1) as f64
+    });
+    if failed {
+        eprintln!("a tick failed");
+        return ExitCode::from(1);
+    }
+    println!("{{\"ns_per_tick\": {ns_per_tick:.1}, \"load_us\": {load_us:.3}}}");
     ExitCode::SUCCESS
 }

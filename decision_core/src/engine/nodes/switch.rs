@@ -111,11 +111,33 @@ fn text_of<'a>(value: &'a Value, buf: &'a mut String) -> &'a str {
     }
 }
 
+/// A literal case read once as [`case_matches`] reads it: as a 32-bit int and as a real.
+#[derive(Debug, Clone, Copy)]
+struct LiteralCase {
+    int: Option<i32>,
+    real: Option<f64>,
+}
+
+impl LiteralCase {
+    /// Whether an int variable `v` matches this case, as [`case_matches`] would decide on
+    /// `v`'s decimal text, without writing that text: equal texts are equal ints or reals.
+    fn matches_int(self, v: i64) -> bool {
+        if let (Ok(a), Some(b)) = (i32::try_from(v), self.int) {
+            return a == b;
+        }
+        // The decimal text of `v` parses to the double nearest `v`, as `as` rounds.
+        self.real
+            .is_some_and(|b| (v as f64 - b).abs() <= f64::from(f32::EPSILON))
+    }
+}
+
 /// The ports, the branch running since the last tick, and text buffers.
 #[derive(Debug)]
 pub struct Switch {
     variable: Port,
     cases: Vec<Port>,
+    /// Each case when it is a literal (most are): compared with an int variable directly.
+    literal_cases: Vec<Option<LiteralCase>>,
     running: Option<usize>,
     variable_text: String,
     case_text: String,
@@ -124,9 +146,20 @@ pub struct Switch {
 impl Switch {
     /// A switch over `cases` (its children are the cases and then the default).
     pub fn new(variable: Port, cases: Vec<Port>) -> Self {
+        let literal_cases = cases
+            .iter()
+            .map(|port| match port {
+                Port::Literal(Value::Str(text)) => Some(LiteralCase {
+                    int: whole_int(text),
+                    real: whole_real(text),
+                }),
+                _ => None,
+            })
+            .collect();
         Self {
             variable,
             cases,
+            literal_cases,
             running: None,
             variable_text: String::new(),
             case_text: String::new(),
@@ -139,6 +172,16 @@ impl Switch {
         let Some(value) = cx.get(&self.variable) else {
             return default;
         };
+        if let Value::Int(v) = *value
+            && self.literal_cases.iter().all(Option::is_some)
+        {
+            // The usual game-state switch: an int against literal cases, no text needed.
+            return self
+                .literal_cases
+                .iter()
+                .position(|case| case.is_some_and(|c| c.matches_int(v)))
+                .unwrap_or(default);
+        }
         let variable = text_of(value, &mut self.variable_text);
         for (k, port) in self.cases.iter().enumerate() {
             if let Some(case) = cx.get(port)
@@ -185,7 +228,7 @@ impl<C> Behavior<C> for Switch {
 mod tests {
     use serde_json::json;
 
-    use super::case_matches;
+    use super::{LiteralCase, case_matches, whole_int, whole_real};
     use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
     use crate::engine::test_support::{build_untyped, compile_errors, put};
@@ -212,6 +255,60 @@ mod tests {
         let e = entries(&t);
         assert_eq!(e.len(), 2, "{e:?}");
         e[0].0
+    }
+
+    #[test]
+    fn an_int_variable_matches_literal_cases_as_its_text_would() {
+        let cases = [
+            "0",
+            "-0",
+            "2",
+            "02",
+            "+2",
+            " 2",
+            "2.0",
+            "2.5",
+            "1e2",
+            "100",
+            "abc",
+            "",
+            "-1",
+            "2147483647",
+            "2147483648",
+            "4294967296",
+            "4294967296.0",
+            "9007199254740993",
+            "1e400",
+            "inf",
+            "nan",
+            "0x10",
+            "16",
+        ];
+        let values = [
+            0,
+            2,
+            -1,
+            100,
+            16,
+            2147483647,
+            2147483648,
+            4294967296,
+            9007199254740993,
+            i64::MIN,
+        ];
+        for case in cases {
+            let literal = LiteralCase {
+                int: whole_int(case),
+                real: whole_real(case),
+            };
+            for v in values {
+                assert_eq!(
+                    literal.matches_int(v),
+                    case_matches(&v.to_string(), case),
+                    "{v} against {case:?}"
+                );
+            }
+        }
     }
 
     #[test]
