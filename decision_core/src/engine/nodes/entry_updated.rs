@@ -16,8 +16,10 @@
 //! | (not checked) child was `Running` | ticked again | - | the child's result | the child's result |
 //!
 //! Port `entry` names the entry, as `{k}` or `k`; a missing or empty `entry` is a load error.
-//! A decorator does not reset a completed child (as in BT.CPP); halting it halts the running
-//! child, and the next tick checks the entry again.
+//! A completed child is reset after the tick (BT.CPP's `DecoratorNode::executeTick` resets a
+//! child that ended in success or failure), so its pre-conditions are checked again the next
+//! time it is ticked; halting the decorator halts the running child, and the next tick checks
+//! the entry again.
 //!
 //! [`Blackboards::slot_writes`]: crate::engine::blackboard::Blackboards::slot_writes
 
@@ -119,6 +121,9 @@ impl<C> Behavior<C> for UnlessUpdated {
         }
         let status = cx.tick_child(0)?;
         self.child_running = status == Status::Running;
+        if matches!(status, Status::Success | Status::Failure) {
+            cx.halt_child(0);
+        }
         Ok(status)
     }
 
@@ -223,6 +228,30 @@ mod tests {
         assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
         assert_eq!(entries(&t), [(0, Status::Running)]);
         assert_eq!(ctx.ticks("a"), 3);
+    }
+
+    #[test]
+    fn a_completed_child_is_reset_so_its_pre_conditions_apply_again() {
+        // Oracle default_lib/044: SkipUnlessUpdated(c) over Noop[_failureIf a == 0]; the Noop
+        // fails from its pre-condition, and must fail again on the next update, as BT.CPP
+        // reset it after the tick.
+        let mut t = build(dec(
+            "SkipUnlessUpdated",
+            json!({ "entry": "c" }),
+            json!({ "type": "AlwaysSuccess", "name": "noo", "ports": { "_failureIf": "a == 0" } }),
+        ));
+        let mut ctx = Ctx::default();
+        put(&mut t, "a", Value::Int(0));
+        put(&mut t, "c", Value::Int(0));
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Failure);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
+        put(&mut t, "c", Value::Int(3));
+        assert_eq!(t.tick(&mut ctx, 1.0), Status::Failure);
+        assert_eq!(entries(&t), [(1, Status::Failure), (0, Status::Failure)]);
+        put(&mut t, "a", Value::Int(1));
+        put(&mut t, "c", Value::Int(3));
+        assert_eq!(t.tick(&mut ctx, 2.0), Status::Success);
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
     }
 
     #[test]
