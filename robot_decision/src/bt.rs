@@ -151,17 +151,32 @@ fn strip_position(message: &str) -> String {
         .to_owned()
 }
 
+/// Whether BT.CPP's `Blackboard::set` takes a number or bool of another type than the typed
+/// entry's (`isCastingSafe`): into an int or double entry when the value converts exactly
+/// (an input int is a C++ `int`), never into a bool or string entry.
+fn is_casting_safe(ty: EntryType, value: &Value) -> bool {
+    match (ty, value) {
+        (EntryType::Int, Value::Bool(_)) | (EntryType::Double, Value::Bool(_)) => true,
+        (EntryType::Int, Value::Double(d)) => {
+            d.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(d)
+        }
+        (EntryType::Double, Value::Int(i)) => (*i as f64) as i64 == *i,
+        _ => false,
+    }
+}
+
 /// Writes input values as BT.CPP's `Blackboard::set` does: a value of another type than the
-/// entry's is refused (a string is parsed into the entry's type instead).
+/// entry's is refused unless the cast is safe (a string is parsed into the entry's type).
 fn write_all(bbs: &mut Blackboards, scope: ScopeId, writes: Writes) -> Result<(), String> {
     for (key, value) in writes {
         let slot = bbs
             .reserve(scope, &key)
             .ok_or_else(|| format!("cannot write `{key}`: not a valid blackboard key"))?;
         if let Some(ty) = bbs.slot_type(slot)
-            && !matches!(ty, EntryType::Any | EntryType::Str)
+            && !matches!(ty, EntryType::Any)
             && !matches!(value, Value::Str(_))
             && value.entry_type() != ty
+            && !is_casting_safe(ty, &value)
         {
             return Err(format!(
                 "cannot write `{key}`: the entry has type {ty}, and the type of an entry cannot \

@@ -119,7 +119,6 @@ fn default_lib_trees_trace_exactly_as_btcpp() {
 /// so a later int write (`work_ticks_string`) or SetBlackboard copy of an int
 /// (`setblackboard_int_value_into_string`) is an error there.
 #[test]
-#[ignore = "untyped first-line keys: pending"]
 fn first_line_keys_behind_other_port_types_as_in_btcpp() {
     check_folder("first_line", 20);
 }
