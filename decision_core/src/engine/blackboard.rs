@@ -856,7 +856,7 @@ mod tests {
         let cases: &[(&str, Value)] = &[
             ("42", Value::Int(42)),
             ("-7", Value::Int(-7)),
-            ("3.14", Value::Double(3.14)),
+            ("2.75", Value::Double(2.75)),
             ("1e3", Value::Double(1000.0)),
             ("-0.5", Value::Double(-0.5)),
             ("+3", s("+3")),
