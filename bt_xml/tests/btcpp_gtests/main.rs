@@ -5,8 +5,10 @@
 mod harness;
 
 mod gtest_decorator;
+mod gtest_factory;
 mod gtest_if_then_else;
 mod gtest_loop;
+mod gtest_name_validation;
 mod gtest_postconditions;
 mod gtest_preconditions;
 mod gtest_reactive;
