@@ -4,6 +4,7 @@
 
 mod harness;
 
+mod gtest_blackboard;
 mod gtest_decorator;
 mod gtest_factory;
 mod gtest_if_then_else;
