@@ -18,6 +18,7 @@ mod gtest_reactive_backchaining;
 mod gtest_sequence;
 mod gtest_skipping;
 mod gtest_subtree;
+mod gtest_switch;
 mod gtest_try_catch;
 mod gtest_updates;
 mod gtest_while_do_else;
