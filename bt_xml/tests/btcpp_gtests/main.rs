@@ -11,6 +11,7 @@ mod gtest_fallback;
 mod gtest_if_then_else;
 mod gtest_loop;
 mod gtest_name_validation;
+mod gtest_parallel;
 mod gtest_postconditions;
 mod gtest_preconditions;
 mod gtest_reactive;
