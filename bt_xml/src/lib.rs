@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use json5_tree::{load_any, load_json5, parse_json5};
-pub use loader::{load_file, load_str};
+pub use loader::{
+    find_forbidden_char, is_allowed_port_name, is_reserved_attribute, load_file, load_str,
+};
 pub use spec::{load_tree, main_spec, to_tree_spec};
 
 /// A place in a source file; `line` and `column` are 1-based, the column counts characters.

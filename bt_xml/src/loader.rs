@@ -7,8 +7,92 @@ use std::path::{Component, Path, PathBuf};
 use crate::lenient::{self, Prepared};
 use crate::{Attribute, Diagnostic, Document, Position, TreeDefinition, XmlNode};
 
-/// Deepest element nesting accepted inside a BehaviorTree (keeps recursion bounded).
-const MAX_DEPTH: usize = 512;
+/// Deepest element nesting accepted inside a BehaviorTree (BT.CPP 4.10's `kMaxNestingDepth`:
+/// the child of `<BehaviorTree>` is at depth 1).
+const MAX_DEPTH: usize = 256;
+
+/// BT.CPP 4.10's `findForbiddenChar`: the first character of `name` that a tree, node or port
+/// name must not contain (ASCII controls, whitespace, `< > & " ' / \ : * ? | .`); non-ASCII
+/// characters are allowed.
+pub fn find_forbidden_char(name: &str) -> Option<char> {
+    const FORBIDDEN: &[char] = &[
+        ' ', '\t', '\n', '\r', '<', '>', '&', '"', '\'', '/', '\\', ':', '*', '?', '|', '.',
+    ];
+    name.chars()
+        .find(|&c| c.is_ascii() && (c.is_ascii_control() || FORBIDDEN.contains(&c)))
+}
+
+/// BT.CPP 4.10's `IsReservedAttribute`: `name`, `ID`, `_autoremap` and the pre/post-condition
+/// attributes.
+pub fn is_reserved_attribute(name: &str) -> bool {
+    matches!(
+        name,
+        "name"
+            | "ID"
+            | "_autoremap"
+            | "_failureIf"
+            | "_successIf"
+            | "_skipIf"
+            | "_while"
+            | "_onSuccess"
+            | "_onFailure"
+            | "_onHalted"
+            | "_post"
+    )
+}
+
+/// BT.CPP 4.10's `IsAllowedPortName`: starts with an ASCII letter, no forbidden character,
+/// not reserved.
+pub fn is_allowed_port_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && find_forbidden_char(name).is_none()
+        && !is_reserved_attribute(name)
+}
+
+/// `'c'`, or `control character (ASCII n)`, as BT.CPP names a forbidden character.
+fn describe_char(c: char) -> String {
+    if c.is_ascii_control() {
+        format!("control character (ASCII {})", c as u32)
+    } else {
+        format!("'{c}'")
+    }
+}
+
+/// BT.CPP 4.10's `validateModelName` (BehaviorTree and SubTree IDs, node element names).
+fn model_name_problem(what: &str, name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some(format!("empty {what}"))
+    } else if name == "Root" || name == "root" {
+        Some(format!("the {what} \"{name}\" is reserved"))
+    } else {
+        find_forbidden_char(name).map(|c| {
+            format!(
+                "the {what} \"{name}\" contains the forbidden character {}",
+                describe_char(c)
+            )
+        })
+    }
+}
+
+/// BT.CPP 4.10's `validatePortName` (ports of a SubTree model in `<TreeNodesModel>`).
+fn port_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some("empty port name".to_string())
+    } else if name.starts_with(|c: char| c.is_ascii_digit()) {
+        Some(format!("the port name \"{name}\" starts with a digit"))
+    } else if let Some(c) = find_forbidden_char(name) {
+        Some(format!(
+            "the port name \"{name}\" contains the forbidden character {}",
+            describe_char(c)
+        ))
+    } else if is_reserved_attribute(name) {
+        Some(format!(
+            "the port name \"{name}\" is a reserved attribute name"
+        ))
+    } else {
+        None
+    }
+}
 
 /// Loads `path` and everything it includes; all problems are returned at once.
 pub fn load_file(path: &Path) -> Result<Document, Vec<Diagnostic>> {
@@ -291,7 +375,36 @@ impl Loader {
         for el in trees {
             self.behavior_tree(ctx, el, several);
         }
-        // <TreeNodesModel> and any other element under <root> are ignored, as BT.CPP does.
+        // Of <TreeNodesModel>, only the port names of SubTree models are checked (BT.CPP's
+        // `validatePortName`); any other element under <root> is ignored, as BT.CPP does.
+        for model in root.children().filter(|n| n.has_tag_name("TreeNodesModel")) {
+            self.tree_nodes_model(ctx, model);
+        }
+    }
+
+    fn tree_nodes_model(&mut self, ctx: &FileCtx, model: roxmltree::Node) {
+        for port in model
+            .children()
+            .filter(|n| n.has_tag_name("SubTree"))
+            .flat_map(|n| n.children())
+            .filter(|n| {
+                n.has_tag_name("input_port")
+                    || n.has_tag_name("output_port")
+                    || n.has_tag_name("inout_port")
+            })
+        {
+            match attribute(port, "name") {
+                None => self.error(
+                    ctx.node_pos(port),
+                    "a port of a SubTree model needs the attribute name",
+                ),
+                Some(a) => {
+                    if let Some(problem) = port_name_problem(a.value()) {
+                        self.error(ctx.pos(a.range().start), problem);
+                    }
+                }
+            }
+        }
     }
 
     fn include(&mut self, ctx: &FileCtx, el: roxmltree::Node) {
@@ -360,13 +473,8 @@ impl Loader {
         let position = ctx.node_pos(el);
         let id = match attribute(el, "ID") {
             Some(a) => {
-                if a.value() == "Root" {
-                    self.error(
-                        ctx.pos(a.range().start),
-                        "the BehaviorTree ID \"Root\" is reserved",
-                    );
-                } else if a.value().is_empty() {
-                    self.error(ctx.pos(a.range().start), "empty BehaviorTree ID");
+                if let Some(problem) = model_name_problem("BehaviorTree ID", a.value()) {
+                    self.error(ctx.pos(a.range().start), problem);
                 }
                 Some(a.value().to_string())
             }
@@ -473,11 +581,13 @@ impl Loader {
                 }
             }
             "SubTree" => {
-                if !attributes
-                    .iter()
-                    .any(|a| a.name == "ID" && !a.value.is_empty())
-                {
-                    self.error(position.clone(), "<SubTree> needs a non-empty attribute ID");
+                match attributes.iter().find(|a| a.name == "ID") {
+                    Some(a) if !a.value.is_empty() => {
+                        if let Some(problem) = model_name_problem("SubTree ID", &a.value) {
+                            self.error(a.position.clone(), problem);
+                        }
+                    }
+                    _ => self.error(position.clone(), "<SubTree> needs a non-empty attribute ID"),
                 }
                 if !children.is_empty() {
                     self.error(
@@ -486,7 +596,11 @@ impl Loader {
                     );
                 }
             }
-            _ => {}
+            _ => {
+                if let Some(problem) = model_name_problem("node name", name) {
+                    self.error(position.clone(), problem);
+                }
+            }
         }
         XmlNode {
             tag,

@@ -75,9 +75,9 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         Err(d) => d,
     };
     assert_eq!(d.len(), 1, "{d:#?}");
-    assert_eq!(d[0].message, "elements nested deeper than 512 levels");
+    assert_eq!(d[0].message, "elements nested deeper than 256 levels");
     assert_eq!(
         (d[0].position.line, d[0].position.column),
-        (1, 45 + 10 * 512)
+        (1, 45 + 10 * 256)
     );
 }

@@ -288,11 +288,33 @@ impl Bench {
         main: Option<&str>,
         init: impl FnOnce(&mut Blackboards, ScopeId),
     ) -> Result<Run, String> {
-        let spec = spec_of_main(xml, main)?;
+        self.try_spec(&spec_of_main(xml, main)?, init)
+    }
+
+    /// Loads file `path` (and what it includes) and compiles its main tree (BT.CPP
+    /// `createTreeFromFile`).
+    pub fn try_file(&self, path: &Path) -> Result<Run, String> {
+        let join = |d: Vec<bt_xml::Diagnostic>| {
+            d.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let doc = bt_xml::load_file(path).map_err(join)?;
+        let spec = bt_xml::main_spec(&doc, None, path).map_err(join)?;
+        self.try_spec(&spec, |_, _| {})
+    }
+
+    /// Compiles `spec` with the root blackboard prepared by `init` first.
+    pub fn try_spec(
+        &self,
+        spec: &decision_core::engine::TreeSpec,
+        init: impl FnOnce(&mut Blackboards, ScopeId),
+    ) -> Result<Run, String> {
         let mut bbs = Blackboards::new();
         let root = bbs.new_root();
         init(&mut bbs, root);
-        let tree = compile_with(&spec, &self.registry, bbs, root).map_err(|errors| {
+        let tree = compile_with(spec, &self.registry, bbs, root).map_err(|errors| {
             errors
                 .iter()
                 .map(ToString::to_string)
