@@ -194,7 +194,7 @@ impl<C> Arena<C> {
 
     /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace. Most
     /// nodes have no conditions: they take the short path.
-    #[inline]
+    #[inline(always)]
     pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
         self.visits += 1;
         let status = if self.has_conditions(id) {
@@ -240,7 +240,7 @@ impl<C> Arena<C> {
     }
 
     /// Runs node `id`'s behaviour once.
-    #[inline]
+    #[inline(always)]
     fn tick_behavior(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
         let Some(mut behavior) = self.behaviors.get_mut(id as usize).and_then(Option::take) else {
             return Err(self.reentered(id));
