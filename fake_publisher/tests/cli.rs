@@ -59,6 +59,19 @@ fn bad_flags_exit_2() {
     assert!(stderr.contains("--soccer --ros2"), "{stderr}");
 }
 
+/// A publisher needs a listener: a peer on a free loopback port, and its endpoint.
+fn listening_peer() -> (Bus, String) {
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let options = ZenohOptions {
+        mode: Mode::Peer,
+        listen: vec![endpoint.clone()],
+        ..ZenohOptions::default()
+    };
+    let bus = Bus::zenoh(&options).unwrap_or_else(|e| panic!("{e}"));
+    (bus, endpoint)
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -164,15 +177,7 @@ fn publishes_over_zenoh_takes_goals_and_stops_on_ctrl_c() {
 
 #[test]
 fn stops_after_seconds() {
-    // A publisher needs a listener: a peer on a free port.
-    let port = free_port();
-    let endpoint = format!("tcp/127.0.0.1:{port}");
-    let options = ZenohOptions {
-        mode: Mode::Peer,
-        listen: vec![endpoint.clone()],
-        ..ZenohOptions::default()
-    };
-    let bus = Bus::zenoh(&options).unwrap_or_else(|e| panic!("{e}"));
+    let (bus, endpoint) = listening_peer();
     let scenario = sample_dir().join("scenarios/outpost_loss.json5");
     let out = bin()
         .arg(&scenario)
@@ -210,14 +215,7 @@ fn stops_after_seconds() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     // `fake-publisher ... | head -n 0`: the status lines meet a closed pipe from the start.
-    let port = free_port();
-    let endpoint = format!("tcp/127.0.0.1:{port}");
-    let options = ZenohOptions {
-        mode: Mode::Peer,
-        listen: vec![endpoint.clone()],
-        ..ZenohOptions::default()
-    };
-    let bus = Bus::zenoh(&options).unwrap_or_else(|e| panic!("{e}"));
+    let (bus, endpoint) = listening_peer();
     let scenario = sample_dir().join("scenarios/outpost_loss.json5");
     for args in [
         vec!["--schema".to_owned()],

@@ -15,117 +15,10 @@
 
 #include "behaviortree_cpp/bt_factory.h"
 
+#include "bench_leaves.hpp"
+
 namespace
 {
-class CheckKey : public BT::SyncActionNode
-{
-public:
-  CheckKey(const std::string& name, const BT::NodeConfig& config)
-    : BT::SyncActionNode(name, config)
-  {}
-
-  static BT::PortsList providedPorts()
-  {
-    return { BT::InputPort<std::string>("key"), BT::InputPort<int>("expect") };
-  }
-
-  BT::NodeStatus tick() override
-  {
-    auto key = getInput<std::string>("key");
-    if(!key)
-    {
-      throw BT::RuntimeError("CheckKey: ", key.error());
-    }
-    auto expect = getInput<int>("expect");
-    if(!expect)
-    {
-      throw BT::RuntimeError("CheckKey: ", expect.error());
-    }
-    auto locked = config().blackboard->getAnyLocked(key.value());
-    if(!locked || locked.get()->empty())
-    {
-      return BT::NodeStatus::FAILURE;
-    }
-    auto value = locked.get()->tryCast<int>();
-    if(value && value.value() == expect.value())
-    {
-      return BT::NodeStatus::SUCCESS;
-    }
-    return BT::NodeStatus::FAILURE;
-  }
-};
-
-// RUNNING on its first `ticks` ticks (the starting tick included), SUCCESS on the next;
-// `ticks` = 0 succeeds at once; a halt resets it.
-class Work : public BT::StatefulActionNode
-{
-public:
-  Work(const std::string& name, const BT::NodeConfig& config)
-    : BT::StatefulActionNode(name, config)
-  {}
-
-  static BT::PortsList providedPorts()
-  {
-    return { BT::InputPort<int>("ticks") };
-  }
-
-  BT::NodeStatus onStart() override
-  {
-    auto ticks = getInput<int>("ticks");
-    if(!ticks)
-    {
-      throw BT::RuntimeError("Work: ", ticks.error());
-    }
-    target_ = ticks.value();
-    count_ = 0;
-    if(target_ <= 0)
-    {
-      return BT::NodeStatus::SUCCESS;
-    }
-    count_ = 1;
-    return BT::NodeStatus::RUNNING;
-  }
-
-  BT::NodeStatus onRunning() override
-  {
-    if(count_ >= target_)
-    {
-      count_ = 0;
-      return BT::NodeStatus::SUCCESS;
-    }
-    ++count_;
-    return BT::NodeStatus::RUNNING;
-  }
-
-  void onHalted() override
-  {
-    count_ = 0;
-  }
-
-private:
-  int target_ = 0;
-  int count_ = 0;
-};
-
-class Noop : public BT::SyncActionNode
-{
-public:
-  Noop(const std::string& name, const BT::NodeConfig& config)
-    : BT::SyncActionNode(name, config)
-  {}
-
-  static BT::PortsList providedPorts()
-  {
-    return {};
-  }
-
-  BT::NodeStatus tick() override
-  {
-    return BT::NodeStatus::SUCCESS;
-  }
-};
-
-
 const char* KEYS[7] = { "control_state", "assist_request", "game_state", "role",
                         "ball_visible",  "ball_close",     "sel" };
 
@@ -164,9 +57,7 @@ int main(int argc, char** argv)
   const uint64_t ticks = std::stoull(argv[2]);
   const int loads = std::stoi(argv[3]);
   BT::BehaviorTreeFactory factory;
-  factory.registerNodeType<CheckKey>("CheckKey");
-  factory.registerNodeType<Work>("Work");
-  factory.registerNodeType<Noop>("Noop");
+  bench_leaves::registerAll(factory);
   using Clock = std::chrono::steady_clock;
 
   std::vector<double> load_runs;

@@ -29,6 +29,7 @@ pub mod reactive_fallback;
 pub mod reactive_sequence;
 pub mod repeat;
 pub mod retry_until_successful;
+pub mod round;
 pub mod run_once;
 pub mod script;
 pub mod script_condition;

@@ -11,6 +11,7 @@
 //! behaviour, with the roles of `Success` and `Failure` swapped, and with [`Ordered::yielding`]
 //! that of `AsyncSequence` and `AsyncFallback`.
 
+use super::round::Round;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState};
 use crate::engine::{Children, NodeModel, Registry, Status};
 
@@ -29,8 +30,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 pub struct Ordered {
     stop: Status,
     yields: bool,
-    current: usize,
-    skipped: usize,
+    round: Round,
 }
 
 impl Ordered {
@@ -40,8 +40,7 @@ impl Ordered {
         Self {
             stop,
             yields: false,
-            current: 0,
-            skipped: 0,
+            round: Round::default(),
         }
     }
 
@@ -65,50 +64,36 @@ impl Ordered {
 impl<C> Behavior<C> for Ordered {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
-        if cx.state() == NodeState::Idle {
-            self.skipped = 0;
-        }
-        cx.set_running();
-        while self.current < n {
+        self.round.start(cx);
+        while self.round.current < n {
+            let at = self.round.current;
             // Only the asynchronous variant needs the child's state before the tick.
             let before = if self.yields {
-                cx.child_state(self.current)
+                cx.child_state(at)
             } else {
                 NodeState::Running
             };
-            match cx.tick_child(self.current)? {
+            match cx.tick_child(at)? {
                 Status::Running => return Ok(Status::Running),
-                Status::Skipped => {
-                    self.current += 1;
-                    self.skipped += 1;
-                }
+                Status::Skipped => self.round.skip(),
                 status if status == self.stop => {
                     cx.halt_children();
-                    self.current = 0;
+                    self.round.current = 0;
                     return Ok(status);
                 }
                 _ => {
-                    self.current += 1;
-                    if self.yields && before == NodeState::Idle && self.current < n {
+                    self.round.current += 1;
+                    if self.yields && before == NodeState::Idle && self.round.current < n {
                         return Ok(Status::Running);
                     }
                 }
             }
         }
-        let all_skipped = self.skipped == n;
-        cx.halt_children();
-        self.current = 0;
-        self.skipped = 0;
-        Ok(if all_skipped {
-            Status::Skipped
-        } else {
-            self.done()
-        })
+        Ok(self.round.finish(cx, n, self.done()))
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {
-        self.current = 0;
-        self.skipped = 0;
+        self.round = Round::default();
         cx.halt_children();
     }
 
@@ -117,10 +102,10 @@ impl<C> Behavior<C> for Ordered {
     }
 
     fn resume(&mut self, child: Option<usize>) {
-        self.current = child.unwrap_or(0);
+        self.round.current = child.unwrap_or(0);
     }
 
     fn running_child(&self) -> Option<usize> {
-        Some(self.current)
+        Some(self.round.current)
     }
 }

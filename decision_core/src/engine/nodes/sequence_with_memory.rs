@@ -12,6 +12,7 @@
 //! Halting halts the running child but keeps the position: after a reactive parent halts it,
 //! it resumes at the same child.
 
+use super::round::Round;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState};
 use crate::engine::{Children, NodeModel, Registry, Status};
 
@@ -27,46 +28,32 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 /// The kept position and the skipped count of this round.
 #[derive(Debug, Default)]
 pub struct SequenceWithMemory {
-    current: usize,
-    skipped: usize,
+    round: Round,
 }
 
 impl<C> Behavior<C> for SequenceWithMemory {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
-        if cx.state() == NodeState::Idle {
-            self.skipped = 0;
-        }
-        cx.set_running();
-        while self.current < n {
-            let before = cx.child_state(self.current);
-            match cx.tick_child(self.current)? {
+        self.round.start(cx);
+        while self.round.current < n {
+            let at = self.round.current;
+            let before = cx.child_state(at);
+            match cx.tick_child(at)? {
                 Status::Running => return Ok(Status::Running),
                 Status::Failure => {
-                    cx.halt_children_from(self.current);
+                    cx.halt_children_from(at);
                     return Ok(Status::Failure);
                 }
                 Status::Success => {
-                    self.current += 1;
-                    if before == NodeState::Idle && self.current < n {
+                    self.round.current += 1;
+                    if before == NodeState::Idle && self.round.current < n {
                         return Ok(Status::Running);
                     }
                 }
-                Status::Skipped => {
-                    self.current += 1;
-                    self.skipped += 1;
-                }
+                Status::Skipped => self.round.skip(),
             }
         }
-        let all_skipped = self.skipped == n;
-        cx.halt_children();
-        self.current = 0;
-        self.skipped = 0;
-        Ok(if all_skipped {
-            Status::Skipped
-        } else {
-            Status::Success
-        })
+        Ok(self.round.finish(cx, n, Status::Success))
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {
@@ -74,6 +61,6 @@ impl<C> Behavior<C> for SequenceWithMemory {
     }
 
     fn running_child(&self) -> Option<usize> {
-        Some(self.current)
+        Some(self.round.current)
     }
 }

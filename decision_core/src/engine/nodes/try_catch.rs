@@ -18,6 +18,7 @@
 //! the catch, or with `catch_on_halt` false, it only halts its running child. Fewer than two
 //! children is a load error.
 
+use super::round::Round;
 use crate::engine::blackboard::{EntryType, Value};
 use crate::engine::node::{Behavior, Cx, Fault, NodeState, Port};
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
@@ -46,8 +47,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
             };
             Ok(Box::new(TryCatch {
                 catch_on_halt,
-                current: 0,
-                skipped: 0,
+                round: Round::default(),
                 in_catch: false,
             }))
         },
@@ -58,8 +58,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 #[derive(Debug)]
 pub struct TryCatch {
     catch_on_halt: bool,
-    current: usize,
-    skipped: usize,
+    round: Round,
     in_catch: bool,
 }
 
@@ -68,23 +67,19 @@ impl<C> Behavior<C> for TryCatch {
         let n = cx.child_count();
         let tries = n - 1;
         if cx.state() == NodeState::Idle {
-            self.skipped = 0;
             self.in_catch = false;
         }
-        cx.set_running();
-        while !self.in_catch && self.current < tries {
-            match cx.tick_child(self.current)? {
+        self.round.start(cx);
+        while !self.in_catch && self.round.current < tries {
+            match cx.tick_child(self.round.current)? {
                 Status::Running => return Ok(Status::Running),
                 Status::Failure => {
                     cx.halt_children();
-                    self.current = 0;
+                    self.round.current = 0;
                     self.in_catch = true;
                 }
-                Status::Success => self.current += 1,
-                Status::Skipped => {
-                    self.current += 1;
-                    self.skipped += 1;
-                }
+                Status::Success => self.round.current += 1,
+                Status::Skipped => self.round.skip(),
             }
         }
         if self.in_catch {
@@ -92,19 +87,11 @@ impl<C> Behavior<C> for TryCatch {
                 return Ok(Status::Running);
             }
             cx.halt_children();
-            self.current = 0;
+            self.round.current = 0;
             self.in_catch = false;
             return Ok(Status::Failure);
         }
-        let all_skipped = self.skipped == tries;
-        cx.halt_children();
-        self.current = 0;
-        self.skipped = 0;
-        Ok(if all_skipped {
-            Status::Skipped
-        } else {
-            Status::Success
-        })
+        Ok(self.round.finish(cx, tries, Status::Success))
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {
@@ -119,8 +106,7 @@ impl<C> Behavior<C> for TryCatch {
                 Err(fault) => cx.defer_fault(fault),
             }
         }
-        self.current = 0;
-        self.skipped = 0;
+        self.round = Round::default();
         self.in_catch = false;
         cx.halt_children();
     }
