@@ -81,14 +81,7 @@ fn free_port() -> u16 {
 
 #[test]
 fn publishes_over_zenoh_takes_goals_and_stops_on_ctrl_c() {
-    let port = free_port();
-    let endpoint = format!("tcp/127.0.0.1:{port}");
-    let options = ZenohOptions {
-        mode: Mode::Peer,
-        listen: vec![endpoint.clone()],
-        ..ZenohOptions::default()
-    };
-    let bus = Bus::zenoh(&options).unwrap_or_else(|e| panic!("{e}"));
+    let (bus, endpoint) = listening_peer();
     let sub = bus
         .subscribe(&[topics::GAME_INFO, topics::NAV_STATUS])
         .unwrap_or_else(|e| panic!("{e}"));
