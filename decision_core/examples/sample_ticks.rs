@@ -2,8 +2,10 @@
 //! `sample/snapshots.jsonl`, in a loop) a given number of times and prints the last chosen
 //! decision: a fixed amount of work to count instructions with
 //! (`valgrind --tool=callgrind target/release/examples/sample_ticks N`).
+//! `sample_ticks N --decide` does per tick what `robot-decision decide` does per line: parse
+//! the snapshot line, tick, write the result line.
 
-use decision_core::robomaster::snapshot::parse_line;
+use decision_core::robomaster::snapshot::{parse_line, parse_line_bytes};
 use decision_core::robomaster::{Decider, load};
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,10 +36,32 @@ fn main() -> ExitCode {
         eprintln!("cannot read sample/snapshots.jsonl");
         return ExitCode::from(1);
     };
-    let inputs: Vec<_> = text.lines().filter_map(|l| parse_line(l).ok()).collect();
-    if inputs.is_empty() {
-        eprintln!("no snapshots");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let inputs: Vec<_> = lines.iter().filter_map(|l| parse_line(l).ok()).collect();
+    if inputs.is_empty() || inputs.len() != lines.len() {
+        eprintln!("sample/snapshots.jsonl: a line does not parse");
         return ExitCode::from(1);
+    }
+    if std::env::args().nth(2).as_deref() == Some("--decide") {
+        let mut out = String::with_capacity(1 << 12);
+        let mut written = 0usize;
+        for i in 0..ticks {
+            let line = lines[i % lines.len()];
+            match parse_line_bytes(line.as_bytes()) {
+                Ok(input) => {
+                    decider.tick(&input);
+                }
+                Err(e) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(1);
+                }
+            }
+            out.clear();
+            decider.write_result_json(i as u64, &mut out);
+            written += out.len();
+        }
+        println!("{{\"ticks\": {ticks}, \"bytes\": {written}}}");
+        return ExitCode::SUCCESS;
     }
     for i in 0..ticks {
         decider.tick(&inputs[i % inputs.len()]);
