@@ -11,7 +11,7 @@ use crate::engine::blackboard::{
 };
 
 /// f32 epsilon: numbers closer than this are `==` (BT.CPP compares doubles this way).
-const EQ_EPS: f64 = f32::EPSILON as f64;
+pub(super) const EQ_EPS: f64 = f32::EPSILON as f64;
 
 fn truth(v: &Value) -> Result<bool, String> {
     match v {
@@ -33,7 +33,12 @@ fn as_f64(v: &Value) -> Result<f64, String> {
     v.as_double().map_err(|e| e.message)
 }
 
-fn cmp_holds<T: PartialOrd>(op: CmpOp, l: &T, r: &T, eq: impl Fn(&T, &T) -> bool) -> bool {
+pub(super) fn cmp_holds<T: PartialOrd>(
+    op: CmpOp,
+    l: &T,
+    r: &T,
+    eq: impl Fn(&T, &T) -> bool,
+) -> bool {
     match op {
         CmpOp::Eq => eq(l, r),
         CmpOp::Ne => !eq(l, r),
@@ -118,6 +123,64 @@ fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
 impl Program {
     /// Runs every statement; the script's value is the last statement's value.
     pub(crate) fn run(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<Value, ScriptError> {
+        let Some((&last, init)) = self.statements.split_last() else {
+            return Ok(Value::Bool(false));
+        };
+        for &stmt in init {
+            self.eval(stmt, slots, bbs)?;
+        }
+        if self.gives_double(last)
+            && let Some(x) = self.fast_num(last, slots, bbs)
+        {
+            return Ok(Value::Double(x));
+        }
+        self.eval(last, slots, bbs)
+    }
+
+    /// [`Program::run`] followed by [`condition`], without building the last value when the
+    /// fast path can decide it.
+    pub(crate) fn run_bool(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<bool, ScriptError> {
+        if let [only] = self.statements[..]
+            && let Some(b) = self.fast_truth(only, slots, bbs)
+        {
+            return Ok(b);
+        }
+        self.run_bool_slow(slots, bbs)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn run_bool_slow(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<bool, ScriptError> {
+        let Some((&last, init)) = self.statements.split_last() else {
+            return condition(&Value::Bool(false));
+        };
+        for &stmt in init {
+            self.eval(stmt, slots, bbs)?;
+        }
+        // A lone statement has been tried already.
+        if !init.is_empty()
+            && let Some(b) = self.fast_truth(last, slots, bbs)
+        {
+            return Ok(b);
+        }
+        condition(&self.eval(last, slots, bbs)?)
+    }
+
+    /// [`Program::run`] by the general evaluator only (tests compare it with the fast path).
+    #[cfg(test)]
+    pub(crate) fn run_general(
         &self,
         slots: &[EntrySlot],
         bbs: &mut Blackboards,

@@ -9,6 +9,7 @@
 //! `:=` creates a missing entry and `=` requires an existing one.
 
 mod eval;
+mod fast;
 mod lexer;
 mod parser;
 
@@ -119,8 +120,7 @@ impl Script {
     /// Runs the script as a condition: an int result must be 0 or 1, a double is true when
     /// non-zero, a string is an error.
     pub fn eval_bool(&self, bbs: &mut Blackboards) -> Result<bool, ScriptError> {
-        let v = self.eval(bbs)?;
-        eval::condition(&v)
+        self.program.run_bool(&self.slots, bbs)
     }
 }
 

@@ -489,3 +489,100 @@ fn nesting_up_to_the_limit_is_accepted_and_evaluates() {
     let src = format!("x := {}", vec!["1"; 200].join(" + "));
     assert_eq!(run(&src), Ok(Value::Double(200.0)));
 }
+
+/// The fast path must give exactly what the general evaluator gives: values, conditions and
+/// errors (message and offset), over operators, operand kinds and entry states.
+#[test]
+fn fast_path_agrees_with_the_general_evaluator() {
+    let values = [
+        Some(Value::Int(0)),
+        Some(Value::Int(1)),
+        Some(Value::Int(2)),
+        Some(Value::Int(-3)),
+        Some(Value::Int(1 << 60)),
+        Some(Value::Double(0.5)),
+        Some(Value::Double(0.0)),
+        Some(Value::Double(3.0000001)),
+        Some(Value::Bool(true)),
+        Some(Value::Bool(false)),
+        Some(s("3")),
+        Some(s("abc")),
+        Some(s("")),
+        Some(s("true")),
+        None,
+    ];
+    let operands = [
+        "a",
+        "b",
+        "c",
+        "1",
+        "0",
+        "2",
+        "2.5",
+        "'3'",
+        "'x'",
+        "''",
+        "9007199254740993",
+        "true",
+    ];
+    let templates = [
+        "X",
+        "-X",
+        "!X",
+        "~X",
+        "X + Y",
+        "X - Y",
+        "X * Y",
+        "X / Y",
+        "X && Y",
+        "X || Y",
+        "X & Y",
+        "X .. Y",
+        "X == Y",
+        "X != Y",
+        "X < Y",
+        "X >= Y",
+        "X <= Y < 3",
+        "X == Y == a",
+        "X ? Y : 5",
+        "(X ? Y : a) == 1",
+        "X == Y && X != 0",
+        "!(X < Y) || Y",
+        "-X * 2 > Y",
+        "a; X == Y",
+    ];
+    let n = values.len();
+    for i in 0..n {
+        let (mut bbs, root) = board(&[]);
+        // `c` exists without a value.
+        if let Some(slot) = bbs.reserve(root, "c") {
+            assert!(bbs.create_slot(slot, EntryType::Any).is_ok());
+        }
+        for (key, v) in [("a", &values[i]), ("b", &values[(i * 5 + 3) % n])] {
+            if let Some(v) = v {
+                assert!(bbs.set(root, key, v.clone()).is_ok());
+            }
+        }
+        for t in templates {
+            for x in operands {
+                for y in operands {
+                    let src = t.replace('X', x).replace('Y', y);
+                    let script = match Script::compile(&src, &mut bbs, root) {
+                        Ok(script) => script,
+                        Err(e) => panic!("{src}: {e}"),
+                    };
+                    let general = script.program.run_general(&script.slots, &mut bbs);
+                    let fast = script.eval(&mut bbs);
+                    let ctx = format!(
+                        "{src} with a={:?} b={:?}",
+                        bbs.get(root, "a"),
+                        bbs.get(root, "b")
+                    );
+                    assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{ctx}");
+                    let general_bool = general.and_then(|v| eval::condition(&v));
+                    assert_eq!(script.eval_bool(&mut bbs), general_bool, "{ctx}");
+                }
+            }
+        }
+    }
+}
