@@ -33,6 +33,7 @@ fn as_f64(v: &Value) -> Result<f64, String> {
     v.as_double().map_err(|e| e.message)
 }
 
+#[inline(always)]
 pub(super) fn cmp_holds<T: PartialOrd>(
     op: CmpOp,
     l: &T,
@@ -149,7 +150,7 @@ impl Program {
         bbs: &mut Blackboards,
     ) -> Result<bool, ScriptError> {
         if let [only] = self.statements[..]
-            && let Some(b) = self.fast_truth(only, slots, bbs)
+            && let Some(b) = self.operand_truth(only, slots, bbs)
         {
             return Ok(b);
         }
