@@ -121,6 +121,21 @@ fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
     }))
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set while [`Program::run_general`] runs: the fast path is off.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the fast path may be tried (always, except under [`Program::run_general`]).
+#[inline(always)]
+fn fast_allowed() -> bool {
+    #[cfg(test)]
+    return !GENERAL_ONLY.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    true
+}
+
 impl Program {
     /// Runs every statement; the script's value is the last statement's value.
     pub(crate) fn run(
@@ -135,6 +150,7 @@ impl Program {
             self.eval(stmt, slots, bbs)?;
         }
         if self.gives_double(last)
+            && fast_allowed()
             && let Some(x) = self.fast_num(last, slots, bbs)
         {
             return Ok(Value::Double(x));
@@ -186,11 +202,10 @@ impl Program {
         slots: &[EntrySlot],
         bbs: &mut Blackboards,
     ) -> Result<Value, ScriptError> {
-        let mut last = Value::Bool(false);
-        for &stmt in &self.statements {
-            last = self.eval(stmt, slots, bbs)?;
-        }
-        Ok(last)
+        GENERAL_ONLY.with(|g| g.set(true));
+        let result = self.run(slots, bbs);
+        GENERAL_ONLY.with(|g| g.set(false));
+        result
     }
 
     fn err(&self, id: u32, message: impl Into<String>) -> ScriptError {
@@ -293,7 +308,15 @@ impl Program {
             bbs.create_slot(slot, EntryType::Any)
                 .map_err(|e| self.err(id, e.message))?;
         }
-        let value = self.eval(rhs, slots, bbs)?;
+        // The entry exists now: the right side may read it.
+        let value = if self.gives_double(rhs)
+            && fast_allowed()
+            && let Some(x) = self.fast_num(rhs, slots, bbs)
+        {
+            Value::Double(x)
+        } else {
+            self.eval(rhs, slots, bbs)?
+        };
         let to_write = match op {
             AssignOp::Create | AssignOp::Existing => value,
             _ => {

@@ -586,3 +586,53 @@ fn fast_path_agrees_with_the_general_evaluator() {
         }
     }
 }
+
+/// Assignments whose right side the fast path computes write what the general evaluator
+/// writes, and fail the same way.
+#[test]
+fn fast_assignments_agree_with_the_general_evaluator() {
+    let values = [
+        Value::Int(1),
+        Value::Int(1 << 60),
+        Value::Double(2.5),
+        Value::Bool(true),
+        s("3"),
+        s("abc"),
+    ];
+    let templates = [
+        "z := a + 1",
+        "z := a == 1",
+        "a = a * 2",
+        "a = -a",
+        "a += a < 3",
+        "z := (a ? 2 : 3) * 2",
+        "z := 1; z += z + a",
+        "z = a + 1",
+        "z := z + 1",
+        "b := a > 0 && a < 10; b",
+        "t := a; t = t / 2",
+    ];
+    for v in &values {
+        for src in templates {
+            let setup = [("a", v.clone())];
+            let (mut general_bbs, root) = board(&setup);
+            let (mut fast_bbs, _) = board(&setup);
+            let general = Script::compile(src, &mut general_bbs, root)
+                .and_then(|c| c.program.run_general(&c.slots, &mut general_bbs));
+            let fast =
+                Script::compile(src, &mut fast_bbs, root).and_then(|c| c.eval(&mut fast_bbs));
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{general:?}"),
+                "{src} with a={v:?}"
+            );
+            for key in ["a", "b", "t", "z"] {
+                assert_eq!(
+                    format!("{:?}", fast_bbs.get(root, key)),
+                    format!("{:?}", general_bbs.get(root, key)),
+                    "{key} after {src} with a={v:?}"
+                );
+            }
+        }
+    }
+}
