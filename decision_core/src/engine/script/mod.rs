@@ -7,6 +7,11 @@
 //! numeric code. Semantics follow BT.CPP 4.10: literals are int64, arithmetic is double,
 //! `==` on numbers uses an f32 epsilon, `a < b < c` chains, `&&` / `||` evaluate both sides,
 //! `:=` creates a missing entry and `=` requires an existing one.
+//!
+//! Evaluation first tries a side-effect-free fast path (`fast.rs`) that computes plain `f64`s
+//! and borrows strings; whenever it cannot decide a statement without doubt it gives up and
+//! the general evaluator (`eval.rs`) runs that statement, so results and errors are the
+//! general evaluator's.
 
 mod eval;
 mod fast;
