@@ -11,7 +11,7 @@ use crate::engine::blackboard::{
 };
 
 /// f32 epsilon: numbers closer than this are `==` (BT.CPP compares doubles this way).
-const EQ_EPS: f64 = f32::EPSILON as f64;
+pub(super) const EQ_EPS: f64 = f32::EPSILON as f64;
 
 fn truth(v: &Value) -> Result<bool, String> {
     match v {
@@ -33,7 +33,13 @@ fn as_f64(v: &Value) -> Result<f64, String> {
     v.as_double().map_err(|e| e.message)
 }
 
-fn cmp_holds<T: PartialOrd>(op: CmpOp, l: &T, r: &T, eq: impl Fn(&T, &T) -> bool) -> bool {
+#[inline(always)]
+pub(super) fn cmp_holds<T: PartialOrd>(
+    op: CmpOp,
+    l: &T,
+    r: &T,
+    eq: impl Fn(&T, &T) -> bool,
+) -> bool {
     match op {
         CmpOp::Eq => eq(l, r),
         CmpOp::Ne => !eq(l, r),
@@ -115,6 +121,21 @@ fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
     }))
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set while [`Program::run_general`] runs: the fast path is off.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the fast path may be tried (always, except under [`Program::run_general`]).
+#[inline(always)]
+fn fast_allowed() -> bool {
+    #[cfg(test)]
+    return !GENERAL_ONLY.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    true
+}
+
 impl Program {
     /// Runs every statement; the script's value is the last statement's value.
     pub(crate) fn run(
@@ -122,11 +143,69 @@ impl Program {
         slots: &[EntrySlot],
         bbs: &mut Blackboards,
     ) -> Result<Value, ScriptError> {
-        let mut last = Value::Bool(false);
-        for &stmt in &self.statements {
-            last = self.eval(stmt, slots, bbs)?;
+        let Some((&last, init)) = self.statements.split_last() else {
+            return Ok(Value::Bool(false));
+        };
+        for &stmt in init {
+            self.eval(stmt, slots, bbs)?;
         }
-        Ok(last)
+        if self.gives_double(last)
+            && fast_allowed()
+            && let Some(x) = self.fast_num(last, slots, bbs)
+        {
+            return Ok(Value::Double(x));
+        }
+        self.eval(last, slots, bbs)
+    }
+
+    /// [`Program::run`] followed by [`condition`], without building the last value when the
+    /// fast path can decide it.
+    pub(crate) fn run_bool(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<bool, ScriptError> {
+        if let [only] = self.statements[..]
+            && let Some(b) = self.operand_truth(only, slots, bbs)
+        {
+            return Ok(b);
+        }
+        self.run_bool_slow(slots, bbs)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn run_bool_slow(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<bool, ScriptError> {
+        let Some((&last, init)) = self.statements.split_last() else {
+            return condition(&Value::Bool(false));
+        };
+        for &stmt in init {
+            self.eval(stmt, slots, bbs)?;
+        }
+        // A lone statement has been tried already.
+        if !init.is_empty()
+            && let Some(b) = self.fast_truth(last, slots, bbs)
+        {
+            return Ok(b);
+        }
+        condition(&self.eval(last, slots, bbs)?)
+    }
+
+    /// [`Program::run`] by the general evaluator only (tests compare it with the fast path).
+    #[cfg(test)]
+    pub(crate) fn run_general(
+        &self,
+        slots: &[EntrySlot],
+        bbs: &mut Blackboards,
+    ) -> Result<Value, ScriptError> {
+        GENERAL_ONLY.with(|g| g.set(true));
+        let result = self.run(slots, bbs);
+        GENERAL_ONLY.with(|g| g.set(false));
+        result
     }
 
     fn err(&self, id: u32, message: impl Into<String>) -> ScriptError {
@@ -229,7 +308,15 @@ impl Program {
             bbs.create_slot(slot, EntryType::Any)
                 .map_err(|e| self.err(id, e.message))?;
         }
-        let value = self.eval(rhs, slots, bbs)?;
+        // The entry exists now: the right side may read it.
+        let value = if self.gives_double(rhs)
+            && fast_allowed()
+            && let Some(x) = self.fast_num(rhs, slots, bbs)
+        {
+            Value::Double(x)
+        } else {
+            self.eval(rhs, slots, bbs)?
+        };
         let to_write = match op {
             AssignOp::Create | AssignOp::Existing => value,
             _ => {

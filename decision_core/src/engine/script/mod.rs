@@ -7,8 +7,14 @@
 //! numeric code. Semantics follow BT.CPP 4.10: literals are int64, arithmetic is double,
 //! `==` on numbers uses an f32 epsilon, `a < b < c` chains, `&&` / `||` evaluate both sides,
 //! `:=` creates a missing entry and `=` requires an existing one.
+//!
+//! Evaluation first tries a side-effect-free fast path (`fast.rs`) that computes plain `f64`s
+//! and borrows strings; whenever it cannot decide a statement without doubt it gives up and
+//! the general evaluator (`eval.rs`) runs that statement, so results and errors are the
+//! general evaluator's.
 
 mod eval;
+mod fast;
 mod lexer;
 mod parser;
 
@@ -119,8 +125,7 @@ impl Script {
     /// Runs the script as a condition: an int result must be 0 or 1, a double is true when
     /// non-zero, a string is an error.
     pub fn eval_bool(&self, bbs: &mut Blackboards) -> Result<bool, ScriptError> {
-        let v = self.eval(bbs)?;
-        eval::condition(&v)
+        self.program.run_bool(&self.slots, bbs)
     }
 }
 

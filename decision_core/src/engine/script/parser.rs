@@ -5,6 +5,7 @@
 //! prefix `-` `!` `~` bind tighter than every binary operator.
 
 use super::ScriptError;
+use super::fast::{FNode, plan};
 use super::lexer::{Op, Tok, Token, tokenize};
 use crate::engine::blackboard::Value;
 
@@ -75,6 +76,8 @@ pub(crate) struct Program {
     pub offsets: Vec<usize>,
     pub statements: Vec<u32>,
     pub keys: Vec<String>,
+    /// The fast path's form of each node (see [`super::fast`]).
+    pub fast: Vec<FNode>,
 }
 
 /// Deepest nesting a script may have, counted both as open brackets and prefix operators
@@ -182,6 +185,7 @@ pub(crate) fn parse(src: &str) -> Result<Program, ScriptError> {
     if p.prog.statements.is_empty() {
         return Err(ScriptError::new(0, "empty script"));
     }
+    p.prog.fast = plan(&p.prog.nodes);
     Ok(p.prog)
 }
 

@@ -489,3 +489,150 @@ fn nesting_up_to_the_limit_is_accepted_and_evaluates() {
     let src = format!("x := {}", vec!["1"; 200].join(" + "));
     assert_eq!(run(&src), Ok(Value::Double(200.0)));
 }
+
+/// The fast path must give exactly what the general evaluator gives: values, conditions and
+/// errors (message and offset), over operators, operand kinds and entry states.
+#[test]
+fn fast_path_agrees_with_the_general_evaluator() {
+    let values = [
+        Some(Value::Int(0)),
+        Some(Value::Int(1)),
+        Some(Value::Int(2)),
+        Some(Value::Int(-3)),
+        Some(Value::Int(1 << 60)),
+        Some(Value::Double(0.5)),
+        Some(Value::Double(0.0)),
+        Some(Value::Double(3.0000001)),
+        Some(Value::Bool(true)),
+        Some(Value::Bool(false)),
+        Some(s("3")),
+        Some(s("abc")),
+        Some(s("")),
+        Some(s("true")),
+        None,
+    ];
+    let operands = [
+        "a",
+        "b",
+        "c",
+        "1",
+        "0",
+        "2",
+        "2.5",
+        "'3'",
+        "'x'",
+        "''",
+        "9007199254740993",
+        "true",
+    ];
+    let templates = [
+        "X",
+        "-X",
+        "!X",
+        "~X",
+        "X + Y",
+        "X - Y",
+        "X * Y",
+        "X / Y",
+        "X && Y",
+        "X || Y",
+        "X & Y",
+        "X .. Y",
+        "X == Y",
+        "X != Y",
+        "X < Y",
+        "X >= Y",
+        "X <= Y < 3",
+        "X == Y == a",
+        "X ? Y : 5",
+        "(X ? Y : a) == 1",
+        "X == Y && X != 0",
+        "!(X < Y) || Y",
+        "-X * 2 > Y",
+        "a; X == Y",
+    ];
+    let n = values.len();
+    for i in 0..n {
+        let (mut bbs, root) = board(&[]);
+        // `c` exists without a value.
+        if let Some(slot) = bbs.reserve(root, "c") {
+            assert!(bbs.create_slot(slot, EntryType::Any).is_ok());
+        }
+        for (key, v) in [("a", &values[i]), ("b", &values[(i * 5 + 3) % n])] {
+            if let Some(v) = v {
+                assert!(bbs.set(root, key, v.clone()).is_ok());
+            }
+        }
+        for t in templates {
+            for x in operands {
+                for y in operands {
+                    let src = t.replace('X', x).replace('Y', y);
+                    let script = match Script::compile(&src, &mut bbs, root) {
+                        Ok(script) => script,
+                        Err(e) => panic!("{src}: {e}"),
+                    };
+                    let general = script.program.run_general(&script.slots, &mut bbs);
+                    let fast = script.eval(&mut bbs);
+                    let ctx = format!(
+                        "{src} with a={:?} b={:?}",
+                        bbs.get(root, "a"),
+                        bbs.get(root, "b")
+                    );
+                    assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{ctx}");
+                    let general_bool = general.and_then(|v| eval::condition(&v));
+                    assert_eq!(script.eval_bool(&mut bbs), general_bool, "{ctx}");
+                }
+            }
+        }
+    }
+}
+
+/// Assignments whose right side the fast path computes write what the general evaluator
+/// writes, and fail the same way.
+#[test]
+fn fast_assignments_agree_with_the_general_evaluator() {
+    let values = [
+        Value::Int(1),
+        Value::Int(1 << 60),
+        Value::Double(2.5),
+        Value::Bool(true),
+        s("3"),
+        s("abc"),
+    ];
+    let templates = [
+        "z := a + 1",
+        "z := a == 1",
+        "a = a * 2",
+        "a = -a",
+        "a += a < 3",
+        "z := (a ? 2 : 3) * 2",
+        "z := 1; z += z + a",
+        "z = a + 1",
+        "z := z + 1",
+        "b := a > 0 && a < 10; b",
+        "t := a; t = t / 2",
+    ];
+    for v in &values {
+        for src in templates {
+            let setup = [("a", v.clone())];
+            let (mut general_bbs, root) = board(&setup);
+            let (mut fast_bbs, _) = board(&setup);
+            let general = Script::compile(src, &mut general_bbs, root)
+                .and_then(|c| c.program.run_general(&c.slots, &mut general_bbs));
+            let fast =
+                Script::compile(src, &mut fast_bbs, root).and_then(|c| c.eval(&mut fast_bbs));
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{general:?}"),
+                "{src} with a={v:?}"
+            );
+            for key in ["a", "b", "t", "z"] {
+                assert_eq!(
+                    format!("{:?}", fast_bbs.get(root, key)),
+                    format!("{:?}", general_bbs.get(root, key)),
+                    "{key} after {src} with a={v:?}"
+                );
+            }
+        }
+    }
+}
