@@ -20,6 +20,15 @@ where
     serde_path_to_error::deserialize(Strict(deserializer))
 }
 
+/// `serde_json::from_slice` with structs refused as arrays: the whole of `bytes` must be one
+/// JSON value of type `T` (for messages and records read from the bus or a recording).
+pub fn from_slice<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(Strict(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
 /// A deserializer that refuses an array where a struct is expected (see the module doc).
 pub struct Strict<D>(pub D);
 
@@ -407,6 +416,14 @@ mod tests {
             message.contains("expected struct Outer written as an object"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn from_slice_refuses_arrays_and_trailing_text() {
+        assert!(super::from_slice::<Pose>(br#"{"x": 1, "y": 2}"#).is_ok());
+        let e = super::from_slice::<Pose>(b"[1, 2]").unwrap_err();
+        assert!(e.to_string().contains("written as an object"), "{e}");
+        assert!(super::from_slice::<Pose>(br#"{"x": 1, "y": 2} x"#).is_err());
     }
 
     #[test]

@@ -130,7 +130,9 @@ impl LiveSource {
                     }
                 },
                 topics::TREE_LAYOUT => {
-                    if let Ok(spec) = serde_json::from_slice::<TreeSpec>(&received.payload) {
+                    if let Ok(spec) =
+                        decision_core::strict_serde::from_slice::<TreeSpec>(&received.payload)
+                    {
                         let flat = FlatTree::new(&spec);
                         if flat.len() != view.tree.len() {
                             view.statuses.clear();

@@ -171,7 +171,7 @@ impl RecordingSource {
             match m.topic.as_str() {
                 topics::TRACE => {}
                 topics::TREE_LAYOUT => {
-                    if let Ok(spec) = serde_json::from_slice::<TreeSpec>(&m.data) {
+                    if let Ok(spec) = decision_core::strict_serde::from_slice::<TreeSpec>(&m.data) {
                         view.tree = FlatTree::new(&spec);
                     }
                 }

@@ -70,7 +70,7 @@ pub struct TraceRecord {
 impl TraceRecord {
     /// Parses a trace payload (JSON).
     pub fn from_json(payload: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(payload).map_err(|e| format!("trace: {e}"))
+        decision_core::strict_serde::from_slice(payload).map_err(|e| format!("trace: {e}"))
     }
 
     /// Converts an in-process trace.

@@ -133,7 +133,8 @@ fn soccer_counts(recording: &Recording) -> (usize, usize, usize) {
         let Some(prefix) = m.topic.strip_suffix(bus::soccer::TRACE) else {
             continue;
         };
-        let Ok(trace) = serde_json::from_slice::<SoccerTraceRecord>(&m.data) else {
+        let Ok(trace) = decision_core::strict_serde::from_slice::<SoccerTraceRecord>(&m.data)
+        else {
             continue;
         };
         ticks += 1;

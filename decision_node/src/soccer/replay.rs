@@ -34,9 +34,10 @@ pub fn recorded_setup(recording: &Recording) -> Result<(Arc<Parameters>, TreeSpe
             .map(|a| a.data.as_slice())
             .ok_or_else(|| format!("the recording has no `{name}` attachment"))
     };
-    let params: Parameters = serde_json::from_slice(attachment(SOCCER_PARAMETERS)?)
-        .map_err(|e| format!("{SOCCER_PARAMETERS}: {e}"))?;
-    let spec: TreeSpec = serde_json::from_slice(attachment(SOCCER_TREE)?)
+    let params: Parameters =
+        decision_core::strict_serde::from_slice(attachment(SOCCER_PARAMETERS)?)
+            .map_err(|e| format!("{SOCCER_PARAMETERS}: {e}"))?;
+    let spec: TreeSpec = decision_core::strict_serde::from_slice(attachment(SOCCER_TREE)?)
         .map_err(|e| format!("{SOCCER_TREE}: {e}"))?;
     Ok((Arc::new(params), spec))
 }
@@ -79,7 +80,8 @@ pub fn recorded_robots(recording: &Recording) -> Vec<RecordedRobot> {
         };
         let robot = &mut robots[index];
         if is_frame {
-            if let Ok(record) = serde_json::from_slice::<BlackboardRecord>(&m.data) {
+            if let Ok(record) = decision_core::strict_serde::from_slice::<BlackboardRecord>(&m.data)
+            {
                 robot.player = record.frame.player_number;
                 robot.frames.push(record.frame);
             }
@@ -179,8 +181,9 @@ fn compare(robot: &str, times: &[f64], old: &[Vec<u8>], new: &[Vec<u8>]) -> Robo
             open = false;
             continue;
         }
-        let parse =
-            |bytes: &[u8]| serde_json::from_slice::<SoccerTraceRecord>(bytes).unwrap_or_default();
+        let parse = |bytes: &[u8]| {
+            decision_core::strict_serde::from_slice::<SoccerTraceRecord>(bytes).unwrap_or_default()
+        };
         let (a, b) = (parse(&old[i]), parse(&new[i]));
         let t = times.get(i).copied().unwrap_or(0.0);
         if decided(&a) == decided(&b) {

@@ -233,47 +233,50 @@ impl SoccerFeed {
         };
         let key = (side, number);
         match parsed.topic {
-            TRACE => match serde_json::from_slice::<SoccerTraceRecord>(payload) {
+            TRACE => match decision_core::strict_serde::from_slice::<SoccerTraceRecord>(payload) {
                 Ok(trace) => {
                     self.trace(key, trace, t);
                     true
                 }
                 Err(_) => self.bad(),
             },
-            BLACKBOARD => match serde_json::from_slice::<BlackboardRecord>(payload) {
-                Ok(record) => {
-                    let heard = self.heard(key);
-                    if let Some(pose) = record.frame.pose {
-                        heard.last_pose = Some(pose);
+            BLACKBOARD => {
+                match decision_core::strict_serde::from_slice::<BlackboardRecord>(payload) {
+                    Ok(record) => {
+                        let heard = self.heard(key);
+                        if let Some(pose) = record.frame.pose {
+                            heard.last_pose = Some(pose);
+                        }
+                        heard.frame = Some(record.frame);
+                        true
                     }
-                    heard.frame = Some(record.frame);
-                    true
+                    Err(_) => self.bad(),
                 }
-                Err(_) => self.bad(),
-            },
-            TREE_LAYOUT => match serde_json::from_slice::<TreeSpec>(payload) {
+            }
+            TREE_LAYOUT => match decision_core::strict_serde::from_slice::<TreeSpec>(payload) {
                 Ok(spec) => {
                     self.heard(key).tree = Some(FlatTree::new(&spec));
                     true
                 }
                 Err(_) => self.bad(),
             },
-            HEATMAP => match serde_json::from_slice::<HeatmapMsg>(payload) {
+            HEATMAP => match decision_core::strict_serde::from_slice::<HeatmapMsg>(payload) {
                 Ok(map) if map.values.len() == map.length * map.width => {
                     self.heatmap = Some((key, map));
                     true
                 }
                 _ => self.bad(),
             },
-            SUGGESTED_SEARCH_POSITION => match serde_json::from_slice::<SearchPositionMsg>(payload)
-            {
-                Ok(msg) => {
-                    self.search = Some(key);
-                    self.search_position = msg.position;
-                    true
+            SUGGESTED_SEARCH_POSITION => {
+                match decision_core::strict_serde::from_slice::<SearchPositionMsg>(payload) {
+                    Ok(msg) => {
+                        self.search = Some(key);
+                        self.search_position = msg.position;
+                        true
+                    }
+                    Err(_) => self.bad(),
                 }
-                Err(_) => self.bad(),
-            },
+            }
             _ => {
                 self.counts.ignored += 1;
                 false
@@ -367,7 +370,7 @@ impl SoccerFeed {
     }
 
     fn team_message(&mut self, side: TeamSide, payload: &[u8], t: f64) -> bool {
-        match serde_json::from_slice::<TeamStateMsg>(payload) {
+        match decision_core::strict_serde::from_slice::<TeamStateMsg>(payload) {
             Ok(msg) => {
                 let m = msg.message;
                 push_capped(

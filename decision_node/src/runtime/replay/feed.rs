@@ -34,7 +34,7 @@ pub struct Tick {
 impl Tick {
     /// Parses a trace payload; `None` when it is not a trace.
     pub fn from_bytes(bytes: Vec<u8>) -> Option<Self> {
-        let record: TraceRecord = serde_json::from_slice(&bytes).ok()?;
+        let record: TraceRecord = decision_core::strict_serde::from_slice(&bytes).ok()?;
         let s = record.header.stamp;
         let key = u64::try_from(s.sec).unwrap_or(0) * 1_000_000_000 + u64::from(s.nanosec);
         Some(Self { record, bytes, key })
@@ -123,7 +123,7 @@ pub fn decide_snapshots(
             result: &result,
         };
         let bytes = serde_json::to_vec(&line)?;
-        let record: TraceRecord = serde_json::from_slice(&bytes)?;
+        let record: TraceRecord = decision_core::strict_serde::from_slice(&bytes)?;
         ticks.push(Tick {
             record,
             bytes,
