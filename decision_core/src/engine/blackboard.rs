@@ -257,7 +257,7 @@ pub(crate) fn leading_double(s: &str) -> Result<f64, ValueError> {
 /// is out of range: a finite literal too large for a double (`1e999`) or a non-zero one too
 /// small (`1e-999`), which BT.CPP's `from_chars` refuses, rather than infinity or zero.
 /// `inf` and `nan` written as words stay what they say.
-fn in_range_double(number: &str) -> Option<f64> {
+pub(crate) fn in_range_double(number: &str) -> Option<f64> {
     let value = number.parse::<f64>().ok()?;
     let digits = number.trim_start_matches('-');
     let is_word = digits.starts_with(|c: char| c.is_ascii_alphabetic());
@@ -305,24 +305,9 @@ pub fn parse_literal(text: &str, ty: EntryType) -> Result<Value, ValueError> {
 /// an integer (no `.`, `e` or `E`), else a double when the whole text is a real number, else
 /// the string, as BT.CPP 4.10 stores it so that scripts in the subtree can do arithmetic.
 pub fn literal_parameter(text: String) -> Value {
-    if !text.is_empty() {
-        let is_integer_text = !text.contains(['.', 'e', 'E']);
-        let digits = text.strip_prefix('-').unwrap_or(&text);
-        if is_integer_text
-            && !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && let Ok(i) = text.parse::<i64>()
-        {
-            return Value::Int(i);
-        }
-        if !text.starts_with('+')
-            && leading_double_len(&text) == text.len()
-            && let Some(d) = in_range_double(&text)
-        {
-            return Value::Double(d);
-        }
-    }
-    Value::Str(text)
+    parse_literal(&text, EntryType::Int)
+        .or_else(|_| parse_literal(&text, EntryType::Double))
+        .unwrap_or(Value::Str(text))
 }
 
 /// The key of a blackboard pointer `{key}` (spaces around the braces are ignored); `{=}` gives

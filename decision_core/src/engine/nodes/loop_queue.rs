@@ -183,6 +183,8 @@ pub struct LoopQueue<T> {
     next: usize,
     /// Whether `items` holds the entry's values of this run.
     loaded: bool,
+    /// Kept, not read from the child's state: a child that returns `Skipped` may be left
+    /// running (a `Sequence` marks itself running first), and the loop then pops again.
     child_running: bool,
     value: Port,
     if_empty: Port,
@@ -214,14 +216,21 @@ impl<T: LoopItem> LoopQueue<T> {
         Ok(())
     }
 
-    /// The status named by `if_empty`.
+    /// The status named by `if_empty` (a string is read in place: a loop answering
+    /// `SKIPPED` every tick allocates nothing).
     fn empty_status<C>(&self, cx: &Cx<'_, C>) -> Result<Status, String> {
-        let text = cx
+        let status = match cx
             .get(&self.if_empty)
             .ok_or("missing parameter [if_empty]")?
-            .to_string_value()
-            .map_err(|e| format!("port `if_empty`: {e}"))?;
-        parse_status(&text).map_err(|e| format!("port `if_empty`: {e}"))
+        {
+            Value::Str(text) => parse_status(text),
+            other => parse_status(
+                &other
+                    .to_string_value()
+                    .map_err(|e| format!("port `if_empty`: {e}"))?,
+            ),
+        };
+        status.map_err(|e| format!("port `if_empty`: {e}"))
     }
 }
 

@@ -22,7 +22,7 @@
 //! missing case never matches); here every port is required, so a missing one is a compile
 //! error.
 
-use crate::engine::blackboard::{EntryType, Value};
+use crate::engine::blackboard::{EntryType, Value, in_range_double};
 use crate::engine::node::{Behavior, Cx, Fault, Port};
 use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 
@@ -84,19 +84,7 @@ fn whole_real(s: &str) -> Option<f64> {
     if s.starts_with('+') {
         return None;
     }
-    let x: f64 = s.parse().ok()?;
-    let mantissa = s.split(['e', 'E']).next().unwrap_or("");
-    let spells_infinity = s
-        .as_bytes()
-        .windows(3)
-        .any(|w| w.eq_ignore_ascii_case(b"inf"));
-    if x.is_infinite() && !spells_infinity {
-        return None;
-    }
-    if x == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
-        return None;
-    }
-    Some(x)
+    in_range_double(s)
 }
 
 /// `value` as the text Switch compares (a string as it is, else formatted into `buf`).
