@@ -14,11 +14,11 @@ use std::fmt;
 use super::blackboard::{
     Blackboards, EntryType, Remap, ScopeId, Value, parse_literal, remapped_key,
 };
-use super::node::{NodeState, Port};
+use super::node::{Behavior, NodeState, Port};
 use super::registry::{LeafParams, NodeModel, PortDirection, Registry};
 use super::script::Script;
 use super::trace::TickTrace;
-use super::tree::{Arena, Conditions, FAILURE_IF, Links, SKIP_IF, SUCCESS_IF, Tree, WHILE};
+use super::tree::{Arena, Conditions, FAILURE_IF, Links, SKIP_IF, SUCCESS_IF, Shape, Tree, WHILE};
 use super::{SourceSpan, TreeSpec};
 
 /// One problem in a tree spec.
@@ -155,18 +155,20 @@ pub fn compile_with<C: 'static>(
     let mut b = Builder {
         registry,
         arena: Arena {
-            behaviors: Vec::new(),
             states: Vec::new(),
-            links: Vec::new(),
-            child_ids: Vec::new(),
-            conditions: Vec::new(),
-            names: Vec::new(),
             blackboards,
             trace: TickTrace::new(0),
             tracing: true,
             visits: 0,
             pending: None,
         },
+        shape: Shape {
+            links: Vec::new(),
+            child_ids: Vec::new(),
+            conditions: Vec::new(),
+            names: Vec::new(),
+        },
+        behaviors: Vec::new(),
         parents: Vec::new(),
         errors: Vec::new(),
     };
@@ -176,8 +178,19 @@ pub fn compile_with<C: 'static>(
     }
     let mut arena = b.arena;
     arena.trace = TickTrace::new(arena.states.len());
+    // Without errors every node got its behaviour.
+    let behaviors: Vec<_> = b.behaviors.into_iter().flatten().collect();
+    if behaviors.len() != arena.states.len() {
+        return Err(vec![CompileError {
+            span: None,
+            node_path: String::new(),
+            message: "a node has no behaviour".to_owned(),
+        }]);
+    }
     Ok(Tree {
         arena,
+        shape: b.shape,
+        behaviors,
         spec: spec.clone(),
         root_scope: root,
     })
@@ -185,7 +198,10 @@ pub fn compile_with<C: 'static>(
 
 struct Builder<'r, C> {
     registry: &'r Registry<C>,
-    arena: Arena<C>,
+    arena: Arena,
+    shape: Shape,
+    /// Per node, its behaviour once made (`None` after an error).
+    behaviors: Vec<Option<Box<dyn Behavior<C>>>>,
     /// Per node: its parent and its position among the parent's children (paths in errors).
     parents: Vec<Option<(u32, usize)>>,
     errors: Vec<CompileError>,
@@ -206,15 +222,16 @@ impl<C: 'static> Builder<'_, C> {
         let child_count = spec.children.len();
         let port_span = |key: &str| spec.port_spans.get(key).or(span);
 
-        self.arena.behaviors.push(None);
+        self.behaviors.push(None);
         self.arena.states.push(NodeState::Idle);
-        self.arena.links.push(Links {
-            first_child: 0,
-            child_count: 0,
+        self.shape.links.push(Links {
+            children_start: 0,
+            children_end: 0,
             scope,
+            has_conditions: false,
         });
-        self.arena.conditions.push(None);
-        self.arena.names.push(spec.label().to_owned());
+        self.shape.conditions.push(None);
+        self.shape.names.push(spec.label().to_owned());
         self.parents.push(parent);
 
         let kind = self.registry.kind(&spec.kind);
@@ -270,7 +287,8 @@ impl<C: 'static> Builder<'_, C> {
             }
         }
         if !conditions.is_empty() {
-            self.arena.conditions[id as usize] = Some(Box::new(conditions));
+            self.shape.conditions[id as usize] = Some(Box::new(conditions));
+            self.shape.links[id as usize].has_conditions = true;
         }
 
         let mut child_scope = scope;
@@ -332,7 +350,7 @@ impl<C: 'static> Builder<'_, C> {
                     scope,
                 };
                 match (kind.make)(&mut builder) {
-                    Ok(behavior) => self.arena.behaviors[id as usize] = Some(behavior),
+                    Ok(behavior) => self.behaviors[id as usize] = Some(behavior),
                     Err(message) => errors.push((span, message)),
                 }
             }
@@ -355,15 +373,16 @@ impl<C: 'static> Builder<'_, C> {
             return id;
         }
 
-        let first_child = self.arena.child_ids.len();
-        self.arena.links[id as usize].first_child = u32::try_from(first_child).unwrap_or(u32::MAX);
-        self.arena.links[id as usize].child_count = u32::try_from(child_count).unwrap_or(u32::MAX);
-        self.arena
+        let first_child = self.shape.child_ids.len();
+        let links = &mut self.shape.links[id as usize];
+        links.children_start = u32::try_from(first_child).unwrap_or(u32::MAX);
+        links.children_end = u32::try_from(first_child + child_count).unwrap_or(u32::MAX);
+        self.shape
             .child_ids
             .extend(std::iter::repeat_n(0, child_count));
         for (i, child) in spec.children.iter().enumerate() {
             let child_id = self.visit(child, Some((id, i)), span, child_scope);
-            self.arena.child_ids[first_child + i] = child_id;
+            self.shape.child_ids[first_child + i] = child_id;
         }
         id
     }
@@ -374,7 +393,7 @@ impl<C: 'static> Builder<'_, C> {
         let mut at = Some(id);
         while let Some(node) = at {
             let label = self
-                .arena
+                .shape
                 .names
                 .get(node as usize)
                 .map_or("", String::as_str);

@@ -73,14 +73,14 @@ pub use tree::Tree;
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The node reached its goal.
-    Success,
+    Success = 0,
     /// The node cannot reach its goal.
-    Failure,
+    Failure = 1,
     /// The node needs more ticks.
-    Running,
+    Running = 2,
     /// The node was skipped (a pre-condition, or all its children skipped); its parent passes
     /// over it.
-    Skipped,
+    Skipped = 3,
 }
 
 impl Status {

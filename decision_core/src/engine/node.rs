@@ -9,7 +9,7 @@
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
-use super::tree::Arena;
+use super::tree::{Arena, Behaviors, Shape};
 use std::any::Any;
 
 /// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
@@ -17,17 +17,19 @@ use std::any::Any;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NodeState {
     /// Not started, or reset by its parent.
-    Idle,
+    Idle = 3,
     /// Returned `Running` last time.
-    Running,
+    Running = 2,
     /// Returned `Success` last time and was not reset since.
-    Success,
+    Success = 0,
     /// Returned `Failure` last time and was not reset since.
-    Failure,
+    Failure = 1,
 }
 
 impl NodeState {
     /// The state a node is left in after returning `status` (SKIPPED leaves it as it was).
+    /// The discriminants match [`Status`]'s, so this is a select, not a jump table.
+    #[inline]
     pub fn after(self, status: Status) -> NodeState {
         match status {
             Status::Success => NodeState::Success,
@@ -112,8 +114,13 @@ pub enum Port {
 /// What a node sees while it ticks: its children, its ports, the blackboard, the profile's
 /// context and the injected time.
 pub struct Cx<'t, C> {
-    pub(crate) arena: &'t mut Arena<C>,
+    pub(crate) arena: &'t mut Arena,
+    pub(crate) shape: &'t Shape,
+    /// The behaviours of the nodes after this one in preorder (its subtree comes first).
+    pub(crate) below: &'t mut Behaviors<C>,
     pub(crate) id: u32,
+    /// The ids of this node's children.
+    pub(crate) children: &'t [u32],
     pub(crate) ctx: &'t mut C,
     pub(crate) now: f64,
 }
@@ -154,35 +161,64 @@ impl<'t, C> Cx<'t, C> {
     /// was) leaves them running: their pre-conditions are then not checked next tick.
     #[inline]
     pub fn set_running(&mut self) {
-        self.arena.states[self.id as usize] = NodeState::Running;
+        self.start_running();
+    }
+
+    /// [`set_running`](Self::set_running), returning the state the node was in before.
+    #[inline]
+    pub fn start_running(&mut self) -> NodeState {
+        match self.arena.states.get_mut(self.id as usize) {
+            Some(state) => std::mem::replace(state, NodeState::Running),
+            None => NodeState::Idle,
+        }
     }
 
     /// Number of children.
     #[inline]
     pub fn child_count(&self) -> usize {
-        self.arena.child_count(self.id)
+        self.children.len()
+    }
+
+    /// The id of child `i`; the caller keeps `i` below `child_count`.
+    #[inline]
+    fn child(&self, i: usize) -> u32 {
+        self.children[i]
     }
 
     /// Status child `i` was left in.
     #[inline]
     pub fn child_state(&self, i: usize) -> NodeState {
-        self.arena.state(self.arena.child(self.id, i))
+        self.arena.state(self.child(i))
+    }
+
+    /// Ticks descendant `node` (with its pre/post conditions) and returns its status.
+    #[inline(always)]
+    fn tick_descendant(&mut self, node: u32) -> Result<Status, Fault> {
+        let offset = node.wrapping_sub(self.id).wrapping_sub(1) as usize;
+        let from = self.below.get_mut(offset..).unwrap_or_default();
+        self.arena
+            .tick_node(self.shape, from, node, self.ctx, self.now)
     }
 
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
-    #[inline]
+    #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
-        let child = self.arena.child(self.id, i);
-        self.arena
-            .tick_node(child, self.ctx, self.now)
-            .map_err(|e| Fault(Box::new(FaultKind::Below(e))))
+        self.tick_descendant(self.child(i))
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
     #[inline]
     pub fn halt_child(&mut self, i: usize) {
-        let child = self.arena.child(self.id, i);
-        self.arena.halt_and_reset(child, self.ctx, self.now);
+        self.halt_and_reset(self.child(i));
+    }
+
+    /// BT.CPP's `haltChild` of descendant `node`.
+    #[inline]
+    fn halt_and_reset(&mut self, node: u32) {
+        let (shape, now) = (self.shape, self.now);
+        let offset = node.wrapping_sub(self.id).wrapping_sub(1) as usize;
+        let from = self.below.get_mut(offset..).unwrap_or_default();
+        self.arena.halt_and_reset(shape, from, node, self.ctx, now);
     }
 
     /// Halts (if running) and resets every child, as BT.CPP's `resetChildren`.
@@ -191,38 +227,46 @@ impl<'t, C> Cx<'t, C> {
         self.halt_children_from(0);
     }
 
-    /// Halts (if running) and resets the children from position `first` on.
+    /// Halts (if running) and resets the children from position `first` on; usually a
+    /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        self.arena
-            .halt_and_reset_children(self.id, first, self.ctx, self.now);
+        let children = self.children.get(first..).unwrap_or_default();
+        for &child in children {
+            match self.arena.states.get_mut(child as usize) {
+                Some(state) if *state != NodeState::Running => *state = NodeState::Idle,
+                Some(_) => self.halt_and_reset(child),
+                None => {}
+            }
+        }
+    }
+
+    /// The id of child `k` of child `i`.
+    #[inline]
+    fn grandchild(&self, i: usize, k: usize) -> u32 {
+        self.shape.children(self.child(i))[k]
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
     /// `weighted_selection` over its `{guard, body}` rules).
-    #[inline]
+    #[inline(always)]
     pub fn tick_grandchild(&mut self, i: usize, k: usize) -> Result<Status, Fault> {
-        let child = self.arena.child(self.id, i);
-        let grandchild = self.arena.child(child, k);
-        self.arena
-            .tick_node(grandchild, self.ctx, self.now)
-            .map_err(|e| Fault(Box::new(FaultKind::Below(e))))
+        self.tick_descendant(self.grandchild(i, k))
     }
 
     /// Halts (if running) and resets child `k` of child `i`.
     pub fn halt_grandchild(&mut self, i: usize, k: usize) {
-        let child = self.arena.child(self.id, i);
-        let grandchild = self.arena.child(child, k);
-        self.arena.halt_and_reset(grandchild, self.ctx, self.now);
+        self.halt_and_reset(self.grandchild(i, k));
     }
 
     /// Records `status` as child `i`'s result of this tick (trace and state) when this node
     /// decided it without ticking the child itself.
     #[inline]
     pub fn settle_child(&mut self, i: usize, status: Status) {
-        let child = self.arena.child(self.id, i);
-        let slot = &mut self.arena.states[child as usize];
-        *slot = slot.after(status);
+        let child = self.child(i);
+        if let Some(slot) = self.arena.states.get_mut(child as usize) {
+            *slot = slot.after(status);
+        }
         if self.arena.tracing {
             self.arena.trace.record(child, status);
         }
@@ -231,7 +275,7 @@ impl<'t, C> Cx<'t, C> {
     /// Keeps `fault` as the error of the current tick where no result can be returned (a child
     /// ticked inside [`Behavior::halt`]); the first such error wins.
     pub fn defer_fault(&mut self, fault: Fault) {
-        let error = self.arena.fault_error(self.id, fault);
+        let error = self.shape.fault_error(self.id, fault);
         self.arena.pending.get_or_insert(*error);
     }
 
@@ -250,7 +294,7 @@ impl<'t, C> Cx<'t, C> {
     /// The scope this node's ports resolve in.
     #[inline]
     pub fn scope(&self) -> ScopeId {
-        self.arena.scope_of(self.id)
+        self.shape.scope_of(self.id)
     }
 
     /// The value of an input port (`None` when its entry is empty or the port is missing).
@@ -318,6 +362,11 @@ pub enum FaultKind {
 }
 
 impl Fault {
+    /// A descendant's error, passed up unchanged.
+    pub(crate) fn below(error: TickError) -> Self {
+        Fault(Box::new(FaultKind::Below(Box::new(error))))
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &FaultKind {
         &self.0

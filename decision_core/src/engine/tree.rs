@@ -5,13 +5,23 @@
 //! `_while` again while running), ticks the node's [`Behavior`], runs the post-conditions
 //! (`_onSuccess` / `_onFailure`, then `_post`, on a completed result), keeps the node's
 //! [`NodeState`] (SKIPPED leaves it as it was) and records the trace.
+//!
+//! A compiled tree is three parts: its [`Shape`] (links, child lists, conditions, labels:
+//! fixed after compiling, read while ticking), its [`Arena`] (what ticking changes: node
+//! states, blackboards, trace) and the behaviours, one per node in preorder. A node's
+//! descendants come after it in preorder, so a node ticks with its own behaviour borrowed
+//! and the slice of the behaviours after it lent to its children: no behaviour is moved out
+//! and back per visit, and no node can reach its own behaviour twice.
 
 use super::Status;
 use super::blackboard::{Blackboards, ScopeId};
-use super::node::{Behavior, Cx, FaultKind, NodeState, TickError};
+use super::node::{Behavior, Cx, Fault, FaultKind, NodeState, TickError};
 use super::script::Script;
 use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
+
+/// The behaviours of the nodes from one id on, in preorder (the first one is that node's).
+pub(crate) type Behaviors<C> = [Box<dyn Behavior<C>>];
 
 /// The pre- and post-condition scripts of one node (most nodes have none).
 #[derive(Default)]
@@ -40,52 +50,47 @@ impl Conditions {
     }
 }
 
-/// Where a node's children are and which blackboard scope its ports use.
+/// Where a node's children are, which blackboard scope its ports use, and whether it has
+/// pre/post conditions (read on every visit, so kept beside the links).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
-    pub first_child: u32,
-    pub child_count: u32,
+    /// The node's children are `child_ids[children_start..children_end]`.
+    pub children_start: u32,
+    pub children_end: u32,
     pub scope: ScopeId,
+    pub has_conditions: bool,
 }
 
-/// The flattened tree: per-node behaviour, state, links and conditions, indexed by node id.
-pub(crate) struct Arena<C> {
-    pub behaviors: Vec<Option<Box<dyn Behavior<C>>>>,
-    pub states: Vec<NodeState>,
+/// The fixed shape of a compiled tree, indexed by node id: read-only while ticking.
+pub(crate) struct Shape {
     pub links: Vec<Links>,
     pub child_ids: Vec<u32>,
     pub conditions: Vec<Option<Box<Conditions>>>,
     pub names: Vec<String>,
-    pub blackboards: Blackboards,
-    pub trace: TickTrace,
-    pub tracing: bool,
-    pub visits: u64,
-    /// An error raised by an `_onHalted` script (halts cannot return one).
-    pub pending: Option<TickError>,
 }
 
-impl<C> Arena<C> {
+impl Shape {
+    /// The ids of node `id`'s children (empty for an unknown id).
     #[inline]
-    pub fn state(&self, id: u32) -> NodeState {
-        self.states
+    pub fn children(&self, id: u32) -> &[u32] {
+        self.links
             .get(id as usize)
-            .copied()
-            .unwrap_or(NodeState::Idle)
+            .map_or(&[], |links| self.children_of(links))
+    }
+
+    /// The ids of the children of the node with `links`.
+    #[inline(always)]
+    pub fn children_of(&self, links: &Links) -> &[u32] {
+        self.child_ids
+            .get(links.children_start as usize..links.children_end as usize)
+            .unwrap_or(&[])
     }
 
     #[inline]
     pub fn child_count(&self, id: u32) -> usize {
-        self.links
-            .get(id as usize)
-            .map_or(0, |l| l.child_count as usize)
-    }
-
-    /// Node id of child `i` of `id`; the caller keeps `i` below `child_count`.
-    #[inline]
-    pub fn child(&self, id: u32, i: usize) -> u32 {
-        let links = self.links[id as usize];
-        debug_assert!(i < links.child_count as usize);
-        self.child_ids[links.first_child as usize + i]
+        self.links.get(id as usize).map_or(0, |l| {
+            l.children_end.saturating_sub(l.children_start) as usize
+        })
     }
 
     #[inline]
@@ -97,12 +102,59 @@ impl<C> Arena<C> {
         error_at(&self.names, id, message)
     }
 
+    /// Node `id`'s fault as the tick's error (a descendant's passes unchanged).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn fault_error(&self, id: u32, fault: Fault) -> Box<TickError> {
+        match *fault.0 {
+            FaultKind::Here(message) => Box::new(self.error(id, message)),
+            FaultKind::Below(e) => e,
+        }
+    }
+
+    /// Node `id`'s fault, located: its own message becomes an error naming it, so that its
+    /// ancestors pass it up unchanged.
+    #[cold]
+    #[inline(never)]
+    fn locate(&self, id: u32, fault: Fault) -> Fault {
+        Fault::below(*self.fault_error(id, fault))
+    }
+
+    /// The error of a node whose behaviour is not where the preorder says (a broken tree).
+    #[cold]
+    #[inline(never)]
+    fn misplaced(&self, id: u32) -> TickError {
+        self.error(id, "node ticked outside its parent's subtree".to_owned())
+    }
+}
+
+/// What ticking changes: per-node states, the blackboards, the trace and the counters.
+pub(crate) struct Arena {
+    pub states: Vec<NodeState>,
+    pub blackboards: Blackboards,
+    pub trace: TickTrace,
+    pub tracing: bool,
+    pub visits: u64,
+    /// An error raised by an `_onHalted` script (halts cannot return one).
+    pub pending: Option<TickError>,
+}
+
+impl Arena {
+    #[inline]
+    pub fn state(&self, id: u32) -> NodeState {
+        self.states
+            .get(id as usize)
+            .copied()
+            .unwrap_or(NodeState::Idle)
+    }
+
     fn run_script(
         &mut self,
+        shape: &Shape,
         id: u32,
         pick: fn(&Conditions) -> Option<&Script>,
     ) -> Result<(), TickError> {
-        let Some(conditions) = self.conditions[id as usize].as_deref() else {
+        let Some(conditions) = shape.conditions[id as usize].as_deref() else {
             return Ok(());
         };
         let Some(script) = pick(conditions) else {
@@ -112,22 +164,26 @@ impl<C> Arena<C> {
             Ok(_) => Ok(()),
             Err(e) => {
                 let message = format!("script `{}`: {}", script.source(), e.message);
-                Err(self.error(id, message))
+                Err(shape.error(id, message))
             }
         }
     }
 
     /// The status decided by a pre-condition, and whether `_while` turned false while running.
     #[inline(never)]
-    fn pre_conditions(&mut self, id: u32) -> Result<(Option<Status>, bool), TickError> {
+    fn pre_conditions(
+        &mut self,
+        shape: &Shape,
+        id: u32,
+    ) -> Result<(Option<Status>, bool), TickError> {
         let state = self.states[id as usize];
-        let Some(conditions) = self.conditions[id as usize].as_deref() else {
+        let Some(conditions) = shape.conditions[id as usize].as_deref() else {
             return Ok((None, false));
         };
         let check = |script: &Script, bbs: &mut Blackboards| {
             script.eval_bool(bbs).map_err(|e| {
                 let message = format!("script `{}`: {}", script.source(), e.message);
-                error_at(&self.names, id, message)
+                shape.error(id, message)
             })
         };
         match state {
@@ -163,44 +219,50 @@ impl<C> Arena<C> {
         }
     }
 
-    /// A node's fault as the tick's error.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn fault_error(&self, id: u32, fault: super::node::Fault) -> Box<TickError> {
-        match *fault.0 {
-            FaultKind::Here(message) => Box::new(self.error(id, message)),
-            FaultKind::Below(e) => e,
-        }
-    }
-
     /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
     #[inline(never)]
-    fn post_conditions(&mut self, id: u32, status: Status) -> Result<(), Box<TickError>> {
-        match status {
-            Status::Success => {
-                self.run_script(id, |c| c.on_success.as_ref())
-                    .map_err(Box::new)?;
-                self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
-            }
-            Status::Failure => {
-                self.run_script(id, |c| c.on_failure.as_ref())
-                    .map_err(Box::new)?;
-                self.run_script(id, |c| c.post.as_ref()).map_err(Box::new)?;
-            }
-            Status::Running | Status::Skipped => {}
-        }
-        Ok(())
+    fn post_conditions(&mut self, shape: &Shape, id: u32, status: Status) -> Result<(), TickError> {
+        let first: fn(&Conditions) -> Option<&Script> = match status {
+            Status::Success => |c| c.on_success.as_ref(),
+            Status::Failure => |c| c.on_failure.as_ref(),
+            Status::Running | Status::Skipped => return Ok(()),
+        };
+        self.run_script(shape, id, first)?;
+        self.run_script(shape, id, |c| c.post.as_ref())
     }
 
-    /// Ticks node `id`: pre-conditions, its behaviour, post-conditions, state, trace. Most
-    /// nodes have no conditions: they take the short path.
+    /// Ticks node `id`, whose behaviour is the first of `from`: pre-conditions, its
+    /// behaviour, post-conditions, state, trace. Most nodes have no conditions: they take the
+    /// short path.
     #[inline(always)]
-    pub fn tick_node(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
+    pub fn tick_node<C>(
+        &mut self,
+        shape: &Shape,
+        from: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+        now: f64,
+    ) -> Result<Status, Fault> {
         self.visits += 1;
-        let status = if self.has_conditions(id) {
-            self.tick_with_conditions(id, ctx, now)?
+        let Some((behavior, below)) = from.split_first_mut() else {
+            return Err(Fault::below(shape.misplaced(id)));
+        };
+        let Some(links) = shape.links.get(id as usize) else {
+            return Err(Fault::below(shape.misplaced(id)));
+        };
+        let status = if links.has_conditions {
+            self.tick_with_conditions(shape, behavior.as_mut(), below, id, ctx, now)?
         } else {
-            self.tick_behavior(id, ctx, now)?
+            let cx = Cx {
+                children: shape.children_of(links),
+                arena: self,
+                shape,
+                below,
+                id,
+                ctx,
+                now,
+            };
+            Self::tick_behavior(behavior.as_mut(), cx)?
         };
         if let Some(slot) = self.states.get_mut(id as usize) {
             *slot = slot.after(status);
@@ -211,107 +273,115 @@ impl<C> Arena<C> {
         Ok(status)
     }
 
-    #[inline]
-    fn has_conditions(&self, id: u32) -> bool {
-        self.conditions
-            .get(id as usize)
-            .is_some_and(Option::is_some)
-    }
-
     /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
     /// post-conditions of a node that has conditions.
     #[inline(never)]
-    fn tick_with_conditions(
+    fn tick_with_conditions<C>(
         &mut self,
+        shape: &Shape,
+        behavior: &mut dyn Behavior<C>,
+        below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
         now: f64,
-    ) -> Result<Status, Box<TickError>> {
-        let (decided, halt_first) = self.pre_conditions(id).map_err(Box::new)?;
+    ) -> Result<Status, Fault> {
+        let (decided, halt_first) = self.pre_conditions(shape, id).map_err(Fault::below)?;
         if halt_first {
-            self.halt_node(id, ctx, now);
+            self.halt_behavior(shape, behavior, below, id, ctx, now);
         }
         let status = match decided {
             Some(status) => status,
-            None => self.tick_behavior(id, ctx, now)?,
+            None => {
+                let cx = Cx {
+                    children: shape.children(id),
+                    arena: self,
+                    shape,
+                    below,
+                    id,
+                    ctx,
+                    now,
+                };
+                Self::tick_behavior(behavior, cx)?
+            }
         };
-        self.post_conditions(id, status)?;
+        self.post_conditions(shape, id, status)
+            .map_err(Fault::below)?;
         Ok(status)
     }
 
-    /// Runs node `id`'s behaviour once.
+    /// Runs a node's behaviour once in `cx` (which lends it the behaviours below it).
     #[inline(always)]
-    fn tick_behavior(&mut self, id: u32, ctx: &mut C, now: f64) -> Result<Status, Box<TickError>> {
-        let Some(mut behavior) = self.behaviors.get_mut(id as usize).and_then(Option::take) else {
-            return Err(self.reentered(id));
-        };
-        let result = behavior.tick(&mut Cx {
-            arena: self,
-            id,
-            ctx,
-            now,
-        });
-        if let Some(slot) = self.behaviors.get_mut(id as usize) {
-            *slot = Some(behavior);
-        }
-        result.map_err(|fault| self.fault_error(id, fault))
+    fn tick_behavior<C>(
+        behavior: &mut dyn Behavior<C>,
+        mut cx: Cx<'_, C>,
+    ) -> Result<Status, Fault> {
+        let (shape, id) = (cx.shape, cx.id);
+        behavior
+            .tick(&mut cx)
+            .map_err(|fault| shape.locate(id, fault))
     }
 
-    /// The error of a node ticked while its own tick is still running.
+    /// Halts node `id`, whose behaviour is the first of `from` (its behaviour's halt, then
+    /// idle, then `_onHalted`). Rare next to ticks: kept out of line so that the resets
+    /// around it stay small.
     #[cold]
     #[inline(never)]
-    fn reentered(&self, id: u32) -> Box<TickError> {
-        Box::new(self.error(id, "node ticked while it is ticking".to_owned()))
-    }
-
-    /// Halts node `id` (its behaviour's halt, then idle, then `_onHalted`). Rare next to
-    /// ticks: kept out of line so that the resets around it stay small.
-    #[cold]
-    #[inline(never)]
-    pub fn halt_node(&mut self, id: u32, ctx: &mut C, now: f64) {
-        if let Some(mut behavior) = self.behaviors[id as usize].take() {
-            behavior.halt(&mut Cx {
-                arena: self,
-                id,
-                ctx,
-                now,
-            });
-            self.behaviors[id as usize] = Some(behavior);
-        }
-        self.states[id as usize] = NodeState::Idle;
-        if let Err(e) = self.run_script(id, |c| c.on_halted.as_ref()) {
-            self.pending.get_or_insert(e);
-        }
-    }
-
-    /// [`halt_and_reset`](Self::halt_and_reset) of the children of `id` from position
-    /// `first` on, in order; the children's ids are looked up once (controls reset all their
-    /// children after every completed round).
-    #[inline]
-    pub fn halt_and_reset_children(&mut self, id: u32, first: usize, ctx: &mut C, now: f64) {
-        let Some(links) = self.links.get(id as usize).copied() else {
-            return;
-        };
-        let start = (links.first_child as usize).saturating_add(first);
-        let end = links.first_child as usize + links.child_count as usize;
-        for at in start..end {
-            let Some(&child) = self.child_ids.get(at) else {
-                return;
-            };
-            // Usually a completed child: only its state is reset.
-            match self.states.get_mut(child as usize) {
-                Some(state) if *state != NodeState::Running => *state = NodeState::Idle,
-                Some(_) => self.halt_and_reset(child, ctx, now),
-                None => {}
+    pub fn halt_node<C>(
+        &mut self,
+        shape: &Shape,
+        from: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+        now: f64,
+    ) {
+        match from.split_first_mut() {
+            Some((behavior, below)) => {
+                self.halt_behavior(shape, behavior.as_mut(), below, id, ctx, now);
+            }
+            None => {
+                self.pending.get_or_insert(shape.misplaced(id));
             }
         }
     }
 
-    /// BT.CPP's `haltChild`: halt if running, then reset to idle.
+    /// [`halt_node`](Self::halt_node) with the behaviour already split from those below it.
+    fn halt_behavior<C>(
+        &mut self,
+        shape: &Shape,
+        behavior: &mut dyn Behavior<C>,
+        below: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+        now: f64,
+    ) {
+        behavior.halt(&mut Cx {
+            children: shape.children(id),
+            arena: self,
+            shape,
+            below,
+            id,
+            ctx,
+            now,
+        });
+        self.states[id as usize] = NodeState::Idle;
+        if let Err(e) = self.run_script(shape, id, |c| c.on_halted.as_ref()) {
+            self.pending.get_or_insert(e);
+        }
+    }
+
+    /// BT.CPP's `haltChild` of node `id` (the first of `from`): halt if running, then reset
+    /// to idle.
     #[inline]
-    pub fn halt_and_reset(&mut self, id: u32, ctx: &mut C, now: f64) {
+    pub fn halt_and_reset<C>(
+        &mut self,
+        shape: &Shape,
+        from: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+        now: f64,
+    ) {
         if self.states[id as usize] == NodeState::Running {
-            self.halt_node(id, ctx, now);
+            self.halt_node(shape, from, id, ctx, now);
         }
         self.states[id as usize] = NodeState::Idle;
     }
@@ -330,7 +400,9 @@ fn error_at(names: &[String], id: u32, message: String) -> TickError {
 
 /// A compiled tree: tick it with the profile's context and the injected time.
 pub struct Tree<C> {
-    pub(crate) arena: Arena<C>,
+    pub(crate) arena: Arena,
+    pub(crate) shape: Shape,
+    pub(crate) behaviors: Vec<Box<dyn Behavior<C>>>,
     pub(crate) spec: TreeSpec,
     pub(crate) root_scope: ScopeId,
 }
@@ -339,11 +411,13 @@ impl<C> Tree<C> {
     /// Ticks the root once (BT.CPP `tickExactlyOnce`); a completed root is reset to idle.
     pub fn try_tick(&mut self, ctx: &mut C, now: f64) -> Result<Status, TickError> {
         self.arena.trace.begin(now);
-        let result = self.arena.tick_node(0, ctx, now);
+        let result = self
+            .arena
+            .tick_node(&self.shape, &mut self.behaviors, 0, ctx, now);
         if let Some(e) = self.arena.pending.take() {
             return Err(e);
         }
-        let status = result.map_err(|e| *e)?;
+        let status = result.map_err(|e| *self.shape.fault_error(0, e))?;
         if matches!(status, Status::Success | Status::Failure) {
             self.arena.states[0] = NodeState::Idle;
         }
@@ -394,16 +468,12 @@ impl<C> Tree<C> {
 
     /// The position of the child node `n` keeps running (kinds that track one).
     pub fn running_child(&self, n: NodeId) -> Option<usize> {
-        self.arena
-            .behaviors
-            .get(n.index())?
-            .as_ref()?
-            .running_child()
+        self.behaviors.get(n.index())?.running_child()
     }
 
     /// The label of node `n`.
     pub fn name(&self, n: NodeId) -> Option<&str> {
-        self.arena.names.get(n.index()).map(String::as_str)
+        self.shape.names.get(n.index()).map(String::as_str)
     }
 
     /// Explains node `n`'s result for `ctx` in words (conditions), if its kind can.
@@ -414,18 +484,16 @@ impl<C> Tree<C> {
 
     /// Appends the explanation of node `n` to `out`; false when it has none.
     pub fn explain_into(&self, n: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
-        match self.arena.behaviors.get(n.index()) {
-            Some(Some(b)) => b.explain_into(ctx, now, out),
-            _ => false,
-        }
+        self.behaviors
+            .get(n.index())
+            .is_some_and(|b| b.explain_into(ctx, now, out))
     }
 
     /// Whether node `n`'s explanations never need JSON escapes (false when unknown).
     pub fn explanation_is_json_safe(&self, n: NodeId) -> bool {
-        match self.arena.behaviors.get(n.index()) {
-            Some(Some(b)) => b.explanation_is_json_safe(),
-            _ => false,
-        }
+        self.behaviors
+            .get(n.index())
+            .is_some_and(|b| b.explanation_is_json_safe())
     }
 
     /// Halts the tree as BT.CPP does when a tree is destroyed: the root is halted, then every
@@ -435,9 +503,12 @@ impl<C> Tree<C> {
     pub fn halt_as_destroyed(&mut self, ctx: &mut C) -> Result<(), TickError> {
         let now = self.arena.trace.now();
         self.arena.pending = None;
-        self.arena.halt_and_reset(0, ctx, now);
-        for id in 0..self.arena.behaviors.len() as u32 {
-            self.arena.halt_node(id, ctx, now);
+        self.arena
+            .halt_and_reset(&self.shape, &mut self.behaviors, 0, ctx, now);
+        for at in 0..self.behaviors.len() {
+            let id = u32::try_from(at).unwrap_or(u32::MAX);
+            self.arena
+                .halt_node(&self.shape, &mut self.behaviors[at..], id, ctx, now);
         }
         self.arena.states.fill(NodeState::Idle);
         match self.arena.pending.take() {
@@ -451,7 +522,8 @@ impl<C> Tree<C> {
     /// result and `SequenceWithMemory`'s position).
     pub fn halt(&mut self, ctx: &mut C) {
         let now = self.arena.trace.now();
-        self.arena.halt_and_reset(0, ctx, now);
+        self.arena
+            .halt_and_reset(&self.shape, &mut self.behaviors, 0, ctx, now);
         self.arena.states.fill(NodeState::Idle);
         self.arena.pending = None;
     }
@@ -467,7 +539,7 @@ impl<C> Tree<C> {
         };
         if first != NodeId(0)
             || last.index() >= self.node_count()
-            || self.arena.child_count(last.0) != 0
+            || self.shape.child_count(last.0) != 0
             || self.arena.states.contains(&NodeState::Running)
         {
             return false;
@@ -475,8 +547,7 @@ impl<C> Tree<C> {
         let mut steps = Vec::with_capacity(path.len());
         for pair in path.windows(2) {
             let (parent, child) = (pair[0].0, pair[1].0);
-            let position =
-                (0..self.arena.child_count(parent)).find(|&i| self.arena.child(parent, i) == child);
+            let position = self.shape.children(parent).iter().position(|&c| c == child);
             let Some(position) = position else {
                 return false;
             };
@@ -484,15 +555,15 @@ impl<C> Tree<C> {
         }
         steps.push((last.0, None));
         let all_can = steps.iter().all(|&(node, _)| {
-            self.arena.behaviors[node as usize]
-                .as_ref()
+            self.behaviors
+                .get(node as usize)
                 .is_some_and(|b| b.can_resume())
         });
         if !all_can {
             return false;
         }
         for &(node, child) in &steps {
-            if let Some(b) = self.arena.behaviors[node as usize].as_mut() {
+            if let Some(b) = self.behaviors.get_mut(node as usize) {
                 b.resume(child);
             }
             self.arena.states[node as usize] = NodeState::Running;
@@ -504,12 +575,7 @@ impl<C> Tree<C> {
     /// [`Behavior::as_any`] (a profile reads what one of its controls decided, e.g.
     /// `weighted_selection`'s best rule); `None` for another kind.
     pub fn behavior<T: 'static>(&self, n: NodeId) -> Option<&T> {
-        self.arena
-            .behaviors
-            .get(n.index())?
-            .as_deref()?
-            .as_any()?
-            .downcast_ref::<T>()
+        self.behaviors.get(n.index())?.as_any()?.downcast_ref::<T>()
     }
 
     /// The spec this tree was compiled from: the layout the viewer draws.

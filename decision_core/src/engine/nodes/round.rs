@@ -19,10 +19,9 @@ impl Round {
     /// is running while its children tick (BT.CPP sets it so before ticking them).
     #[inline]
     pub fn start<C>(&mut self, cx: &mut Cx<'_, C>) {
-        if cx.state() == NodeState::Idle {
+        if cx.start_running() == NodeState::Idle {
             self.skipped = 0;
         }
-        cx.set_running();
     }
 
     /// The current child was skipped: go on with the next one.
