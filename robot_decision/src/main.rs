@@ -3,6 +3,7 @@
 mod bt;
 mod check;
 mod decide;
+mod evaluate;
 mod lines;
 mod schema;
 mod soccer;
@@ -129,6 +130,35 @@ enum Command {
         /// Record every input and output to this MCAP file (Foxglove opens it).
         #[arg(long, value_name = "FILE.mcap")]
         record: Option<PathBuf>,
+    },
+    /// Is my edit better? Play many seeded matches of a config (and exactly the same matches of
+    /// `--against`), then print each metric's mean with its 95% interval, the paired
+    /// difference B - A and whether it is significant, and the decisions never chosen.
+    Evaluate {
+        /// Config A (config.json).
+        config: PathBuf,
+        /// Config B, played on the same matches (same seeds and scenarios).
+        #[arg(long, value_name = "CONFIG_B")]
+        against: Option<PathBuf>,
+        /// A scenario (repeatable; match i plays them in turn; default: every scenario of
+        /// the sample).
+        #[arg(long, value_name = "FILE")]
+        scenario: Vec<PathBuf>,
+        /// Matches per config.
+        #[arg(long, default_value_t = evaluate::DEFAULT_MATCHES)]
+        matches: usize,
+        /// Seed of match 0; match i uses seed + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds per match (default: whole matches).
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Worker threads (default: every core); the numbers do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// One JSON document (`robot-decision schema evaluation`) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Replay a recording (MCAP) or snapshots (JSON Lines) through a fresh node and compare the
     /// decisions; exit 0 identical, 1 different, 2 usage error or unreadable file.
@@ -390,6 +420,28 @@ fn main() -> ExitCode {
             &file,
             format == Format::Json,
         )),
+        Command::Evaluate {
+            config,
+            against,
+            scenario,
+            matches,
+            seed,
+            seconds,
+            threads,
+            json,
+        } => evaluate::run(
+            &evaluate::EvaluateArgs {
+                config,
+                against,
+                scenarios: scenario,
+                matches,
+                seed,
+                seconds,
+                threads,
+                json,
+            },
+            &sample_dir(),
+        ),
         Command::Sim {
             config,
             scenario,
