@@ -159,6 +159,10 @@ enum Command {
         /// One JSON document (`robot-decision schema evaluation`) instead of the table.
         #[arg(long)]
         json: bool,
+        /// Also write DIR/index.html: plots of every metric per match, the paired
+        /// differences and the decision in effect over time (readable offline).
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
     },
     /// Replay a recording (MCAP) or snapshots (JSON Lines) through a fresh node and compare the
     /// decisions; exit 0 identical, 1 different, 2 usage error or unreadable file.
@@ -429,6 +433,7 @@ fn main() -> ExitCode {
             seconds,
             threads,
             json,
+            report,
         } => evaluate::run(
             &evaluate::EvaluateArgs {
                 config,
@@ -439,6 +444,7 @@ fn main() -> ExitCode {
                 seconds,
                 threads,
                 json,
+                report,
             },
             &sample_dir(),
         ),

@@ -248,3 +248,77 @@ fn bad_arguments_and_files_are_refused_before_any_match() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Chromium, when installed (`.ci/run` installs it, so CI always renders the report).
+fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var("CHROMIUM").unwrap_or("/usr/bin/chromium".into()));
+    path.exists().then_some(path)
+}
+
+#[test]
+fn the_report_is_a_page_of_plots_that_a_browser_renders() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let report = dir.path().join("report");
+    let mut args = vec!["sample/config.json", "--against", "sample/config.json"];
+    args.extend(SHORT);
+    args.extend(["--report", report.to_str().expect("utf-8")]);
+    let out = evaluate(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(report.join("index.html")).expect("index.html");
+    // Per metric its values and its differences, then one strip plot.
+    assert_eq!(html.matches("<svg").count(), 8 * 2 + 1);
+    for name in ["own_hp_end", "aim_on_target_share", "B - A per match"] {
+        assert!(html.contains(name), "{name} missing");
+    }
+    assert!(html.contains("0 leave_start_to_outpost"));
+    assert!(html.contains(">\n2 B\n<"), "a strip per match and config");
+    // Readable offline: nothing is fetched (the SVG namespace is a name, not a download).
+    assert!(!html.contains("https://"));
+    assert_eq!(
+        html.matches("http://").count(),
+        html.matches("http://www.w3.org/2000/svg").count()
+    );
+
+    let Some(chromium) = chromium() else {
+        eprintln!("chromium is not installed: the page was not rendered (CI installs it)");
+        return;
+    };
+    let shot = dir.path().join("shot.png");
+    let profile = dir.path().join("chromium-profile");
+    let status = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1000,2400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", report.join("index.html").display()))
+        .output()
+        .expect("run chromium");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let image = image::open(&shot).expect("a PNG screenshot").to_rgb8();
+    let pixels = image.pixels().count();
+    let inked = image.pixels().filter(|p| p.0 != [255, 255, 255]).count();
+    let colours: std::collections::HashSet<[u8; 3]> = image.pixels().map(|p| p.0).collect();
+    assert!(
+        inked * 20 > pixels,
+        "mostly blank: {inked} of {pixels} pixels inked"
+    );
+    // The decision palette of the strips and the two configs' marks, at least.
+    assert!(colours.len() > 12, "only {} colours", colours.len());
+}

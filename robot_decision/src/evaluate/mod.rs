@@ -8,6 +8,7 @@
 //! (`--threads`), and the numbers are the same bit for bit whatever the thread count: every
 //! match is independent and the results are combined in match order.
 
+mod html;
 mod report;
 mod robomaster;
 pub mod stats;
@@ -75,6 +76,18 @@ pub struct EvaluateArgs {
     pub threads: Option<usize>,
     /// One JSON document instead of the table.
     pub json: bool,
+    /// Write `index.html` with plots into this folder.
+    pub report: Option<PathBuf>,
+}
+
+/// An evaluation with the matches it was made of.
+pub struct Played {
+    /// The report.
+    pub evaluation: Evaluation,
+    /// Config A's matches, in match order.
+    pub a: Vec<robomaster::MatchResult>,
+    /// Config B's matches, when compared.
+    pub b: Option<Vec<robomaster::MatchResult>>,
 }
 
 /// The sample's scenarios, sorted by name.
@@ -161,13 +174,20 @@ pub fn run(args: &EvaluateArgs, sample: &Path) -> ExitCode {
             }
         }
     }
-    let evaluation = match evaluate(args, &a, b.as_ref(), &scenarios) {
+    let played = match evaluate(args, &a, b.as_ref(), &scenarios) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(1);
         }
     };
+    if let Some(dir) = &args.report
+        && let Err(e) = html::write_report(dir, &played.evaluation, &played.a, played.b.as_deref())
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    let evaluation = played.evaluation;
     let text = if args.json {
         match serde_json::to_string_pretty(&evaluation) {
             Ok(t) => t,
@@ -189,7 +209,7 @@ pub fn evaluate(
     a: &Arc<Tables>,
     b: Option<&Arc<Tables>>,
     scenarios: &[Scenario],
-) -> Result<Evaluation, String> {
+) -> Result<Played, String> {
     let sides = 1 + usize::from(b.is_some());
     let jobs: Vec<(usize, usize)> = (0..args.matches)
         .flat_map(|i| (0..sides).map(move |side| (i, side)))
@@ -214,11 +234,14 @@ pub fn evaluate(
     };
     progress.finish();
     let results: Vec<robomaster::MatchResult> = results.into_iter().collect::<Result<_, _>>()?;
-    let of_side = |side: usize| -> Vec<&robomaster::MatchResult> {
-        results.iter().skip(side).step_by(sides).collect()
-    };
-    let a_results = of_side(0);
-    let b_results = b.map(|_| of_side(1));
+    let mut a_results = Vec::with_capacity(args.matches);
+    let mut b_results = b.map(|_| Vec::with_capacity(args.matches));
+    for (k, result) in results.into_iter().enumerate() {
+        match (k % sides, b_results.as_mut()) {
+            (1, Some(bs)) => bs.push(result),
+            _ => a_results.push(result),
+        }
+    }
     let metrics = robomaster::METRICS
         .iter()
         .enumerate()
@@ -256,7 +279,7 @@ pub fn evaluate(
     if let Some(path) = &args.against {
         configs.push(path.display().to_string());
     }
-    Ok(Evaluation {
+    let evaluation = Evaluation {
         profile: "robomaster".to_owned(),
         matches: args.matches,
         seed: args.seed,
@@ -272,11 +295,16 @@ pub fn evaluate(
             a: a_coverage,
             b: b_coverage,
         },
+    };
+    Ok(Played {
+        evaluation,
+        a: a_results,
+        b: b_results,
     })
 }
 
 /// Per decision of `tables`: in how many matches it was in effect and its share of all ticks.
-fn coverage(tables: &Tables, results: &[&robomaster::MatchResult]) -> Vec<CoverageEntry> {
+fn coverage(tables: &Tables, results: &[robomaster::MatchResult]) -> Vec<CoverageEntry> {
     let total: u64 = results.iter().map(|r| r.ticks).sum();
     tables
         .decisions

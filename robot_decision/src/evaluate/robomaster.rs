@@ -30,6 +30,39 @@ pub struct MatchResult {
     pub ticks_in_effect: Vec<u64>,
     /// Ticks decided.
     pub ticks: u64,
+    /// Which decision (file position) was in effect when: the strip of the report.
+    pub segments: Vec<Segment>,
+}
+
+/// A stretch of simulated time with one decision in effect (`None`: none).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    /// Start (s).
+    pub from: f64,
+    /// End (s).
+    pub to: f64,
+    /// Position of the decision in the file, or `None`.
+    pub decision: Option<usize>,
+}
+
+/// Extends the last segment to `now` when `decision` is still in effect, else starts one.
+fn extend(segments: &mut Vec<Segment>, decision: Option<usize>, now: f64) {
+    match segments.last_mut() {
+        Some(last) if last.decision == decision => last.to = now,
+        Some(last) => {
+            last.to = now;
+            segments.push(Segment {
+                from: now,
+                to: now,
+                decision,
+            });
+        }
+        None => segments.push(Segment {
+            from: now,
+            to: now,
+            decision,
+        }),
+    }
 }
 
 /// `obj_hp` index of `car_pos` index `i` (the outpost and base of red sit at 6 and 7).
@@ -98,6 +131,7 @@ pub fn play(
     let (mut ticks, mut changes, mut cancelled) = (0u64, 0u64, 0u64);
     let (mut sight_ticks, mut aimed_ticks) = (0u64, 0u64);
     let mut previous: Option<Option<i32>> = None;
+    let mut segments = Vec::new();
     loop {
         if sim.finished() || seconds.is_some_and(|s| sim.time() >= s) {
             break;
@@ -116,12 +150,13 @@ pub fn play(
                 changes += 1;
             }
             previous = Some(result.chosen);
-            if let Some(at) = result
+            let in_effect = result
                 .chosen
-                .and_then(|chosen| ids.iter().position(|&id| id == chosen))
-            {
+                .and_then(|chosen| ids.iter().position(|&id| id == chosen));
+            if let Some(at) = in_effect {
                 ticks_in_effect[at] += 1;
             }
+            extend(&mut segments, in_effect, now);
             cancelled += u64::from(result.cancelled.is_some());
             if enemy_in_sight(&sim, tables) {
                 sight_ticks += 1;
@@ -136,6 +171,9 @@ pub fn play(
         if destroyed_at.is_none() && sim.hp()[own_hp_index] == 0 {
             destroyed_at = Some(sim.time());
         }
+    }
+    if let Some(last) = segments.last_mut() {
+        last.to = sim.time();
     }
     let hp = sim.hp();
     let minutes = sim.time() / 60.0;
@@ -161,5 +199,29 @@ pub fn play(
         values,
         ticks_in_effect,
         ticks,
+        segments,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_merge_while_the_decision_stays() {
+        let mut s = Vec::new();
+        extend(&mut s, Some(2), 0.0);
+        extend(&mut s, Some(2), 0.1);
+        extend(&mut s, None, 0.2);
+        extend(&mut s, Some(0), 0.3);
+        let d = |from, to, decision| Segment { from, to, decision };
+        assert_eq!(
+            s,
+            [
+                d(0.0, 0.2, Some(2)),
+                d(0.2, 0.3, None),
+                d(0.3, 0.3, Some(0))
+            ]
+        );
+    }
 }
