@@ -267,6 +267,54 @@ enum SoccerCommand {
         #[command(flatten)]
         bus: bus::BusArgs,
     },
+    /// Is my edit better? Play many seeded matches with config A's team at home (and exactly
+    /// the same matches with config B's), always against config A's team, then print each
+    /// metric's mean with its 95% interval, the paired difference B - A and whether it is
+    /// significant, and the tree nodes never in effect.
+    Evaluate {
+        /// Config A's parameters folder (base/, location/NAME/, robot/NAME/).
+        params_dir: PathBuf,
+        /// Config A's location override folder name.
+        #[arg(long)]
+        location: Option<String>,
+        /// Robot override folder name (both configs).
+        #[arg(long)]
+        robot: Option<String>,
+        /// Config A's tree (.json5 or BT.CPP .xml; default: the built-in tree).
+        #[arg(long)]
+        tree: Option<PathBuf>,
+        /// Config B's parameters folder (default: A's).
+        #[arg(long, value_name = "PARAMS_DIR_B")]
+        against: Option<PathBuf>,
+        /// Config B's location override (default: A's).
+        #[arg(long, value_name = "NAME")]
+        against_location: Option<String>,
+        /// Config B's tree (default: A's).
+        #[arg(long, value_name = "FILE_B")]
+        against_tree: Option<PathBuf>,
+        /// A scenario (repeatable; match i plays them in turn; default: every soccer scenario
+        /// of the sample).
+        #[arg(long, value_name = "FILE")]
+        scenario: Vec<PathBuf>,
+        /// Matches per config.
+        #[arg(long, default_value_t = evaluate::DEFAULT_MATCHES)]
+        matches: usize,
+        /// Seed of match 0; match i uses seed + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds per match (default: each scenario's length).
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Worker threads (default: every core); the numbers do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// One JSON document (`robot-decision schema evaluation`) instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Also write DIR/index.html with plots (readable offline).
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
+    },
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
     Heatmap {
@@ -399,6 +447,45 @@ fn main() -> ExitCode {
                 robot: params.robot,
                 input,
             }),
+            SoccerCommand::Evaluate {
+                params_dir,
+                location,
+                robot,
+                tree,
+                against,
+                against_location,
+                against_tree,
+                scenario,
+                matches,
+                seed,
+                seconds,
+                threads,
+                json,
+                report,
+            } => {
+                fake_publisher::soccer::decide_on_this_thread();
+                evaluate::run_soccer(
+                    &evaluate::SoccerEvaluateArgs {
+                        params_dir,
+                        location,
+                        robot,
+                        tree,
+                        against,
+                        against_location,
+                        against_tree,
+                        scenarios: scenario,
+                        common: evaluate::Common {
+                            matches,
+                            seed,
+                            seconds,
+                            threads,
+                            json,
+                            report,
+                        },
+                    },
+                    &sample_dir(),
+                )
+            }
         },
         Command::Run {
             config,
@@ -439,12 +526,14 @@ fn main() -> ExitCode {
                 config,
                 against,
                 scenarios: scenario,
-                matches,
-                seed,
-                seconds,
-                threads,
-                json,
-                report,
+                common: evaluate::Common {
+                    matches,
+                    seed,
+                    seconds,
+                    threads,
+                    json,
+                    report,
+                },
             },
             &sample_dir(),
         ),

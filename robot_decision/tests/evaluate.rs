@@ -322,3 +322,98 @@ fn the_report_is_a_page_of_plots_that_a_browser_renders() {
     // The decision palette of the strips and the two configs' marks, at least.
     assert!(colours.len() > 12, "only {} colours", colours.len());
 }
+
+fn soccer_evaluate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .args([
+            "soccer",
+            "evaluate",
+            "sample/soccer/parameters",
+            "--location",
+            "simulation",
+        ])
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run robot-decision")
+}
+
+const SOCCER_SHORT: [&str; 8] = [
+    "--matches",
+    "2",
+    "--seconds",
+    "15",
+    "--seed",
+    "3",
+    "--scenario",
+    "sample/soccer/scenarios/kickoff.json5",
+];
+
+#[test]
+fn soccer_against_itself_differs_by_nothing_whatever_the_threads() {
+    let run = |threads: &str| {
+        let mut args = vec![
+            "--against-location",
+            "simulation",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        args.extend(SOCCER_SHORT);
+        soccer_evaluate(&args)
+    };
+    let one = run("1");
+    let doc = json_of(&one);
+    assert_eq!(doc["profile"], "soccer");
+    let names: Vec<&str> = doc["metrics"]
+        .as_array()
+        .expect("metrics")
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "goals_for",
+            "goals_against",
+            "role_changes_per_robot_min",
+            "one_striker_share",
+            "time_to_find_ball",
+            "falls",
+            "messages_sent"
+        ]
+    );
+    for m in doc["metrics"].as_array().expect("metrics") {
+        assert_eq!(m["difference"]["mean"], 0.0, "{}", m["name"]);
+        assert_eq!(m["difference"]["significant"], false, "{}", m["name"]);
+        let share = &m["a"]["mean"];
+        if m["name"] == "one_striker_share" {
+            let share = share.as_f64().expect("a share");
+            assert!((0.0..=1.0).contains(&share), "{share}");
+        }
+    }
+    // Tree nodes by preorder id: the root is node 0 and in effect on every tick.
+    let root = &doc["coverage"]["a"][0];
+    assert_eq!(root["id"], 0);
+    assert_eq!(root["chosen_matches"], 2);
+    assert!(
+        doc["never_chosen"]["a"]
+            .as_array()
+            .is_some_and(|ids| !ids.is_empty()),
+        "15 s of a kick-off never reach a penalty shootout node"
+    );
+    assert_eq!(run("2").stdout, one.stdout);
+}
+
+#[test]
+fn soccer_bad_input_is_refused_before_any_match() {
+    let out = soccer_evaluate(&["--against", "no/such/params"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/params"));
+    let out = soccer_evaluate(&["--matches", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = soccer_evaluate(&["--against-tree", "no/such/tree.xml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/tree.xml"));
+    assert!(out.stdout.is_empty());
+}

@@ -2,8 +2,7 @@
 //! plotters: each metric's per-match values of A and B side by side, the paired differences,
 //! and per match a strip of which decision was in effect over time.
 
-use super::report::Evaluation;
-use super::robomaster::MatchResult;
+use super::{Lane, Played};
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -13,8 +12,8 @@ const A_COLOUR: RGBColor = RGBColor(31, 119, 180);
 /// Colour of config B's marks.
 const B_COLOUR: RGBColor = RGBColor(255, 127, 14);
 
-/// A distinct colour per decision position (cycling after 20).
-fn decision_colour(k: usize) -> RGBColor {
+/// A distinct colour per legend position (cycling after 20).
+fn item_colour(k: usize) -> RGBColor {
     const PALETTE: [(u8, u8, u8); 20] = [
         (31, 119, 180),
         (255, 127, 14),
@@ -167,11 +166,11 @@ fn differences_plot(title: &str, a: &[f64], b: &[f64]) -> Plot {
     Ok(svg)
 }
 
-/// One row per match and config: the decision in effect over time.
-fn strips_plot(rows: &[(String, &MatchResult)]) -> Plot {
+/// One row per lane of each match and config: what was in effect over time.
+fn strips_plot(rows: &[(String, &Lane)]) -> Plot {
     let end = rows
         .iter()
-        .flat_map(|(_, r)| r.segments.last().map(|s| s.to))
+        .flat_map(|(_, lane)| lane.segments.last().map(|s| s.to))
         .fold(1.0f64, f64::max);
     let height = 40 + 18 * rows.len() as u32;
     let mut svg = String::new();
@@ -191,12 +190,12 @@ fn strips_plot(rows: &[(String, &MatchResult)]) -> Plot {
             .x_desc("simulated time (s)")
             .draw()
             .map_err(|e| e.to_string())?;
-        for (row, (_, result)) in rows.iter().enumerate() {
+        for (row, (_, lane)) in rows.iter().enumerate() {
             let top = (rows.len() - row) as f64 - 0.1;
             let bottom = top - 0.8;
             chart
-                .draw_series(result.segments.iter().filter_map(|s| {
-                    let colour = decision_colour(s.decision?);
+                .draw_series(lane.segments.iter().filter_map(|s| {
+                    let colour = item_colour(s.item?);
                     Some(Rectangle::new(
                         [(s.from, bottom), (s.to, top)],
                         colour.filled(),
@@ -217,22 +216,20 @@ fn strips_plot(rows: &[(String, &MatchResult)]) -> Plot {
     Ok(svg)
 }
 
-/// Writes `dir/index.html` for `evaluation` and the matches it was made of.
-pub fn write_report(
-    dir: &Path,
-    evaluation: &Evaluation,
-    a: &[MatchResult],
-    b: Option<&[MatchResult]>,
-) -> Result<(), String> {
+/// Matches whose strips the report draws (a soccer match has a strip per robot).
+const STRIP_MATCHES: usize = 20;
+
+/// Writes `dir/index.html` for what was `played`.
+pub fn write_report(dir: &Path, played: &Played) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let evaluation = &played.evaluation;
+    let (a, b) = (&played.a, played.b.as_deref());
     let mut html = String::new();
-    let title = "robot-decision evaluate";
+    let title = format!("robot-decision evaluate ({})", evaluation.profile);
     let _ = write!(
         html,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <title>{title}</title><style>body{{font-family:sans-serif;margin:1.5em;color:#222}}\
-         table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 8px;\
-         text-align:right}}th:first-child,td:first-child{{text-align:left}}\
          .plots{{display:flex;flex-wrap:wrap;gap:8px}}.swatch{{display:inline-block;width:12px;\
          height:12px;margin:0 4px 0 12px;vertical-align:middle}}</style></head><body>\n\
          <h1>{title}</h1>\n<pre>{}</pre>\n",
@@ -254,30 +251,30 @@ pub fn write_report(
         }
         let _ = writeln!(html, "</div>");
     }
-    let _ = writeln!(html, "<h2>Decision in effect over time</h2>\n<p>");
-    for entry in &evaluation.coverage.a {
-        let position = evaluation
-            .coverage
-            .a
-            .iter()
-            .position(|e| e.id == entry.id)
-            .unwrap_or(0);
-        let RGBColor(r, g, bl) = decision_colour(position);
+    let what = if evaluation.profile == "soccer" {
+        "Role of each robot over time"
+    } else {
+        "Decision in effect over time"
+    };
+    let _ = writeln!(html, "<h2>{what}</h2>\n<p>");
+    for (position, name) in played.legend.iter().enumerate() {
+        let RGBColor(r, g, bl) = item_colour(position);
         let _ = write!(
             html,
-            "<span class=\"swatch\" style=\"background:rgb({r},{g},{bl})\"></span>{} {}",
-            entry.id,
-            escape(&entry.name)
+            "<span class=\"swatch\" style=\"background:rgb({r},{g},{bl})\"></span>{}",
+            escape(name)
         );
     }
     let _ = writeln!(html, "</p>");
-    let mut rows: Vec<(String, &MatchResult)> = Vec::new();
-    for (i, result) in a.iter().enumerate() {
-        rows.push((format!("{i} A"), result));
-        if let Some(b) = b
-            && let Some(result) = b.get(i)
-        {
-            rows.push((format!("{i} B"), result));
+    let mut rows: Vec<(String, &Lane)> = Vec::new();
+    for (i, result) in a.iter().enumerate().take(STRIP_MATCHES) {
+        let configs =
+            std::iter::once(("A", result)).chain(b.and_then(|b| b.get(i)).map(|r| ("B", r)));
+        for (config, result) in configs {
+            for lane in &result.lanes {
+                let label = format!("{i} {config}{}", lane.label);
+                rows.push((label.trim_end().to_owned(), lane));
+            }
         }
     }
     html.push_str(&strips_plot(&rows)?);

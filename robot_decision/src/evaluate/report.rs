@@ -68,6 +68,9 @@ pub struct CoverageEntry {
     pub time_share: f64,
 }
 
+/// How many never-chosen ids the table lists (the JSON has all).
+const NEVER_LISTED: usize = 24;
+
 /// A number with up to three significant decimals, without float noise.
 fn num(v: f64) -> String {
     if v.is_nan() {
@@ -150,7 +153,9 @@ pub fn table(e: &Evaluation) -> String {
         if ids.is_empty() {
             return "none".to_owned();
         }
-        ids.iter()
+        let mut text = ids
+            .iter()
+            .take(NEVER_LISTED)
             .map(|id| {
                 let name = coverage
                     .iter()
@@ -159,7 +164,15 @@ pub fn table(e: &Evaluation) -> String {
                 format!("{id} ({name})")
             })
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", ");
+        if ids.len() > NEVER_LISTED {
+            let _ = write!(
+                text,
+                " and {} more (--json lists all)",
+                ids.len() - NEVER_LISTED
+            );
+        }
+        text
     };
     let _ = writeln!(
         out,

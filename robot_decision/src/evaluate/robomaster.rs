@@ -2,7 +2,7 @@
 //! `sim` plays it, without output), observed tick by tick into the per-match metrics and the
 //! time each decision was in effect.
 
-use super::Metric;
+use super::{Lane, MatchResult, Metric, extend};
 use decision_core::robomaster::Tables;
 use decision_node::node::Ingested;
 use decision_node::runtime::sim::{InProcessMatch, deliver_to_simulation};
@@ -20,50 +20,6 @@ pub const METRICS: [Metric; 8] = [
     Metric::lower("goals_cancelled", "goals"),
     Metric::higher("aim_on_target_share", "share"),
 ];
-
-/// What one match measured.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MatchResult {
-    /// The values of [`METRICS`], in that order.
-    pub values: Vec<f64>,
-    /// Per decision (file order): ticks on which it was in effect.
-    pub ticks_in_effect: Vec<u64>,
-    /// Ticks decided.
-    pub ticks: u64,
-    /// Which decision (file position) was in effect when: the strip of the report.
-    pub segments: Vec<Segment>,
-}
-
-/// A stretch of simulated time with one decision in effect (`None`: none).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Segment {
-    /// Start (s).
-    pub from: f64,
-    /// End (s).
-    pub to: f64,
-    /// Position of the decision in the file, or `None`.
-    pub decision: Option<usize>,
-}
-
-/// Extends the last segment to `now` when `decision` is still in effect, else starts one.
-fn extend(segments: &mut Vec<Segment>, decision: Option<usize>, now: f64) {
-    match segments.last_mut() {
-        Some(last) if last.decision == decision => last.to = now,
-        Some(last) => {
-            last.to = now;
-            segments.push(Segment {
-                from: now,
-                to: now,
-                decision,
-            });
-        }
-        None => segments.push(Segment {
-            from: now,
-            to: now,
-            decision,
-        }),
-    }
-}
 
 /// `obj_hp` index of `car_pos` index `i` (the outpost and base of red sit at 6 and 7).
 fn hp_index_of(i: usize) -> usize {
@@ -131,7 +87,10 @@ pub fn play(
     let (mut ticks, mut changes, mut cancelled) = (0u64, 0u64, 0u64);
     let (mut sight_ticks, mut aimed_ticks) = (0u64, 0u64);
     let mut previous: Option<Option<i32>> = None;
-    let mut segments = Vec::new();
+    let mut lane = Lane {
+        label: String::new(),
+        segments: Vec::new(),
+    };
     loop {
         if sim.finished() || seconds.is_some_and(|s| sim.time() >= s) {
             break;
@@ -156,7 +115,7 @@ pub fn play(
             if let Some(at) = in_effect {
                 ticks_in_effect[at] += 1;
             }
-            extend(&mut segments, in_effect, now);
+            extend(&mut lane.segments, in_effect, now);
             cancelled += u64::from(result.cancelled.is_some());
             if enemy_in_sight(&sim, tables) {
                 sight_ticks += 1;
@@ -172,7 +131,7 @@ pub fn play(
             destroyed_at = Some(sim.time());
         }
     }
-    if let Some(last) = segments.last_mut() {
+    if let Some(last) = lane.segments.last_mut() {
         last.to = sim.time();
     }
     let hp = sim.hp();
@@ -199,29 +158,6 @@ pub fn play(
         values,
         ticks_in_effect,
         ticks,
-        segments,
+        lanes: vec![lane],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn segments_merge_while_the_decision_stays() {
-        let mut s = Vec::new();
-        extend(&mut s, Some(2), 0.0);
-        extend(&mut s, Some(2), 0.1);
-        extend(&mut s, None, 0.2);
-        extend(&mut s, Some(0), 0.3);
-        let d = |from, to, decision| Segment { from, to, decision };
-        assert_eq!(
-            s,
-            [
-                d(0.0, 0.2, Some(2)),
-                d(0.2, 0.3, None),
-                d(0.3, 0.3, Some(0))
-            ]
-        );
-    }
 }
