@@ -144,25 +144,8 @@ enum Command {
         /// the sample).
         #[arg(long, value_name = "FILE")]
         scenario: Vec<PathBuf>,
-        /// Matches per config.
-        #[arg(long, default_value_t = evaluate::DEFAULT_MATCHES)]
-        matches: usize,
-        /// Seed of match 0; match i uses seed + i.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Seconds per match (default: whole matches).
-        #[arg(long)]
-        seconds: Option<f64>,
-        /// Worker threads (default: every core); the numbers do not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// One JSON document (`robot-decision schema evaluation`) instead of the table.
-        #[arg(long)]
-        json: bool,
-        /// Also write DIR/index.html: plots of every metric per match, the paired
-        /// differences and the decision in effect over time (readable offline).
-        #[arg(long, value_name = "DIR")]
-        report: Option<PathBuf>,
+        #[command(flatten)]
+        common: evaluate::Common,
     },
     /// Replay a recording (MCAP) or snapshots (JSON Lines) through a fresh node and compare the
     /// decisions; exit 0 identical, 1 different, 2 usage error or unreadable file.
@@ -296,24 +279,8 @@ enum SoccerCommand {
         /// of the sample).
         #[arg(long, value_name = "FILE")]
         scenario: Vec<PathBuf>,
-        /// Matches per config.
-        #[arg(long, default_value_t = evaluate::DEFAULT_MATCHES)]
-        matches: usize,
-        /// Seed of match 0; match i uses seed + i.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Seconds per match (default: each scenario's length).
-        #[arg(long)]
-        seconds: Option<f64>,
-        /// Worker threads (default: every core); the numbers do not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// One JSON document (`robot-decision schema evaluation`) instead of the table.
-        #[arg(long)]
-        json: bool,
-        /// Also write DIR/index.html with plots (readable offline).
-        #[arg(long, value_name = "DIR")]
-        report: Option<PathBuf>,
+        #[command(flatten)]
+        common: evaluate::Common,
     },
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
@@ -456,12 +423,7 @@ fn main() -> ExitCode {
                 against_location,
                 against_tree,
                 scenario,
-                matches,
-                seed,
-                seconds,
-                threads,
-                json,
-                report,
+                common,
             } => {
                 fake_publisher::soccer::decide_on_this_thread();
                 evaluate::run_soccer(
@@ -474,14 +436,7 @@ fn main() -> ExitCode {
                         against_location,
                         against_tree,
                         scenarios: scenario,
-                        common: evaluate::Common {
-                            matches,
-                            seed,
-                            seconds,
-                            threads,
-                            json,
-                            report,
-                        },
+                        common,
                     },
                     &sample_dir(),
                 )
@@ -515,25 +470,13 @@ fn main() -> ExitCode {
             config,
             against,
             scenario,
-            matches,
-            seed,
-            seconds,
-            threads,
-            json,
-            report,
+            common,
         } => evaluate::run(
             &evaluate::EvaluateArgs {
                 config,
                 against,
                 scenarios: scenario,
-                common: evaluate::Common {
-                    matches,
-                    seed,
-                    seconds,
-                    threads,
-                    json,
-                    report,
-                },
+                common,
             },
             &sample_dir(),
         ),

@@ -64,28 +64,45 @@ fn escape(text: &str) -> String {
 
 type Plot = Result<String, String>;
 
+/// A chart over `n` matches (x) and `range` (y) on a white `root`, with its title and axes.
+fn per_match_chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+    n: usize,
+    (lo, hi): (f64, f64),
+) -> Result<
+    ChartContext<
+        'a,
+        SVGBackend<'b>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    String,
+> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 15))
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(52)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, lo..hi)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("match")
+        .x_labels(n.min(10))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
 /// Per-match values of one metric: A's and B's marks side by side.
 fn values_plot(title: &str, a: &[f64], b: Option<&[f64]>) -> Plot {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (460, 220)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let n = a.len();
-        let (lo, hi) = span(a.iter().chain(b.unwrap_or(&[])).copied());
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 15))
-            .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(52)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, lo..hi)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("match")
-            .x_labels(n.min(10))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let range = span(a.iter().chain(b.unwrap_or(&[])).copied());
+        let mut chart = per_match_chart(&root, title, a.len(), range)?;
         let offset = if b.is_some() { 0.15 } else { 0.0 };
         chart
             .draw_series(
@@ -124,23 +141,9 @@ fn differences_plot(title: &str, a: &[f64], b: &[f64]) -> Plot {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (460, 220)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
         let n = differences.len();
-        let (lo, hi) = span(differences.iter().copied().chain([0.0]));
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 15))
-            .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(52)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, lo..hi)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("match")
-            .x_labels(n.min(10))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let range = span(differences.iter().copied().chain([0.0]));
+        let mut chart = per_match_chart(&root, title, n, range)?;
         chart
             .draw_series(LineSeries::new(
                 [(-0.5, 0.0), (n as f64 - 0.5, 0.0)],

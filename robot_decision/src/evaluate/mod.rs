@@ -111,20 +111,27 @@ pub fn extend(segments: &mut Vec<Segment>, item: Option<usize>, now: f64) {
 /// Default number of matches.
 pub const DEFAULT_MATCHES: usize = 20;
 
-/// What both profiles' `evaluate` share.
-#[derive(Debug, Clone)]
+/// What both profiles' `evaluate` share (flattened into both commands' flags).
+#[derive(Debug, Clone, clap::Args)]
 pub struct Common {
-    /// Number of matches.
+    /// Matches per config.
+    #[arg(long, default_value_t = DEFAULT_MATCHES)]
     pub matches: usize,
-    /// Seed of match 0 (match i uses seed + i).
+    /// Seed of match 0; match i uses seed + i.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Seconds per match (None: whole matches).
+    /// Seconds per match (default: whole matches, or each soccer scenario's length).
+    #[arg(long)]
     pub seconds: Option<f64>,
-    /// Worker threads (None: every core).
+    /// Worker threads (default: every core); the numbers do not depend on it.
+    #[arg(long)]
     pub threads: Option<usize>,
-    /// One JSON document instead of the table.
+    /// One JSON document (`robot-decision schema evaluation`) instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// Write `index.html` with plots into this folder.
+    /// Also write DIR/index.html: plots of every metric per match, the paired differences
+    /// and what was in effect over time (readable offline).
+    #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
 }
 
