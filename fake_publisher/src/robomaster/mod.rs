@@ -8,12 +8,14 @@
 mod aim;
 mod angle;
 mod combat;
+mod fight;
 mod motion;
 mod nav;
 mod route;
 mod simulation;
 mod state;
 
+pub use fight::CombatStats;
 pub use route::ROBOT_RADIUS;
 pub use simulation::Simulation;
 pub use state::{Frame, RobotState};
