@@ -895,7 +895,7 @@ pub struct Scenario {
     /// The lower computer's mode at the start (serial_msg.mode, default 0).
     #[serde(default)]
     pub mode: u8,
-    /// Combat that depends on the decisions (opt-in; see [`CombatSpec`] for the defaults).
+    /// Combat that depends on the decisions (opt-in; every key has a default, see the README).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat: Option<CombatSpec>,
     #[serde(skip)]
