@@ -237,24 +237,24 @@ fn one(text: &str) -> ((usize, usize, String), String) {
 #[test]
 fn combat_unknown_keys_are_shown_at_the_key() {
     let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {enemy_gn: {}}}");
-    assert_eq!(at, (2, 13, "combat.enemy_gn".into()));
+    assert_eq!(at, (2, 12, "combat.enemy_gn".into()));
     assert!(message.contains("unknown field `enemy_gn`"), "{message}");
     let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {rnage: 3}}}");
-    assert_eq!(at, (2, 23, "combat.own_gun.rnage".into()));
+    assert_eq!(at, (2, 22, "combat.own_gun.rnage".into()));
     assert!(message.contains("unknown field `rnage`"), "{message}");
 }
 
 #[test]
 fn combat_mistyped_values_are_shown_at_the_value() {
     let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {range: 'far'}}}");
-    assert_eq!(at, (2, 30, "combat.own_gun.range".into()));
+    assert_eq!(at, (2, 29, "combat.own_gun.range".into()));
     assert!(message.contains("expected f64"), "{message}");
     let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {spin_modes: [7, 300]}}");
     assert_eq!(at, (2, 28, "combat.spin_modes[1]".into()));
     let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {base_shielded_by_outpost: 1}}");
     assert_eq!(at, (2, 38, "combat.base_shielded_by_outpost".into()));
     let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {siege_range: Infinity}}");
-    assert_eq!(at, (2, 26, "combat.siege_range".into()));
+    assert_eq!(at, (2, 25, "combat.siege_range".into()));
     assert!(message.contains("finite"), "{message}");
 }
 
@@ -320,13 +320,13 @@ fn combat_chances_and_factors_are_fractions() {
 fn combat_fire_rates_are_bounded() {
     let (at, message) =
         one("{field: FIELD, side: 'red',\n  combat: {own_gun: {shots_per_second: 1000}}}");
-    assert_eq!(at, (2, 41, "combat.own_gun.shots_per_second".into()));
+    assert_eq!(at, (2, 40, "combat.own_gun.shots_per_second".into()));
     assert!(
         message.contains("0 ..= 100 shots/s, found 1000"),
         "{message}"
     );
     let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {shots_per_second: -1}}}");
-    assert_eq!(at, (2, 41, "combat.own_gun.shots_per_second".into()));
+    assert_eq!(at, (2, 40, "combat.own_gun.shots_per_second".into()));
 }
 
 #[test]
@@ -334,7 +334,7 @@ fn combat_structure_places_are_checked_against_the_field() {
     let p =
         problems("{field: FIELD, side: 'red',\n  combat: {outpost: 42,\n    base: {x: 13, y: 1}}}");
     let found: Vec<(usize, usize, &str)> = p.iter().map(at).collect();
-    assert_eq!(found, [(2, 22, "combat.outpost"), (3, 15, "combat.base.x")]);
+    assert_eq!(found, [(2, 21, "combat.outpost"), (3, 15, "combat.base.x")]);
     assert!(p[0].message.contains("unknown waypoint id 42"), "{}", p[0]);
     assert!(p[1].message.contains("outside the field"), "{}", p[1]);
 }

@@ -143,3 +143,41 @@ fn closed_loop_runs_are_deterministic() {
     let path = sample_dir().join("scenarios/hp_retreat.json5");
     assert_eq!(closed_loop(&path, 3, 120.0), closed_loop(&path, 3, 120.0));
 }
+
+/// under_fire.json5 for 420 s: our sentry stands on the fire point, or (`retreat`) drives to
+/// the start zone behind the wall once its HP is 400 or less. Gives its HP at the end.
+fn under_fire(seed: u64, retreat: bool) -> f64 {
+    let path = sample_dir().join("scenarios/under_fire.json5");
+    let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("{e}"));
+    let tables = tables(&scenario.config_path(&path));
+    let start_zone = tables
+        .graph
+        .get(0)
+        .map(|w| (w.x, w.y))
+        .unwrap_or_else(|| panic!("waypoint 0"));
+    let mut sim = Simulation::new(&scenario, tables, seed).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sim.combat_enabled());
+    let period = sim.publish_period();
+    let mut sent = false;
+    while !sim.finished() {
+        if retreat && !sent && sim.hp()[5] <= 400 {
+            sim.on_goal(&common::goal(1, &[(start_zone.0, start_zone.1, 0.0)]));
+            sent = true;
+        }
+        sim.step(period);
+    }
+    sim.combat_stats().own_hp
+}
+
+#[test]
+fn under_fire_retreating_beats_standing_for_most_seeds() {
+    let seeds = 0..10u64;
+    let better = seeds
+        .clone()
+        .filter(|&seed| under_fire(seed, true) > under_fire(seed, false))
+        .count();
+    assert!(
+        better >= 9,
+        "retreating kept more HP in only {better} of 10 matches"
+    );
+}
