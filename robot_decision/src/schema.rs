@@ -22,6 +22,8 @@ pub enum Which {
     Soccer,
     /// one line of `soccer decide --input`
     SoccerFrame,
+    /// the document of `evaluate --json`
+    Evaluation,
 }
 
 /// Prints the schema of `which`.
@@ -33,6 +35,7 @@ pub fn run(which: Which) -> ExitCode {
         Which::Snapshot => schemars::schema_for!(Snapshot),
         Which::Soccer => schemars::schema_for!(soccer_profile::params::Parameters),
         Which::SoccerFrame => schemars::schema_for!(soccer_profile::frame::Frame),
+        Which::Evaluation => schemars::schema_for!(crate::evaluate::EvaluationDocument),
     };
     match serde_json::to_string_pretty(&schema) {
         Ok(text) => {

@@ -28,7 +28,7 @@ pub struct DecideArgs {
 }
 
 /// Loads a parameters folder, printing every diagnostic on failure.
-fn load_params(
+pub(crate) fn load_params(
     dir: &Path,
     location: Option<&str>,
     robot: Option<&str>,

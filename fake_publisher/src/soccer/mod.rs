@@ -22,5 +22,5 @@ pub use scenario::{
     load_soccer_scenario, parse_soccer_scenario,
 };
 pub use simulation::{
-    Happening, Player, SoccerMatch, TICK, decide_on_this_thread, phase_name, side_name,
+    Happening, Player, SoccerMatch, TICK, TeamBrains, decide_on_this_thread, phase_name, side_name,
 };

@@ -56,6 +56,8 @@ pub struct Player {
     remote_command: Option<MotionCommand>,
     /// The frame this robot decided on in the last step (only while recording).
     pub recorded_frame: Option<Frame>,
+    /// Whether it saw the ball in the last step (its perception, not its belief).
+    pub sees_ball: bool,
     inbox: Vec<TeammateMessage>,
     rng: SplitMix64,
 }
@@ -99,6 +101,15 @@ pub fn decide_on_this_thread() -> bool {
         .is_ok()
 }
 
+/// The parameters and tree of one team's in-process robots.
+#[derive(Clone)]
+pub struct TeamBrains<'s> {
+    /// Every robot's parameters.
+    pub params: Arc<Parameters>,
+    /// The tree every robot runs.
+    pub spec: &'s TreeSpec,
+}
+
 /// A simulated soccer match of one scenario, stepped in [`TICK`]s; deterministic for a seed.
 pub struct SoccerMatch {
     scenario: SoccerScenario,
@@ -134,19 +145,40 @@ impl SoccerMatch {
         spec: &TreeSpec,
         seed: Option<u64>,
     ) -> Result<Self, String> {
+        let team = TeamBrains {
+            params: Arc::clone(&params),
+            spec,
+        };
+        Self::with_teams(scenario, [team.clone(), team], seed)
+    }
+
+    /// A match whose home and away `nodes` teams play with their own parameters and tree (an
+    /// A/B comparison fields a config against a fixed opponent); both must describe the same
+    /// field, which the match takes from the home team's parameters.
+    pub fn with_teams(
+        scenario: SoccerScenario,
+        teams: [TeamBrains<'_>; 2],
+        seed: Option<u64>,
+    ) -> Result<Self, String> {
+        let params = Arc::clone(&teams[0].params);
+        if teams[1].params.field != params.field {
+            return Err("the two teams' parameters describe different fields".to_owned());
+        }
         let seed = seed.unwrap_or(scenario.seed);
         let mut players = Vec::new();
         for side in [Side::Home, Side::Away] {
             let team = scenario.team(side).clone();
+            let brains = &teams[usize::from(side == Side::Away)];
             for (i, &number) in team.players.iter().enumerate() {
                 let brain = match team.kind {
                     TeamKind::Nodes => {
-                        let brain = SoccerBrain::new(spec, params.clone()).map_err(|e| {
-                            e.iter()
-                                .map(|e| e.to_string())
-                                .collect::<Vec<_>>()
-                                .join("\n")
-                        })?;
+                        let brain = SoccerBrain::new(brains.spec, Arc::clone(&brains.params))
+                            .map_err(|e| {
+                                e.iter()
+                                    .map(|e| e.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            })?;
                         Brain::Node(Box::new(brain))
                     }
                     TeamKind::Scripted => Brain::Scripted,
@@ -169,6 +201,7 @@ impl SoccerMatch {
                     brain,
                     remote_command: None,
                     recorded_frame: None,
+                    sees_ball: false,
                     inbox: Vec::new(),
                     rng: SplitMix64::for_stream(
                         seed,
@@ -627,6 +660,7 @@ impl SoccerMatch {
             self.referee.primary_state()
         };
         let seen = sees_ball(&player.body, &ball, &others, &perception, &mut player.rng);
+        player.sees_ball = seen;
         let team_pose = pose_for(side, player.body.pose);
         let pose = (!player.body.is_down()).then(|| {
             let p = noisy(team_pose.position, perception.pose_noise, &mut player.rng);
