@@ -3,7 +3,8 @@
 
 use crate::locate::JsonPath;
 use crate::scenario::{
-    Behaviour, MAX_RATE, Place, ROBOT_NAMES, RobotName, Scenario, Side, Target, UnitName,
+    Behaviour, CombatSpec, Gun, MAX_RATE, MAX_SHOTS_PER_SECOND, Place, ROBOT_NAMES, RobotName,
+    Scenario, Side, Target, UnitName,
 };
 use decision_core::robomaster::Tables;
 
@@ -81,6 +82,46 @@ impl Checker<'_> {
             Place::Waypoint(id) => self.waypoint(path, *id),
             Place::Point(p) => self.point(&path, p.x, p.y),
         }
+    }
+
+    /// A chance or factor: 0 ..= 1.
+    fn fraction(&mut self, path: JsonPath, value: f64) {
+        if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
+            self.fail(path, format!("must be a number in 0 ..= 1, found {value}"));
+        }
+    }
+
+    fn gun(&mut self, path: &JsonPath, gun: &Gun) {
+        self.positive(path.key("range"), gun.range, "m");
+        let shots = gun.shots_per_second;
+        if !(shots.is_finite() && (0.0..=MAX_SHOTS_PER_SECOND).contains(&shots)) {
+            self.fail(
+                path.key("shots_per_second"),
+                format!("must be a number in 0 ..= {MAX_SHOTS_PER_SECOND} shots/s, found {shots}"),
+            );
+        }
+        self.non_negative(path.key("damage_per_hit"), gun.damage_per_hit, "HP");
+        self.fraction(path.key("hit_chance_near"), gun.hit_chance_near);
+        self.fraction(path.key("hit_chance_far"), gun.hit_chance_far);
+    }
+
+    fn combat(&mut self, path: &JsonPath, combat: &CombatSpec) {
+        self.gun(&path.key("enemy_gun"), &combat.enemy_gun);
+        self.gun(&path.key("own_gun"), &combat.own_gun);
+        self.fraction(path.key("spin_hit_factor"), combat.spin_hit_factor);
+        if let Some(place) = &combat.outpost {
+            self.place(path.key("outpost"), place);
+        }
+        if let Some(place) = &combat.base {
+            self.place(path.key("base"), place);
+        }
+        self.non_negative(path.key("siege_range"), combat.siege_range, "m");
+        self.non_negative(
+            path.key("siege_hp_per_second"),
+            combat.siege_hp_per_second,
+            "HP/s",
+        );
+        self.non_negative(path.key("defender_radius"), combat.defender_radius, "m");
     }
 
     /// Times are simulated seconds from the start: finite and >= 0.
@@ -293,6 +334,9 @@ pub(crate) fn check(scenario: &Scenario, tables: &Tables) -> Vec<(JsonPath, Stri
         scenario.nav.accept_delay,
         "s",
     );
+    if let Some(combat) = &scenario.combat {
+        c.combat(&root.key("combat"), combat);
+    }
     c.out
 }
 

@@ -9,6 +9,10 @@
 //!   publish ([`Frame`]), and goals, cancels and decisions are fed back in with
 //!   [`Simulation::on_goal`], [`Simulation::on_cancel`] and [`Simulation::on_decision`].
 //!   No wall clock and no OS randomness: the same scenario and seed give identical frames.
+//! * With the scenario's opt-in `combat` section ([`CombatSpec`]) HP also depends on what our
+//!   robot does: where it stands, whether it spins, whom it aims at;
+//!   [`Simulation::combat_stats`] ([`CombatStats`]) and [`Simulation::enemy_in_sight`] give
+//!   the outcome and the ground truth an evaluator needs.
 //! * The `fake-publisher` binary publishes the frames over the bus in (scaled) real time.
 //!
 //! The scenario format is documented field by field in the crate's README.
@@ -26,11 +30,11 @@ pub mod soccer;
 
 pub use error::{Problem, ScenarioError};
 pub use scenario::{
-    Behaviour, HpEvent, NavSpec, Place, Point, RandomWalk, Regeneration, RobotName, Scenario,
-    ScriptPoint, Side, StageAt, Structure, StructureDamage, Target, UnitName, check_against,
-    load_scenario, parse_scenario, scenario_schema,
+    Behaviour, CombatSpec, Gun, HpEvent, NavSpec, Place, Point, RandomWalk, Regeneration,
+    RobotName, Scenario, ScriptPoint, Side, StageAt, Structure, StructureDamage, Target, UnitName,
+    check_against, load_scenario, parse_scenario, scenario_schema,
 };
-pub use sim::{Frame, RobotState, Simulation};
+pub use sim::{CombatStats, Frame, RobotState, Simulation};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

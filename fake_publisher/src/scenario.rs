@@ -467,6 +467,119 @@ impl Default for NavSpec {
     }
 }
 
+/// A gun: how far it reaches, how often it fires, how often a shot hits and how hard.
+///
+/// A shot at distance `d <= range` hits with chance `hit_chance_near + (hit_chance_far -
+/// hit_chance_near) * d / range` (times the target's factor, e.g. `spin_hit_factor`); beyond
+/// `range` it does not fire. Expected HP per second: `shots_per_second * chance * damage_per_hit`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Gun {
+    /// Fire range in metres (> 0; default 5).
+    pub range: f64,
+    /// Shots per second while a target is in range and in sight (0 ..= 100; default 4).
+    pub shots_per_second: f64,
+    /// HP a hit removes (>= 0; default 10, a 17 mm projectile).
+    pub damage_per_hit: f64,
+    /// Chance that a shot hits at distance 0 (0 ..= 1; default 0.8).
+    pub hit_chance_near: f64,
+    /// Chance that a shot hits at `range` (0 ..= 1; default 0.2).
+    pub hit_chance_far: f64,
+}
+
+impl Default for Gun {
+    fn default() -> Self {
+        Self {
+            range: 5.0,
+            shots_per_second: 4.0,
+            damage_per_hit: 10.0,
+            hit_chance_near: 0.8,
+            hit_chance_far: 0.2,
+        }
+    }
+}
+
+impl Gun {
+    /// Chance that one shot at `distance` metres hits (0 beyond `range`).
+    pub fn hit_chance(&self, distance: f64) -> f64 {
+        if !(distance.is_finite() && distance >= 0.0 && distance <= self.range) {
+            return 0.0;
+        }
+        let near = self.hit_chance_near;
+        (near + (self.hit_chance_far - near) * distance / self.range).clamp(0.0, 1.0)
+    }
+
+    /// Expected HP per second on a target at `distance` metres whose hit chance is multiplied
+    /// by `factor` (1 normally, `spin_hit_factor` for our spinning robot).
+    pub fn expected_dps(&self, distance: f64, factor: f64) -> f64 {
+        self.shots_per_second
+            * (self.hit_chance(distance) * factor).clamp(0.0, 1.0)
+            * self.damage_per_hit
+    }
+}
+
+/// Highest accepted `shots_per_second` of a [`Gun`].
+pub const MAX_SHOTS_PER_SECOND: f64 = 100.0;
+
+/// Combat that depends on what our robot does (opt-in: without this section HP only follows
+/// `hp_events`, `regeneration` and `structure_damage`, which keep working beside it).
+///
+/// During the battle stage, every live enemy on the field fires at our robot while it is
+/// within `enemy_gun.range` and in line of sight on the obstacle map (fewer hits while our
+/// robot spins); our robot fires at its auto-aim target (the nearest enemy in sight within
+/// INIT_SEEK_THR, the one the node aims at) when it is within `own_gun.range`. Enemies within
+/// `siege_range` of our outpost or base wear it down while our robot is not within
+/// `defender_radius` of it. A robot at 0 HP stops and no longer fires. Hits are drawn from the
+/// seed, one stream per shooter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CombatSpec {
+    /// Every enemy robot's gun, fired at our robot.
+    pub enemy_gun: Gun,
+    /// Our robot's gun, fired at its auto-aim target.
+    pub own_gun: Gun,
+    /// Lower-computer modes (`serial_msg.mode`, set by the decisions) in which our robot spins
+    /// (default [7], spin cruise). The node publishes mode 8 (auto-aim) whenever auto-aim has a
+    /// target; list 8 here too to count aiming as spinning.
+    pub spin_modes: Vec<u8>,
+    /// Factor on the enemies' hit chance while our robot spins (0 ..= 1; default 0.5).
+    pub spin_hit_factor: f64,
+    /// Where our outpost stands (a waypoint id or {x, y}); without it the outpost takes no
+    /// combat damage (default: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outpost: Option<Place>,
+    /// Where our base stands (a waypoint id or {x, y}); without it the base takes no combat
+    /// damage (default: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<Place>,
+    /// An enemy within this many metres of our outpost or base attacks it (>= 0; default 3).
+    pub siege_range: f64,
+    /// HP per second each attacking enemy removes from the structure (>= 0; default 20).
+    pub siege_hp_per_second: f64,
+    /// No structure damage while our live robot is within this many metres of the structure
+    /// (>= 0; default 2).
+    pub defender_radius: f64,
+    /// The base takes no siege damage while our outpost has HP (default true).
+    pub base_shielded_by_outpost: bool,
+}
+
+impl Default for CombatSpec {
+    fn default() -> Self {
+        Self {
+            enemy_gun: Gun::default(),
+            own_gun: Gun::default(),
+            spin_modes: vec![7],
+            spin_hit_factor: 0.5,
+            outpost: None,
+            base: None,
+            siege_range: 3.0,
+            siege_hp_per_second: 20.0,
+            defender_radius: 2.0,
+            base_shielded_by_outpost: true,
+        }
+    }
+}
+
 /// One point of a scripted path.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -782,6 +895,9 @@ pub struct Scenario {
     /// The lower computer's mode at the start (serial_msg.mode, default 0).
     #[serde(default)]
     pub mode: u8,
+    /// Combat that depends on the decisions (opt-in; every key has a default, see the README).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<CombatSpec>,
     #[serde(skip)]
     #[schemars(skip)]
     source: Option<Arc<Source>>,
@@ -820,6 +936,7 @@ impl Scenario {
             rate: DEFAULT_RATE,
             nav: NavSpec::default(),
             mode: 0,
+            combat: None,
             source: None,
         }
     }

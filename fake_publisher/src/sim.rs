@@ -4,7 +4,7 @@
 
 use bus::messages::GameInfo;
 
-pub use crate::robomaster::{Frame, ROBOT_RADIUS, RobotState, Simulation};
+pub use crate::robomaster::{CombatStats, Frame, ROBOT_RADIUS, RobotState, Simulation};
 
 /// Nav2 status codes (action_msgs/GoalStatus): aliases of the [`GoalStatus`] constants.
 ///

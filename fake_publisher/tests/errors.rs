@@ -184,6 +184,7 @@ fn schema_lists_every_top_level_field() {
         "rate",
         "nav",
         "mode",
+        "combat",
         "description",
     ] {
         assert!(props.iter().any(|p| p == key), "{key} not in {props:?}");
@@ -222,5 +223,152 @@ fn the_readme_carries_the_current_schema() {
     assert!(
         documented == current,
         "README schema is stale: run `fake-publisher --schema` and paste it"
+    );
+}
+
+/// The one problem of `text`, as (line, column, field) and its message.
+fn one(text: &str) -> ((usize, usize, String), String) {
+    let p = problems(text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    let p = &p[0];
+    ((p.line, p.column, p.field.clone()), p.message.clone())
+}
+
+#[test]
+fn combat_unknown_keys_are_shown_at_the_key() {
+    let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {enemy_gn: {}}}");
+    assert_eq!(at, (2, 12, "combat.enemy_gn".into()));
+    assert!(message.contains("unknown field `enemy_gn`"), "{message}");
+    let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {rnage: 3}}}");
+    assert_eq!(at, (2, 22, "combat.own_gun.rnage".into()));
+    assert!(message.contains("unknown field `rnage`"), "{message}");
+}
+
+#[test]
+fn combat_mistyped_values_are_shown_at_the_value() {
+    let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {range: 'far'}}}");
+    assert_eq!(at, (2, 29, "combat.own_gun.range".into()));
+    assert!(message.contains("expected f64"), "{message}");
+    let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {spin_modes: [7, 300]}}");
+    assert_eq!(at, (2, 28, "combat.spin_modes[1]".into()));
+    let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {base_shielded_by_outpost: 1}}");
+    assert_eq!(at, (2, 38, "combat.base_shielded_by_outpost".into()));
+    let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {siege_range: Infinity}}");
+    assert_eq!(at, (2, 25, "combat.siege_range".into()));
+    assert!(message.contains("finite"), "{message}");
+}
+
+#[test]
+fn combat_ranges_must_be_positive() {
+    let (at, message) = one("{field: FIELD, side: 'red',\n  combat: {enemy_gun: {range: 0}}}");
+    assert_eq!(at, (2, 31, "combat.enemy_gun.range".into()));
+    assert!(
+        message.contains("must be a number > 0 m, found 0"),
+        "{message}"
+    );
+}
+
+#[test]
+fn combat_amounts_must_not_be_negative() {
+    let p = problems(
+        "{field: FIELD, side: 'red',
+          combat: {own_gun: {damage_per_hit: -1}, siege_range: -1,
+                   siege_hp_per_second: -2, defender_radius: -0.5}}",
+    );
+    let found: Vec<(usize, usize, &str)> = p.iter().map(at).collect();
+    assert_eq!(
+        found,
+        [
+            (2, 46, "combat.own_gun.damage_per_hit"),
+            (2, 64, "combat.siege_range"),
+            (3, 41, "combat.siege_hp_per_second"),
+            (3, 62, "combat.defender_radius"),
+        ]
+    );
+    assert!(
+        p[0].message.contains("must be a number >= 0 HP"),
+        "{}",
+        p[0]
+    );
+    assert!(p[2].message.contains(">= 0 HP/s"), "{}", p[2]);
+}
+
+#[test]
+fn combat_chances_and_factors_are_fractions() {
+    let p = problems(
+        "{field: FIELD, side: 'red',
+          combat: {enemy_gun: {hit_chance_near: 1.5, hit_chance_far: -0.1}, spin_hit_factor: 2}}",
+    );
+    let found: Vec<(usize, usize, &str)> = p.iter().map(at).collect();
+    assert_eq!(
+        found,
+        [
+            (2, 49, "combat.enemy_gun.hit_chance_near"),
+            (2, 70, "combat.enemy_gun.hit_chance_far"),
+            (2, 94, "combat.spin_hit_factor"),
+        ]
+    );
+    assert!(
+        p[0].message
+            .contains("must be a number in 0 ..= 1, found 1.5"),
+        "{}",
+        p[0]
+    );
+}
+
+#[test]
+fn combat_fire_rates_are_bounded() {
+    let (at, message) =
+        one("{field: FIELD, side: 'red',\n  combat: {own_gun: {shots_per_second: 1000}}}");
+    assert_eq!(at, (2, 40, "combat.own_gun.shots_per_second".into()));
+    assert!(
+        message.contains("0 ..= 100 shots/s, found 1000"),
+        "{message}"
+    );
+    let (at, _) = one("{field: FIELD, side: 'red',\n  combat: {own_gun: {shots_per_second: -1}}}");
+    assert_eq!(at, (2, 40, "combat.own_gun.shots_per_second".into()));
+}
+
+#[test]
+fn combat_structure_places_are_checked_against_the_field() {
+    let p =
+        problems("{field: FIELD, side: 'red',\n  combat: {outpost: 42,\n    base: {x: 13, y: 1}}}");
+    let found: Vec<(usize, usize, &str)> = p.iter().map(at).collect();
+    assert_eq!(found, [(2, 21, "combat.outpost"), (3, 15, "combat.base.x")]);
+    assert!(p[0].message.contains("unknown waypoint id 42"), "{}", p[0]);
+    assert!(p[1].message.contains("outside the field"), "{}", p[1]);
+}
+
+#[test]
+fn an_empty_combat_section_takes_every_default() {
+    let text = format!(
+        "{{field: {:?}, side: 'red', combat: {{}}}}",
+        wall_config().display().to_string()
+    );
+    let (_dir, path) = scenario_file("ok.json5", &text);
+    let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scenario.combat, Some(fake_publisher::CombatSpec::default()));
+    let c = fake_publisher::CombatSpec::default();
+    assert_eq!(c.spin_modes, [7]);
+    assert_eq!(
+        (
+            c.spin_hit_factor,
+            c.siege_range,
+            c.siege_hp_per_second,
+            c.defender_radius
+        ),
+        (0.5, 3.0, 20.0, 2.0)
+    );
+    assert!(c.base_shielded_by_outpost && c.outpost.is_none() && c.base.is_none());
+    let g = fake_publisher::Gun::default();
+    assert_eq!(
+        (
+            g.range,
+            g.shots_per_second,
+            g.damage_per_hit,
+            g.hit_chance_near,
+            g.hit_chance_far
+        ),
+        (5.0, 4.0, 10.0, 0.8, 0.2)
     );
 }

@@ -143,3 +143,46 @@ fn closed_loop_runs_are_deterministic() {
     let path = sample_dir().join("scenarios/hp_retreat.json5");
     assert_eq!(closed_loop(&path, 3, 120.0), closed_loop(&path, 3, 120.0));
 }
+
+/// under_fire.json5 for 420 s: our sentry drives from the start zone to the fire point and
+/// stands there, or (`retreat`) drives back to the start zone behind the wall once its HP is
+/// 400 or less. Gives its HP at the end.
+fn under_fire(seed: u64, retreat: bool) -> f64 {
+    let path = sample_dir().join("scenarios/under_fire.json5");
+    let scenario = load_scenario(&path).unwrap_or_else(|e| panic!("{e}"));
+    let tables = tables(&scenario.config_path(&path));
+    let at = |id: i32| {
+        tables
+            .graph
+            .get(id)
+            .map(|w| (w.x, w.y, 0.0))
+            .unwrap_or_else(|| panic!("waypoint {id}"))
+    };
+    let (start_zone, fire_point) = (at(0), at(4));
+    let mut sim = Simulation::new(&scenario, tables, seed).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sim.combat_enabled());
+    let period = sim.publish_period();
+    sim.on_goal(&common::goal(1, &[fire_point]));
+    let mut sent = false;
+    while !sim.finished() {
+        if retreat && !sent && sim.hp()[5] <= 400 {
+            sim.on_goal(&common::goal(2, &[start_zone]));
+            sent = true;
+        }
+        sim.step(period);
+    }
+    sim.combat_stats().own_hp
+}
+
+#[test]
+fn under_fire_retreating_beats_standing_for_most_seeds() {
+    let seeds = 0..10u64;
+    let better = seeds
+        .clone()
+        .filter(|&seed| under_fire(seed, true) > under_fire(seed, false))
+        .count();
+    assert!(
+        better >= 9,
+        "retreating kept more HP in only {better} of 10 matches"
+    );
+}

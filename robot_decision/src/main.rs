@@ -706,6 +706,17 @@ fn sim_command(
                     "{:7.1} s  end of simulation: {} ticks",
                     summary.seconds, summary.ticks
                 );
+                if let Some(c) = summary.combat {
+                    println!(
+                        "{:7.1} s  combat: own HP {:.1}, damage dealt {:.1}, damage taken {:.1}, outpost HP {:.1}, base HP {:.1}",
+                        summary.seconds,
+                        c.own_hp,
+                        c.damage_dealt,
+                        c.damage_taken,
+                        c.outpost_hp,
+                        c.base_hp
+                    );
+                }
             }
             ExitCode::SUCCESS
         }

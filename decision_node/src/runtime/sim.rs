@@ -8,7 +8,7 @@ use crate::node::{Ingested, NodeCore};
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
 use bus::{Bus, decode, topics};
 use decision_core::robomaster::Tables;
-use fake_publisher::{Scenario, Simulation};
+use fake_publisher::{CombatStats, Scenario, Simulation};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +33,8 @@ pub struct SimSummary {
     pub ticks: u64,
     /// Simulated seconds.
     pub seconds: f64,
+    /// The fight's outcome, when the scenario has a `combat` section.
+    pub combat: Option<CombatStats>,
 }
 
 /// Runs a simulation, writing the timeline (or JSON lines) to `out`.
@@ -102,7 +104,17 @@ pub fn simulate_recorded(
         while let Some(received) = sim_inputs.try_recv() {
             deliver_to_simulation(&mut sim, &received);
         }
+        let destroyed_before = sim.combat_stats().own_destroyed_at.is_some();
         sim.step(period);
+        // With combat the match depends on our robot: say when it is destroyed.
+        if sim.combat_enabled()
+            && !options.json
+            && !destroyed_before
+            && let Some(at) = sim.combat_stats().own_destroyed_at
+        {
+            writeln!(out, "{at:7.1} s  our robot is destroyed (HP 0): it stops")
+                .map_err(write_err)?;
+        }
         if options.speed > 0.0 {
             let due = Duration::from_secs_f64(sim.time() / options.speed);
             if let Some(wait) = due.checked_sub(started.elapsed()) {
@@ -113,6 +125,7 @@ pub fn simulate_recorded(
     Ok(SimSummary {
         ticks: node.stats().ticks,
         seconds: sim.time(),
+        combat: sim.combat_enabled().then(|| sim.combat_stats()),
     })
 }
 

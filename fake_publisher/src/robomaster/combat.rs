@@ -13,6 +13,16 @@ const RED_BASE: usize = 7;
 const BLUE_OUTPOST: usize = 14;
 const BLUE_BASE: usize = 15;
 
+/// The `obj_hp` index of `side`'s `structure`.
+pub(super) fn structure_index(side: Side, structure: Structure) -> usize {
+    match (side, structure) {
+        (Side::Red, Structure::Outpost) => RED_OUTPOST,
+        (Side::Red, Structure::Base) => RED_BASE,
+        (Side::Blue, Structure::Outpost) => BLUE_OUTPOST,
+        (Side::Blue, Structure::Base) => BLUE_BASE,
+    }
+}
+
 /// Default initial HP of `obj_hp` entry `i`.
 fn default_hp(i: usize) -> u16 {
     match i % 8 {
@@ -129,12 +139,7 @@ impl Combat {
             .iter()
             .map(|d| {
                 let side = d.side.unwrap_or(scenario.side);
-                let index = match (side, d.target) {
-                    (Side::Red, Structure::Outpost) => RED_OUTPOST,
-                    (Side::Red, Structure::Base) => RED_BASE,
-                    (Side::Blue, Structure::Outpost) => BLUE_OUTPOST,
-                    (Side::Blue, Structure::Base) => BLUE_BASE,
-                };
+                let index = structure_index(side, d.target);
                 Damage {
                     index,
                     from: d.from,
@@ -194,6 +199,23 @@ impl Combat {
             && *hp < regen.max
         {
             *hp = (*hp + regen.rate * dt).min(regen.max);
+        }
+    }
+
+    /// HP of `obj_hp` entry `i` as kept inside (fractional; 0 for no such entry).
+    pub(super) fn value(&self, i: usize) -> f64 {
+        self.hp.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// Removes up to `amount` HP from `obj_hp` entry `i` (not below 0); gives what was removed.
+    pub(super) fn remove(&mut self, i: usize, amount: f64) -> f64 {
+        match self.hp.get_mut(i) {
+            Some(hp) if amount > 0.0 => {
+                let removed = amount.min(*hp).max(0.0);
+                *hp -= removed;
+                removed
+            }
+            _ => 0.0,
         }
     }
 

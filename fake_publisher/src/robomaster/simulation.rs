@@ -2,7 +2,8 @@
 //! gives the [`Frame`] to publish; goals, cancels and decisions are fed back in.
 
 use super::angle::norm_angle;
-use super::combat::Combat;
+use super::combat::{Combat, structure_index};
+use super::fight::{self, CombatStats, Fight};
 use super::motion::{self, Mover};
 use super::nav::Nav;
 use super::route::{self, Planner};
@@ -10,7 +11,7 @@ use super::state::{Frame, RobotState};
 use super::{TIME_EPS, aim};
 use crate::check::{hp_index_of, own_index};
 use crate::error::ScenarioError;
-use crate::scenario::{ROBOT_NAMES, Scenario, Side, check_against};
+use crate::scenario::{Gun, ROBOT_NAMES, Scenario, Side, Structure, check_against};
 use bus::messages::{
     Autoaim, CarPos, DecisionMsg, GameInfo, GoalStatus, GoalStatusArray, Header, NavCancel,
     NavGoal, ObjHp, Point2f, PoseMsg, Serial,
@@ -33,6 +34,12 @@ pub struct Simulation {
     movers: Vec<Mover>,
     /// HP and what changes it.
     combat: Combat,
+    /// The combat model, when the scenario has a `combat` section.
+    fight: Option<Fight>,
+    /// Our side.
+    side: Side,
+    /// When our robot's published HP first reached 0.
+    own_destroyed_at: Option<f64>,
     nav: Nav,
     /// Velocity of each robot over the last step (m/s), for the planner's predictions.
     velocities: Vec<Vec2>,
@@ -85,6 +92,15 @@ impl Simulation {
             None
         };
         let velocities = vec![Vec2::ZERO; robots.len()];
+        let fight = scenario.combat.as_ref().map(|spec| {
+            Fight::new(
+                spec,
+                &tables,
+                structure_index(scenario.side, Structure::Outpost),
+                structure_index(scenario.side, Structure::Base),
+                seed,
+            )
+        });
         let mut sim = Self {
             tables,
             t: 0.0,
@@ -96,6 +112,9 @@ impl Simulation {
             robots,
             movers,
             combat,
+            fight,
+            side: scenario.side,
+            own_destroyed_at: None,
             nav: Nav::new(scenario.nav.speed, scenario.nav.accept_delay, planner),
             velocities,
             mode: scenario.mode,
@@ -127,6 +146,19 @@ impl Simulation {
             self.robots.get(self.ours),
             hp_index_of(self.ours),
         );
+        let in_battle = self.stage() == GameInfo::STAGE_BATTLE;
+        if let Some(fight) = &mut self.fight
+            && in_battle
+        {
+            fight.step(
+                dt,
+                &self.tables,
+                &self.robots,
+                self.ours,
+                self.mode,
+                &mut self.combat,
+            );
+        }
         self.combat.apply_events(t1);
         self.t = t1;
         self.sync_hp();
@@ -292,6 +324,51 @@ impl Simulation {
         &self.tables
     }
 
+    /// Whether the scenario has a `combat` section: HP then also depends on what our robot does.
+    pub fn combat_enabled(&self) -> bool {
+        self.fight.is_some()
+    }
+
+    /// Our robot, our structures and the damage dealt so far ([`CombatStats`]). Without a
+    /// `combat` section the damage totals are 0 and the HP follow the scripted events.
+    pub fn combat_stats(&self) -> CombatStats {
+        let mut stats = CombatStats {
+            own_hp: self.combat.value(hp_index_of(self.ours)),
+            own_destroyed_at: self.own_destroyed_at,
+            outpost_hp: self
+                .combat
+                .value(structure_index(self.side, Structure::Outpost)),
+            base_hp: self
+                .combat
+                .value(structure_index(self.side, Structure::Base)),
+            ..CombatStats::default()
+        };
+        if let Some(fight) = &self.fight {
+            fight.add_to(&mut stats);
+        }
+        stats
+    }
+
+    /// Ground truth now: a live enemy on the field within our fire range (`combat.own_gun.range`,
+    /// default 5 m also without a `combat` section) and in our robot's line of sight (the map's
+    /// sampled occlusion test); false while our robot is dead or off the field.
+    pub fn enemy_in_sight(&self) -> bool {
+        let default_gun = Gun::default();
+        let gun = self
+            .fight
+            .as_ref()
+            .map_or(&default_gun, |f| &f.spec().own_gun);
+        self.robots
+            .get(self.ours)
+            .is_some_and(|me| fight::enemy_in_sight(&self.tables, &self.robots, me, gun))
+    }
+
+    /// Whether our robot spins now (its mode is one of `combat.spin_modes`; false without a
+    /// `combat` section).
+    pub fn spinning(&self) -> bool {
+        self.fight.as_ref().is_some_and(|f| f.spinning(self.mode))
+    }
+
     /// Moves every robot from `t0` to `t1` (ours by the simulated Nav2) and records its velocity.
     fn move_robots(&mut self, t0: f64, t1: f64) {
         let dt = t1 - t0;
@@ -334,6 +411,7 @@ impl Simulation {
         }
         if self.robots.get(self.ours).is_some_and(|r| !r.alive) {
             self.nav.end(GoalStatus::ABORTED);
+            self.own_destroyed_at.get_or_insert(self.t);
         }
     }
 
