@@ -417,3 +417,45 @@ fn soccer_bad_input_is_refused_before_any_match() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/tree.xml"));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn retreating_from_fire_is_significantly_better_than_standing_in_it() {
+    // under_fire.json5 (opt-in combat): the enemy shoots our sentry where it holds the fire
+    // point. The "stand" config holds it; the "retreat" config falls back out of sight.
+    let fixtures = "robot_decision/tests/fixtures/under_fire";
+    let stand = format!("{fixtures}/config_stand.json");
+    let retreat = format!("{fixtures}/config_retreat.json");
+    let args = [
+        stand.as_str(),
+        "--against",
+        retreat.as_str(),
+        "--scenario",
+        "sample/scenarios/under_fire.json5",
+        "--matches",
+        "20",
+        "--seconds",
+        "60",
+        "--json",
+    ];
+    let doc = json_of(&evaluate(&args));
+    let metric = |name: &str| {
+        doc["metrics"]
+            .as_array()
+            .expect("metrics")
+            .iter()
+            .find(|m| m["name"] == name)
+            .cloned()
+            .expect(name)
+    };
+    let hp = metric("own_hp_end");
+    assert_eq!(hp["difference"]["significant"], true, "{hp}");
+    assert!(
+        hp["difference"]["ci95"][0].as_f64().expect("low") > 0.0,
+        "{hp}"
+    );
+    let survival = metric("survival_time");
+    assert!(
+        survival["difference"]["mean"].as_f64().expect("mean") > 0.0,
+        "{survival}"
+    );
+}
