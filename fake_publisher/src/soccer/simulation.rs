@@ -2,6 +2,7 @@
 //! soccer decider and search suggestor, a referee, the ball, perception and the team
 //! network, stepped in 20 ms ticks of simulated time. Deterministic for a seed.
 
+use super::figures::{MatchFigures, PlayFigures, RoleSample};
 use super::frames::{point_for, pose_for, velocity_for};
 use super::network::Network;
 use super::perception::{head_yaw, noisy, sees_ball};
@@ -56,6 +57,8 @@ pub struct Player {
     remote_command: Option<MotionCommand>,
     /// The frame this robot decided on in the last step (only while recording).
     pub recorded_frame: Option<Frame>,
+    /// Whether it perceived the ball in the last step.
+    pub sees_ball: bool,
     inbox: Vec<TeammateMessage>,
     rng: SplitMix64,
 }
@@ -123,6 +126,7 @@ pub struct SoccerMatch {
     frames: Vec<Option<Frame>>,
     decisions: Vec<Option<Decision>>,
     recording: bool,
+    figures: PlayFigures,
 }
 
 impl SoccerMatch {
@@ -169,6 +173,7 @@ impl SoccerMatch {
                     brain,
                     remote_command: None,
                     recorded_frame: None,
+                    sees_ball: false,
                     inbox: Vec::new(),
                     rng: SplitMix64::for_stream(
                         seed,
@@ -225,6 +230,7 @@ impl SoccerMatch {
             frames: Vec::new(),
             decisions: Vec::new(),
             recording: false,
+            figures: PlayFigures::new(TICK),
         })
     }
 
@@ -411,7 +417,22 @@ impl SoccerMatch {
         self.collide(&mut out);
         self.roll_ball(&mut calls, &mut out);
         self.apply_calls(&calls, &mut out);
+        self.figures.record_tick(
+            now,
+            self.players.iter().map(|p| RoleSample {
+                side: p.side,
+                number: p.number,
+                role: p.role,
+                sees_ball: p.sees_ball,
+            }),
+        );
         out
+    }
+
+    /// The play figures so far (role changes, strikers, stints, lost balls; see
+    /// [`figures`](super::figures)).
+    pub fn play_figures(&self) -> MatchFigures {
+        self.figures.figures()
     }
 
     fn run_events(&mut self, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {
@@ -627,6 +648,7 @@ impl SoccerMatch {
             self.referee.primary_state()
         };
         let seen = sees_ball(&player.body, &ball, &others, &perception, &mut player.rng);
+        player.sees_ball = seen;
         let team_pose = pose_for(side, player.body.pose);
         let pose = (!player.body.is_down()).then(|| {
             let p = noisy(team_pose.position, perception.pose_noise, &mut player.rng);
