@@ -771,6 +771,39 @@ mod tests {
     }
 
     #[test]
+    fn bad_striker_choice_options_point_at_their_values() {
+        let text = "{\n  ball: { closest_to_ball: {\n    own_pose: 'latest',\n  } },\n}";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:3:15: error: `ball.closest_to_ball.own_pose`: \
+              unknown variant `latest`, expected `current` or `last_sent`"
+            ]
+        );
+        let text = "{ ball: { closest_to_ball: { striker_margin: -1, ball_source: 'shared' } } }";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:1:30: error: `ball.closest_to_ball.striker_margin`: \
+              must be finite and >= 0"
+            ]
+        );
+        let b = ok(&folder(&[]), None, None)
+            .behavior_node
+            .ball
+            .closest_to_ball;
+        assert_eq!(
+            b.own_pose,
+            crate::params::OwnPose::Current,
+            "the contract's rule"
+        );
+        assert_eq!(b.ball_source, crate::params::StrikerBallSource::Retained);
+        assert_eq!(b.striker_margin, 0.0);
+    }
+
+    #[test]
     fn a_range_problem_of_a_default_value_points_at_the_base_file_start() {
         // The default fallback (0.05) is above a minimum written in the robot file.
         let dir = folder(&[(
