@@ -667,6 +667,17 @@ mod tests {
     }
 
     #[test]
+    fn the_competition_hall_plays_as_the_competition_location() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters");
+        let competition = load(&dir, Some("competition"), None).unwrap();
+        let hall = load(&dir, Some("competition_hall"), None).unwrap();
+        assert_eq!(hall.behavior_node, competition.behavior_node);
+        assert_ne!(hall.field, competition.field, "the hall's own field");
+        let base = load(&dir, None, None).unwrap();
+        assert_eq!(competition.field, base.field);
+    }
+
+    #[test]
     fn base_then_location_then_robot_objects_merged_arrays_replaced() {
         let dir = folder(&[
             (
