@@ -129,7 +129,9 @@ pub struct ClosestToBall {
     /// the ball (the distance times 1 + `voronoi.orientation_bias` * (1 - cos of the angle
     /// between heading and ball) / 2, as the partition counts a straight walk) is lower by
     /// more than this. The belief is cleared outside `playing` and while this robot is the
-    /// only field player it knows of.
+    /// only field player it knows of. (Each robot's belief is private: in the simulated
+    /// match beliefs drift apart and a margin gives more double strikers; no sample location
+    /// sets it.)
     pub striker_margin: f64,
     /// The ball of the striker choice: `retained` (the ball the tree uses; the contract's
     /// rule) or `shared`: the freshest ball of the team's State messages (this robot's last
