@@ -199,7 +199,9 @@ enum SoccerCommand {
         explain: bool,
     },
     /// Simulate a five-a-side match in-process (no network): our teams' deciders and search
-    /// suggestors, a game controller, ball, perception and team messages; prints a timeline.
+    /// suggestors, a game controller, ball, perception and team messages; prints a timeline
+    /// ending with each team's play figures (role changes per robot-minute, one / no striker
+    /// shares, median striker stint, time to find a lost ball).
     Sim {
         /// The parameters folder (default: the sample's).
         params_dir: Option<PathBuf>,
@@ -212,7 +214,7 @@ enum SoccerCommand {
         /// Seed of the match (default: the scenario's).
         #[arg(long)]
         seed: Option<u64>,
-        /// One JSON line per robot per tick.
+        /// One JSON line per robot per tick; the very last line also carries `play_figures`.
         #[arg(long)]
         json: bool,
         /// A tree replacing the default (.json5 or BT.CPP .xml).

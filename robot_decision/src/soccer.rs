@@ -387,6 +387,9 @@ struct RobotLine<'a> {
     motion: &'a soccer_profile::motion::MotionCommand,
     ball: Option<soccer_profile::decider::OutputBall>,
     score: &'a Score<'a>,
+    /// Only on the very last line: the match's play figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play_figures: Option<fake_publisher::soccer::figures::MatchFigures>,
 }
 
 /// The score by team name, home first.
@@ -503,7 +506,8 @@ pub fn sim(args: &SimArgs) -> ExitCode {
                 away: (&names[1], game.referee.goals(Side::Away)),
             };
             let mut result = Ok(());
-            for p in &game.players {
+            let last_tick = game.is_over();
+            for (i, p) in game.players.iter().enumerate() {
                 let line = RobotLine {
                     t: (game.now * 1000.0).round() / 1000.0,
                     team: &names[usize::from(p.side == Side::Away)],
@@ -513,6 +517,8 @@ pub fn sim(args: &SimArgs) -> ExitCode {
                     motion: &p.motion,
                     ball: p.decision.as_ref().and_then(|d| d.ball),
                     score: &score,
+                    play_figures: (last_tick && i + 1 == game.players.len())
+                        .then(|| game.play_figures()),
                 };
                 result = result.and_then(|()| {
                     serde_json::to_writer(&mut out, &line).map_err(std::io::Error::other)?;
@@ -530,6 +536,12 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         }
     }
     if !args.json {
+        let figures = game.play_figures();
+        for (name, team) in [(&names[0], &figures.home), (&names[1], &figures.away)] {
+            if team.playing_seconds > 0.0 {
+                let _ = writeln!(out, "{:8.2} s  play {name}: {}", game.now, team.summary());
+            }
+        }
         let (sent, lost) = game.message_counts();
         let kicks = game.kicks();
         let _ = writeln!(

@@ -187,3 +187,57 @@ fn a_recorded_match_replays_identically_and_diffs_against_other_parameters() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("behavior_node.json5"), "{err}");
 }
+
+/// The play figures agree with the match they summarise: the role changes counted are the
+/// timeline's changes from one role to another (not from `-`), and the last JSON line of the
+/// same seeded match carries the same figures.
+#[test]
+fn the_play_figures_count_the_role_changes_of_the_timeline() {
+    let args = [
+        "--scenario",
+        "sample/soccer/scenarios/kickoff.json5",
+        "--seconds",
+        "40",
+        "--seed",
+        "5",
+    ];
+    let (timeline, err, code) = sim(&args);
+    assert_eq!(code, 0, "{err}");
+    let roles = ["goalkeeper", "striker", "supporter", "searcher"];
+    let changes = |team: &str| {
+        timeline
+            .lines()
+            .filter(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                // "  12.34 s  home 3 striker -> supporter"
+                words.len() == 7
+                    && words[2] == team
+                    && roles.contains(&words[4])
+                    && words[5] == "->"
+                    && roles.contains(&words[6])
+            })
+            .count() as u64
+    };
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let (lines, err, code) = sim(&json_args);
+    assert_eq!(code, 0, "{err}");
+    let last: serde_json::Value =
+        serde_json::from_str(lines.lines().last().unwrap_or_default()).expect("json");
+    let figures = &last["play_figures"];
+    for team in ["home", "away"] {
+        assert_eq!(
+            figures[team]["role_changes"].as_u64(),
+            Some(changes(team)),
+            "{team}: {figures}"
+        );
+        let line = timeline
+            .lines()
+            .find(|l| l.contains(&format!("play {team}: role changes")))
+            .unwrap_or_else(|| panic!("no play figures for {team}:\n{timeline}"));
+        assert!(line.contains(&format!("({} in ", changes(team))), "{line}");
+    }
+    let first: serde_json::Value =
+        serde_json::from_str(lines.lines().next().unwrap_or_default()).expect("json");
+    assert!(first.get("play_figures").is_none(), "only the last line");
+}

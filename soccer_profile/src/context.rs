@@ -2,6 +2,7 @@
 //! choices), plus the memory kept between ticks.
 
 use crate::motion::{Body, Head, TurnDirection};
+use crate::params::OwnPose;
 use crate::params::Parameters;
 use crate::path_planning::Walker;
 use crate::voronoi::{Site, VoronoiGrid};
@@ -81,6 +82,13 @@ pub struct Memory {
     pub sites: Vec<Site>,
     /// Whether `voronoi` holds this tick's partition (possibly stopped at the ball's cell).
     pub voronoi_fresh: bool,
+    /// The field player this robot takes as the team's striker (`ball.closest_to_ball.
+    /// striker_margin`; unused while it is 0).
+    pub believed_striker: Option<u8>,
+    /// When the last State message was sent and the pose it carried.
+    pub last_sent_pose: Option<(f64, Pose2<Field>)>,
+    /// The ball of the last State message sent, with its observation time.
+    pub last_sent_ball: Option<(Point2<Field>, f64)>,
     /// The path planner behind `walk_to`.
     pub walker: Walker,
     /// What Booster's brain keeps beside a Booster tree.
@@ -118,12 +126,12 @@ impl SoccerContext {
             .is_some_and(|b| b.kind() == kind)
     }
 
-    /// The field players' sites: own pose and the poses of fresh teammates, without the
-    /// goalkeeper.
+    /// The field players' sites: own pose (see [`Self::own_site_pose`]) and the poses of
+    /// fresh teammates, without the goalkeeper.
     pub fn field_player_sites(&self, out: &mut Vec<Site>) {
         out.clear();
         let keeper = self.params.behavior_node.goalkeeper.player_number;
-        if let Some(pose) = self.world.pose
+        if let Some(pose) = self.own_site_pose()
             && self.world.player_number != keeper
         {
             out.push(Site {
@@ -144,6 +152,28 @@ impl SoccerContext {
         }
     }
 
+    /// The own pose of the partition: this frame's, or with `ball.closest_to_ball.own_pose:
+    /// last_sent` the pose of the last State message while it is fresh (within
+    /// `team.maximum_player_state_age`, as a teammate's pose is). None without a pose.
+    pub fn own_site_pose(&self) -> Option<Pose2<Field>> {
+        let current = self.world.pose?;
+        let behavior = &self.params.behavior_node;
+        if behavior.ball.closest_to_ball.own_pose == OwnPose::Current {
+            return Some(current);
+        }
+        Some(match self.memory.last_sent_pose {
+            Some((at, pose))
+                if crate::world::is_within(
+                    self.world.now - at,
+                    behavior.team.maximum_player_state_age,
+                ) =>
+            {
+                pose
+            }
+            _ => current,
+        })
+    }
+
     /// Computes the full partition of this tick once (leaves that need owned cells call it).
     pub fn ensure_voronoi(&mut self) {
         if self.memory.voronoi_fresh {
@@ -157,19 +187,120 @@ impl SoccerContext {
     /// Whether this robot owns the ball's cell of the field players' partition (the raw
     /// striker answer; false without pose or ball, and for the goalkeeper).
     pub fn owns_ball_cell(&mut self) -> bool {
-        let (Some(_), Some(ball)) = (self.world.pose, self.world.ball) else {
+        let shared = self.params.behavior_node.ball.closest_to_ball.ball_source
+            == crate::params::StrikerBallSource::Shared;
+        let retained = self.world.ball.map(|b| b.position);
+        // With the shared ball the choice is made (and the believed striker kept up) even
+        // without an own ball, so that every robot follows the same sequence of choices.
+        let ball = if shared {
+            self.shared_ball().or(retained)
+        } else {
+            retained
+        };
+        let (Some(_), Some(ball)) = (self.world.pose, ball) else {
             return false;
         };
         if self.world.player_number == self.params.behavior_node.goalkeeper.player_number {
             return false;
         }
-        self.partition(Some(ball.position));
-        self.memory.voronoi.owner_at(ball.position) == Some(self.world.player_number)
+        if shared {
+            // Obstacles are each robot's own perception: the shared choice leaves them out,
+            // and the support leaves compute their own partition with them.
+            self.partition_among(Some(ball), false);
+            self.memory.voronoi_fresh = false;
+            if self.memory.sites.len() < 2 {
+                return false;
+            }
+        } else {
+            self.partition(Some(ball));
+        }
+        let owner = self.memory.voronoi.owner_at(ball);
+        let margin = self
+            .params
+            .behavior_node
+            .ball
+            .closest_to_ball
+            .striker_margin;
+        if margin <= 0.0 {
+            return owner == Some(self.world.player_number) && retained.is_some();
+        }
+        if self.world.primary_state != crate::frame::PrimaryState::Playing
+            || self.memory.sites.len() < 2
+        {
+            // Nobody to agree with (alone, or teammates not heard) or not playing: the plain
+            // owner, and no belief carried into play.
+            self.memory.believed_striker = None;
+            return owner == Some(self.world.player_number) && retained.is_some();
+        }
+        let chosen = self.sticky_striker(owner, ball, margin);
+        self.memory.believed_striker = chosen;
+        chosen == Some(self.world.player_number) && retained.is_some()
+    }
+
+    /// The freshest ball of the team's State messages (this robot's last sent one included)
+    /// observed within `ball.team_ball_timeout`; ties to the lower position (x, then y), so
+    /// every robot picks the same one.
+    pub fn shared_ball(&self) -> Option<Point2<Field>> {
+        let timeout = self.params.behavior_node.ball.team_ball_timeout;
+        let now = self.world.now;
+        self.world
+            .teammates
+            .iter()
+            .filter_map(|m| m.ball)
+            .chain(self.memory.last_sent_ball)
+            .filter(|(_, seen)| crate::world::is_within(now - seen, timeout))
+            .max_by(|a, b| {
+                a.1.total_cmp(&b.1)
+                    .then(b.0.x.total_cmp(&a.0.x))
+                    .then(b.0.y.total_cmp(&a.0.y))
+            })
+            .map(|(position, _)| position)
+    }
+
+    /// The striker with `striker_margin`: the believed striker while it is still a site and
+    /// the partition's `owner` is not cheaper to the ball by more than `margin`; else `owner`.
+    fn sticky_striker(&self, owner: Option<u8>, ball: Point2<Field>, margin: f64) -> Option<u8> {
+        let (Some(believed), Some(owner)) = (self.memory.believed_striker, owner) else {
+            return owner;
+        };
+        if believed == owner {
+            return Some(owner);
+        }
+        let sites = &self.memory.sites;
+        let cost_of = |player: u8| {
+            sites
+                .iter()
+                .find(|s| s.player == player)
+                .map(|s| self.cost_to_ball(s.pose, ball))
+        };
+        match (cost_of(believed), cost_of(owner)) {
+            (Some(kept), Some(new)) if kept - new <= margin => Some(believed),
+            _ => Some(owner),
+        }
+    }
+
+    /// A robot's cost to reach the ball (m) as the partition counts a straight walk: the
+    /// distance times 1 + `orientation_bias` * (1 - cos of the angle between heading and
+    /// ball) / 2.
+    pub fn cost_to_ball(&self, pose: Pose2<Field>, ball: Point2<Field>) -> f64 {
+        let v = &self.params.behavior_node.voronoi;
+        let to_ball = ball - pose.position;
+        let distance = to_ball.norm();
+        if distance <= 0.0 {
+            return 0.0;
+        }
+        let cos = geometry::Vector2::<Field>::from_angle(pose.yaw).dot(to_ball) / distance;
+        distance * (1.0 + v.orientation_bias * (1.0 - cos) / 2.0)
     }
 
     /// Partitions the grid among this tick's field players, stopping once the owner of
     /// `stop_at` is final (see [`VoronoiGrid::compute`]).
     fn partition(&mut self, stop_at: Option<Point2<Field>>) {
+        self.partition_among(stop_at, true);
+    }
+
+    /// [`Self::partition`], around the perceived obstacles or not.
+    fn partition_among(&mut self, stop_at: Option<Point2<Field>>, with_obstacles: bool) {
         let mut sites = std::mem::take(&mut self.memory.sites);
         self.field_player_sites(&mut sites);
         let field = &self.params.field;
@@ -181,8 +312,159 @@ impl SoccerContext {
             field.border_strip_width,
             v.grid_resolution,
         );
-        grid.compute(&sites, &self.world.obstacles, v.orientation_bias, stop_at);
+        let obstacles: &[crate::world::Obstacle] = if with_obstacles {
+            &self.world.obstacles
+        } else {
+            &[]
+        };
+        grid.compute(&sites, obstacles, v.orientation_bias, stop_at);
         self.memory.sites = sites;
         self.memory.voronoi_fresh = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::leaves::test_support::{frame, with_params};
+    use crate::params::{OwnPose, StrikerBallSource};
+
+    /// Parameters with the striker-choice options of issue 32.
+    fn params(own_pose: OwnPose, ball_source: StrikerBallSource, margin: f64) -> Parameters {
+        let mut p = Parameters::default();
+        let choice = &mut p.behavior_node.ball.closest_to_ball;
+        choice.own_pose = own_pose;
+        choice.ball_source = ball_source;
+        choice.striker_margin = margin;
+        p.behavior_node.team.maximum_player_state_age = 6.0;
+        p.behavior_node.ball.team_ball_timeout = 6.0;
+        p
+    }
+
+    /// Robot 3 at `own_x` facing +x and teammate 2 at (`mate_x`, 0) facing -x, ball at
+    /// (`ball_x`, 0) seen by robot 3, at time `t`.
+    fn scene(t: f64, own_x: f64, mate_x: f64, ball_x: f64) -> crate::frame::Frame {
+        frame(&format!(
+            r#"{{"t": {t}, "player_number": 3, "pose": {{"x": {own_x}, "y": 0, "yaw": 0}},
+                "ball": {{"x": {ball_x}, "y": 0}},
+                "teammate_messages": [{{"player": 2, "pose": {{"x": {mate_x}, "y": 0, "yaw": 3.14159}},
+                    "ball": {{"x": {ball_x}, "y": 0}}, "ball_age": 0.5}}]}}"#
+        ))
+    }
+
+    #[test]
+    fn the_own_site_is_the_last_sent_pose_only_with_last_sent_and_while_fresh() {
+        let mut ctx = with_params(
+            &scene(10.0, -1.0, 2.0, 0.0),
+            params(OwnPose::Current, StrikerBallSource::Retained, 0.0),
+        );
+        ctx.memory.last_sent_pose = Some((8.0, Pose2::new(-3.0, 0.0, 0.0)));
+        assert_eq!(ctx.own_site_pose(), Some(Pose2::new(-1.0, 0.0, 0.0)));
+        let mut ctx = with_params(
+            &scene(10.0, -1.0, 2.0, 0.0),
+            params(OwnPose::LastSent, StrikerBallSource::Retained, 0.0),
+        );
+        ctx.memory.last_sent_pose = Some((8.0, Pose2::new(-3.0, 0.0, 0.0)));
+        assert_eq!(ctx.own_site_pose(), Some(Pose2::new(-3.0, 0.0, 0.0)));
+        // Sent 6.5 s ago, beyond team.maximum_player_state_age (6 s): this frame's pose.
+        ctx.memory.last_sent_pose = Some((3.5, Pose2::new(-3.0, 0.0, 0.0)));
+        assert_eq!(ctx.own_site_pose(), Some(Pose2::new(-1.0, 0.0, 0.0)));
+        ctx.memory.last_sent_pose = None;
+        assert_eq!(ctx.own_site_pose(), Some(Pose2::new(-1.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn the_shared_ball_is_the_freshest_message_ball_within_the_team_ball_timeout() {
+        let mut ctx = with_params(
+            &scene(10.0, -1.0, 2.0, 1.0),
+            params(OwnPose::LastSent, StrikerBallSource::Shared, 0.0),
+        );
+        // The teammate's ball was observed at 10.0 - 0.5 = 9.5.
+        ctx.memory.last_sent_ball = Some((Point2::new(4.0, 0.0), 9.0));
+        assert_eq!(ctx.shared_ball(), Some(Point2::new(1.0, 0.0)));
+        ctx.memory.last_sent_ball = Some((Point2::new(4.0, 0.0), 9.75));
+        assert_eq!(ctx.shared_ball(), Some(Point2::new(4.0, 0.0)));
+        // Same observation time: the lower x, whoever holds it.
+        ctx.memory.last_sent_ball = Some((Point2::new(-4.0, 0.0), 9.5));
+        assert_eq!(ctx.shared_ball(), Some(Point2::new(-4.0, 0.0)));
+        // At 16.0 the teammate's ball is 6.5 s old and the own one 6.5 s too: none.
+        let mut later = with_params(
+            &frame(r#"{"t": 16.0, "player_number": 3, "pose": {"x": 0, "y": 0, "yaw": 0}}"#),
+            params(OwnPose::LastSent, StrikerBallSource::Shared, 0.0),
+        );
+        later.memory.last_sent_ball = Some((Point2::new(4.0, 0.0), 9.5));
+        assert_eq!(later.shared_ball(), None);
+    }
+
+    #[test]
+    fn the_shared_choice_uses_the_shared_ball_and_answers_false_alone() {
+        // Own ball at x = -0.8 (robot 3 nearer), the teammate's at x = 1.5 (robot 2 nearer).
+        let mut f = scene(10.0, -1.0, 2.0, 1.5);
+        if let Some(b) = &mut f.ball {
+            b.x = -0.8;
+        }
+        let mut retained = with_params(
+            &f,
+            params(OwnPose::Current, StrikerBallSource::Retained, 0.0),
+        );
+        assert!(retained.owns_ball_cell());
+        let mut shared = with_params(&f, params(OwnPose::Current, StrikerBallSource::Shared, 0.0));
+        assert!(
+            !shared.owns_ball_cell(),
+            "robot 2 owns the shared ball's cell"
+        );
+        // Alone (no teammate): the shared choice answers false, the retained one true.
+        let alone = frame(
+            r#"{"t": 1, "player_number": 3, "pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": 1, "y": 0}}"#,
+        );
+        let p = params(OwnPose::Current, StrikerBallSource::Shared, 0.0);
+        assert!(!with_params(&alone, p).owns_ball_cell());
+        let p = params(OwnPose::Current, StrikerBallSource::Retained, 0.0);
+        assert!(with_params(&alone, p).owns_ball_cell());
+    }
+
+    #[test]
+    fn with_a_margin_the_believed_striker_keeps_the_role_until_clearly_beaten() {
+        let p = || params(OwnPose::Current, StrikerBallSource::Retained, 1.0);
+        // Ball at 0.4: robot 3 at -1 (cost 1.4), robot 2 at 1.2 facing it (cost 0.8).
+        let mut ctx = with_params(&scene(10.0, -1.0, 1.2, 0.4), p());
+        ctx.memory.believed_striker = Some(3);
+        assert!(
+            ctx.owns_ball_cell(),
+            "0.6 m cheaper is not more than the 1 m margin"
+        );
+        assert_eq!(ctx.memory.believed_striker, Some(3));
+        // Ball at 0.9: costs 1.9 and 0.3, 1.6 m cheaper: the role moves to robot 2.
+        let mut ctx = with_params(&scene(10.0, -1.0, 1.2, 0.9), p());
+        ctx.memory.believed_striker = Some(3);
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(2));
+        // Without a belief the plain owner is taken and remembered.
+        let mut ctx = with_params(&scene(10.0, -1.0, 1.2, 0.4), p());
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(2));
+        // Outside play the belief is dropped.
+        let mut f = scene(10.0, -1.0, 1.2, 0.4);
+        f.primary_state = crate::frame::PrimaryState::Set;
+        let mut ctx = with_params(&f, p());
+        ctx.memory.believed_striker = Some(3);
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, None);
+    }
+
+    #[test]
+    fn the_cost_to_the_ball_counts_a_ball_behind_as_the_partition_does() {
+        let ctx = with_params(
+            &frame("{}"),
+            params(OwnPose::Current, StrikerBallSource::Retained, 0.0),
+        );
+        let ball = Point2::new(2.0, 0.0);
+        // orientation_bias 0.5: facing the ball x1, ball behind x1.5.
+        assert_eq!(ctx.cost_to_ball(Pose2::new(0.0, 0.0, 0.0), ball), 2.0);
+        assert_eq!(
+            ctx.cost_to_ball(Pose2::new(4.0, 0.0, 0.0), ball),
+            3.0,
+            "ball behind"
+        );
     }
 }

@@ -188,6 +188,15 @@ impl SoccerDecider {
             None
         };
         let message = self.sender.maybe_send(&self.ctx.world, &motion, &params);
+        if let Some(m) = &message {
+            let now = self.ctx.world.now;
+            self.ctx.memory.last_sent_pose =
+                Some((now, geometry::Pose2::new(m.pose.x, m.pose.y, m.pose.yaw)));
+            self.ctx.memory.last_sent_ball = m
+                .ball
+                .zip(m.ball_age)
+                .map(|(b, age)| (geometry::Point2::new(b.x, b.y), now - age));
+        }
         let world = &self.ctx.world;
         let ball = world.ball.map(|b: BallState| OutputBall {
             x: b.position.x,
@@ -416,6 +425,38 @@ mod tests {
             .map(|(i, _)| *i);
         // frames 35 (0.70) .. 42 (0.84) stay striker; 43 (0.86) >= 0.70 + 0.15.
         assert_eq!(first_supporter, Some(43), "{later:?}");
+    }
+
+    /// Robot 3 starts at (-3, 0), far from the ball, then stands at (-0.5, 0), nearer than
+    /// teammate 2 at (1.5, 0); returns the first frame (20 ms each) at which it is striker.
+    fn first_striker_frame_after_moving(own_pose: crate::params::OwnPose) -> Option<usize> {
+        let mut params = Parameters::default();
+        params.behavior_node.ball.closest_to_ball.own_pose = own_pose;
+        params.behavior_node.team.maximum_player_state_age = 6.0;
+        let spec = crate::tree::default_spec().unwrap_or_else(|e| panic!("{e:?}"));
+        let mut d = SoccerDecider::new(&spec, Arc::new(params)).unwrap_or_else(|e| panic!("{e:?}"));
+        (0..400).find(|&i| {
+            let mut f = frame(i as f64 * 0.02, 1.5);
+            if let Some(pose) = &mut f.pose {
+                pose.x = if i == 0 { -3.0 } else { -0.5 };
+            }
+            let out = d.decide(&f);
+            assert_eq!(out.message.is_some(), i == 0 || i == 255, "frame {i}");
+            out.role == Some("striker")
+        })
+    }
+
+    #[test]
+    fn with_own_pose_last_sent_the_partition_uses_the_pose_teammates_know() {
+        use crate::params::OwnPose;
+        // This frame's pose: nearer from frame 1 (0.02 s), striker after 0.3 s.
+        assert_eq!(first_striker_frame_after_moving(OwnPose::Current), Some(16));
+        // The last sent pose (-3, 0) stays in force until the next message, 5.0847 s later at
+        // frame 255 (5.10 s); nearer from frame 256, striker after 0.3 s at frame 271.
+        assert_eq!(
+            first_striker_frame_after_moving(OwnPose::LastSent),
+            Some(271)
+        );
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //!
 //! * [`SoccerScenario`]: the scenario file (JSON5, every key optional).
 //! * [`SoccerMatch`]: the match, [`SoccerMatch::step`] one 20 ms tick.
+//! * [`figures`]: the play figures (role changes, strikers, stints, lost balls) of a match.
 
+pub mod figures;
 mod frames;
 mod network;
 mod perception;

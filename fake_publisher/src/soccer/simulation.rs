@@ -2,6 +2,7 @@
 //! soccer decider and search suggestor, a referee, the ball, perception and the team
 //! network, stepped in 20 ms ticks of simulated time. Deterministic for a seed.
 
+use super::figures::{MatchFigures, PlayFigures, RoleSample};
 use super::frames::{point_for, pose_for, velocity_for};
 use super::network::Network;
 use super::perception::{head_yaw, noisy, sees_ball};
@@ -134,6 +135,7 @@ pub struct SoccerMatch {
     frames: Vec<Option<Frame>>,
     decisions: Vec<Option<Decision>>,
     recording: bool,
+    figures: PlayFigures,
 }
 
 impl SoccerMatch {
@@ -258,6 +260,7 @@ impl SoccerMatch {
             frames: Vec::new(),
             decisions: Vec::new(),
             recording: false,
+            figures: PlayFigures::new(TICK),
         })
     }
 
@@ -444,7 +447,22 @@ impl SoccerMatch {
         self.collide(&mut out);
         self.roll_ball(&mut calls, &mut out);
         self.apply_calls(&calls, &mut out);
+        self.figures.record_tick(
+            now,
+            self.players.iter().map(|p| RoleSample {
+                side: p.side,
+                number: p.number,
+                role: p.role,
+                sees_ball: p.sees_ball,
+            }),
+        );
         out
+    }
+
+    /// The play figures so far (role changes, strikers, stints, lost balls; see
+    /// [`figures`](super::figures)).
+    pub fn play_figures(&self) -> MatchFigures {
+        self.figures.figures()
     }
 
     fn run_events(&mut self, calls: &mut Vec<Call>, out: &mut Vec<Happening>) {

@@ -118,6 +118,50 @@ pub struct ClosestToBall {
     pub enter_duration: f64,
     /// A striker stays one until the raw answer has been false this long (s).
     pub exit_duration: f64,
+    /// Which own pose enters the field players' partition (striker choice and support
+    /// positions): `current` (this frame's; the contract's rule) or `last_sent` (the pose of
+    /// this robot's last State message while within `team.maximum_player_state_age`, i.e. as
+    /// its teammates know it, so that every robot decides from the same poses).
+    pub own_pose: OwnPose,
+    /// Stickiness of the striker choice (m; 0: off, the plain partition owner). Every robot
+    /// keeps the field player it takes as the team's striker (the ball cell's owner it chose
+    /// last); the choice moves to the partition's new owner only when the new owner's cost to
+    /// the ball (the distance times 1 + `voronoi.orientation_bias` * (1 - cos of the angle
+    /// between heading and ball) / 2, as the partition counts a straight walk) is lower by
+    /// more than this. The belief is cleared outside `playing` and while this robot is the
+    /// only field player it knows of. (Each robot's belief is private: in the simulated
+    /// match beliefs drift apart and a margin gives more double strikers; no sample location
+    /// sets it.)
+    pub striker_margin: f64,
+    /// The ball of the striker choice: `retained` (the ball the tree uses; the contract's
+    /// rule) or `shared`: the freshest ball of the team's State messages (this robot's last
+    /// sent one included) observed within `ball.team_ball_timeout`, else the retained ball;
+    /// with `own_pose: last_sent` every robot then decides from the same inputs. While the
+    /// robot knows no other field player, the `shared` choice answers false (the last active
+    /// robot is striker by its own rule), so no robot carries a lone striker answer into play.
+    pub ball_source: StrikerBallSource,
+}
+
+/// `ball.closest_to_ball.ball_source`: the ball of the striker choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StrikerBallSource {
+    /// The retained ball (the contract's rule).
+    #[default]
+    Retained,
+    /// The freshest ball the team's State messages carry.
+    Shared,
+}
+
+/// `ball.closest_to_ball.own_pose`: the own pose of the partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnPose {
+    /// This frame's pose (the contract's rule).
+    #[default]
+    Current,
+    /// The pose of the last State message sent, while it is fresh; else this frame's.
+    LastSent,
 }
 
 /// `ball.interception`.
@@ -337,6 +381,9 @@ impl Default for ClosestToBall {
         Self {
             enter_duration: 0.3,
             exit_duration: 0.15,
+            own_pose: OwnPose::Current,
+            striker_margin: 0.0,
+            ball_source: StrikerBallSource::Retained,
         }
     }
 }
@@ -527,6 +574,10 @@ impl BehaviorParameters {
             (
                 "ball.closest_to_ball.exit_duration",
                 self.ball.closest_to_ball.exit_duration,
+            ),
+            (
+                "ball.closest_to_ball.striker_margin",
+                self.ball.closest_to_ball.striker_margin,
             ),
             (
                 "ball.interception.maximum_ball_distance",

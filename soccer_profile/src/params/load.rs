@@ -667,6 +667,17 @@ mod tests {
     }
 
     #[test]
+    fn the_competition_hall_plays_as_the_competition_location() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample/soccer/parameters");
+        let competition = load(&dir, Some("competition"), None).unwrap();
+        let hall = load(&dir, Some("competition_hall"), None).unwrap();
+        assert_eq!(hall.behavior_node, competition.behavior_node);
+        assert_ne!(hall.field, competition.field, "the hall's own field");
+        let base = load(&dir, None, None).unwrap();
+        assert_eq!(competition.field, base.field);
+    }
+
+    #[test]
     fn base_then_location_then_robot_objects_merged_arrays_replaced() {
         let dir = folder(&[
             (
@@ -768,6 +779,39 @@ mod tests {
             ]
         );
         assert!(load(dir.path(), Some("l"), None).is_ok());
+    }
+
+    #[test]
+    fn bad_striker_choice_options_point_at_their_values() {
+        let text = "{\n  ball: { closest_to_ball: {\n    own_pose: 'latest',\n  } },\n}";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:3:15: error: `ball.closest_to_ball.own_pose`: \
+              unknown variant `latest`, expected `current` or `last_sent`"
+            ]
+        );
+        let text = "{ ball: { closest_to_ball: { striker_margin: -1, ball_source: 'shared' } } }";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:1:30: error: `ball.closest_to_ball.striker_margin`: \
+              must be finite and >= 0"
+            ]
+        );
+        let b = ok(&folder(&[]), None, None)
+            .behavior_node
+            .ball
+            .closest_to_ball;
+        assert_eq!(
+            b.own_pose,
+            crate::params::OwnPose::Current,
+            "the contract's rule"
+        );
+        assert_eq!(b.ball_source, crate::params::StrikerBallSource::Retained);
+        assert_eq!(b.striker_margin, 0.0);
     }
 
     #[test]
