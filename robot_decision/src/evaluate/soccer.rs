@@ -5,8 +5,7 @@
 use super::report::PerConfig;
 use super::{Common, Lane, MatchResult, Metric, Setup, extend, finish, json5_files};
 use decision_core::engine::{Status, TreeSpec};
-use fake_publisher::soccer::referee::Phase;
-use fake_publisher::soccer::{Side, SoccerMatch, SoccerScenario, TICK, TeamBrains};
+use fake_publisher::soccer::{Side, SoccerMatch, SoccerScenario, TeamBrains};
 use soccer_profile::params::Parameters;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -243,32 +242,16 @@ fn play(
             segments: Vec::new(),
         })
         .collect();
-    let mut previous_roles: Vec<Option<&'static str>> = vec![None; ours.len()];
     let mut was_down: Vec<bool> = vec![false; ours.len()];
-    let (mut robot_ticks, mut role_changes, mut falls) = (0u64, 0u64, 0u64);
-    let (mut playing_robot_ticks, mut playing_ticks, mut one_striker_ticks) = (0u64, 0u64, 0u64);
-    let (mut lost_since, mut searches, mut search_time): (Option<f64>, u64, f64) = (None, 0, 0.0);
+    let (mut robot_ticks, mut falls) = (0u64, 0u64);
     while !game.is_over() {
         game.step();
         let now = game.now;
-        let playing = game.referee.phase == Phase::Playing;
-        let mut strikers = 0;
-        let mut team_sees = false;
         for (k, &i) in ours.iter().enumerate() {
             let player = &game.players[i];
-            let active = player.penalized_until.is_none();
             let down = player.body.fallen_since.is_some();
             falls += u64::from(down && !was_down[k]);
             was_down[k] = down;
-            team_sees |= active && player.sees_ball;
-            if playing && active {
-                playing_robot_ticks += 1;
-                if previous_roles[k].is_some() && player.role != previous_roles[k] {
-                    role_changes += 1;
-                }
-                strikers += usize::from(player.role == Some("striker"));
-            }
-            previous_roles[k] = player.role;
             let role = player.role.and_then(|r| ROLES.iter().position(|x| *x == r));
             extend(&mut lanes[k].segments, role, now);
             if let Some(brain) = player.brain() {
@@ -282,50 +265,21 @@ fn play(
                 }
             }
         }
-        if playing {
-            playing_ticks += 1;
-            one_striker_ticks += u64::from(strikers == 1);
-            match (team_sees, lost_since) {
-                (false, None) => lost_since = Some(now),
-                (true, Some(since)) => {
-                    searches += 1;
-                    search_time += now - since;
-                    lost_since = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    // A search still open at the end counts until the end.
-    if let Some(since) = lost_since {
-        searches += 1;
-        search_time += game.now - since;
     }
     for lane in &mut lanes {
         if let Some(last) = lane.segments.last_mut() {
             last.to = game.now;
         }
     }
-    let robot_minutes = playing_robot_ticks as f64 * TICK / 60.0;
+    // The same figures `soccer sim` prints, for our (home) team.
+    let play = game.play_figures().home;
     let (sent, _lost) = game.message_counts();
     let values = vec![
         f64::from(game.referee.score[0]),
         f64::from(game.referee.score[1]),
-        if robot_minutes > 0.0 {
-            role_changes as f64 / robot_minutes
-        } else {
-            0.0
-        },
-        if playing_ticks > 0 {
-            one_striker_ticks as f64 / playing_ticks as f64
-        } else {
-            0.0
-        },
-        if searches > 0 {
-            search_time / searches as f64
-        } else {
-            0.0
-        },
+        play.role_changes_per_robot_minute,
+        play.one_striker_share,
+        play.mean_time_to_find_ball.unwrap_or(0.0),
         falls as f64,
         sent[0] as f64,
     ];
