@@ -179,7 +179,14 @@ fn five_soccer_nodes_play_a_kickoff_over_zenoh() {
             break;
         }
         let elapsed = started.elapsed().as_secs_f64();
-        if !interrupted && elapsed > 22.0 && lines.iter().any(|l| l.contains("GOAL home")) {
+        // Stop once everything asserted below has had its chance: home has scored, the
+        // restart has been watched, and the State messages asserted on have been seen (a goal
+        // pauses them through Ready and Set, so an early goal left too few by 22 s).
+        if !interrupted
+            && elapsed > 22.0
+            && team_messages > 20
+            && lines.iter().any(|l| l.contains("GOAL home"))
+        {
             let status = Command::new("kill")
                 .args(["-INT", &game.0.id().to_string()])
                 .status()
