@@ -1,6 +1,7 @@
 //! `robot-decision soccer ...`: the soccer profile's offline commands.
 
 use crate::lines::{NumberedLines, line_text};
+use decision_core::engine::TreeSpec;
 use soccer_profile::decider::SoccerDecider;
 use soccer_profile::frame::{Frame, FrameError};
 use soccer_profile::params;
@@ -57,20 +58,35 @@ pub fn load_decider(
     tree: Option<&Path>,
 ) -> Option<SoccerDecider> {
     let parameters = load_params(params_dir, location, robot)?;
+    let spec = load_soccer_spec(tree)?;
+    compile_or_report(&spec, Arc::new(parameters), tree)
+}
+
+/// The tree of `tree` (default: the built-in one), printing its diagnostics on failure.
+pub(crate) fn load_soccer_spec(tree: Option<&Path>) -> Option<TreeSpec> {
     let spec = match tree {
         Some(path) => soccer_profile::tree::load_spec(path),
         None => soccer_profile::tree::default_spec(),
     };
-    let spec = match spec {
-        Ok(s) => s,
+    match spec {
+        Ok(s) => Some(s),
         Err(diagnostics) => {
             for d in &diagnostics {
                 eprintln!("{d}");
             }
-            return None;
+            None
         }
-    };
-    match SoccerDecider::new(&spec, Arc::new(parameters)) {
+    }
+}
+
+/// Compiles `spec` (from the file `tree`, or the built-in tree) into a decider, printing each
+/// compile error with its place on failure.
+pub(crate) fn compile_or_report(
+    spec: &TreeSpec,
+    parameters: Arc<params::Parameters>,
+    tree: Option<&Path>,
+) -> Option<SoccerDecider> {
+    match SoccerDecider::new(spec, parameters) {
         Ok(d) => Some(d),
         Err(errors) => {
             // Each error names its node too (a Booster tree's ports belong to a node kind).
@@ -443,18 +459,8 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     if let Some(seconds) = args.seconds {
         scenario.seconds = Some(seconds);
     }
-    let spec = match &args.tree {
-        Some(path) => soccer_profile::tree::load_spec(path),
-        None => soccer_profile::tree::default_spec(),
-    };
-    let spec = match spec {
-        Ok(s) => s,
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprintln!("{d}");
-            }
-            return ExitCode::from(1);
-        }
+    let Some(spec) = load_soccer_spec(args.tree.as_deref()) else {
+        return ExitCode::from(1);
     };
     let seed = args.seed.unwrap_or(scenario.seed);
     let parameters = Arc::new(parameters);

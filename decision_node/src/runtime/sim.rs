@@ -4,7 +4,7 @@
 
 use super::record::Recorder;
 use super::timeline::Timeline;
-use crate::node::{Ingested, NodeCore};
+use crate::node::{Ingested, NodeCore, NodeOutput};
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
 use bus::{Bus, decode, topics};
 use decision_core::robomaster::Tables;
@@ -56,64 +56,39 @@ pub fn simulate_recorded(
     out: &mut dyn Write,
     mut recorder: Option<&mut Recorder>,
 ) -> Result<SimSummary, String> {
-    let InProcessMatch {
-        mut node,
-        mut sim,
-        bus,
-        node_inputs,
-        sim_inputs,
-    } = InProcessMatch::new(&tables, scenario, options.seed)?;
-    let period = sim.publish_period();
+    let mut game = InProcessMatch::new(&tables, scenario, options.seed)?;
     let started = Instant::now();
-    let mut timeline = Timeline::default();
     let write_err = |e: std::io::Error| format!("cannot write the output: {e}");
     if let Some(rec) = recorder.as_deref_mut() {
-        rec.record_message(topics::TREE_LAYOUT, node.layout(), sim.time())
+        rec.record_message(topics::TREE_LAYOUT, game.node.layout(), game.sim.time())
             .map_err(|e| e.to_string())?;
     }
+    let mut printer = SimPrinter {
+        tables: &tables,
+        json: options.json,
+        out,
+        recorder,
+        timeline: Timeline::default(),
+    };
     loop {
+        let sim = &game.sim;
         if sim.finished() || options.seconds.is_some_and(|s| sim.time() >= s) {
             break;
         }
-        sim.frame().publish(&bus).map_err(|e| e.to_string())?;
-        while let Some(received) = node_inputs.try_recv() {
-            let now = sim.time();
-            if let Some(rec) = recorder.as_deref_mut() {
-                rec.record(&received.topic, &received.payload, now)
-                    .map_err(|e| e.to_string())?;
-            }
-            if let Ingested::Tick(output) = node.ingest(&received.topic, &received.payload, now) {
-                output.publish(&bus).map_err(|e| e.to_string())?;
-                if let Some(rec) = recorder.as_deref_mut() {
-                    rec.record_output(&output, now).map_err(|e| e.to_string())?;
-                }
-                if options.json {
-                    serde_json::to_writer(&mut *out, &output.trace).map_err(|e| e.to_string())?;
-                    writeln!(out).map_err(write_err)?;
-                } else {
-                    for line in timeline.observe(&output.trace, &tables) {
-                        writeln!(out, "{line}").map_err(write_err)?;
-                    }
-                }
-            }
-        }
-        // The end of a frame is a tick boundary: a chunk closed here is whole.
-        if let Some(rec) = recorder.as_deref_mut() {
-            rec.poll(sim.time()).map_err(|e| e.to_string())?;
-        }
-        while let Some(received) = sim_inputs.try_recv() {
-            deliver_to_simulation(&mut sim, &received);
-        }
         let destroyed_before = sim.combat_stats().own_destroyed_at.is_some();
-        sim.step(period);
+        game.play_frame(&mut printer)?;
+        let sim = &game.sim;
         // With combat the match depends on our robot: say when it is destroyed.
         if sim.combat_enabled()
             && !options.json
             && !destroyed_before
             && let Some(at) = sim.combat_stats().own_destroyed_at
         {
-            writeln!(out, "{at:7.1} s  our robot is destroyed (HP 0): it stops")
-                .map_err(write_err)?;
+            writeln!(
+                printer.out,
+                "{at:7.1} s  our robot is destroyed (HP 0): it stops"
+            )
+            .map_err(write_err)?;
         }
         if options.speed > 0.0 {
             let due = Duration::from_secs_f64(sim.time() / options.speed);
@@ -122,11 +97,73 @@ pub fn simulate_recorded(
             }
         }
     }
+    let (node, sim) = (&game.node, &game.sim);
     Ok(SimSummary {
         ticks: node.stats().ticks,
         seconds: sim.time(),
         combat: sim.combat_enabled().then(|| sim.combat_stats()),
     })
+}
+
+/// What `sim` does with a frame: records the node's inputs and outputs, prints each tick.
+struct SimPrinter<'a> {
+    tables: &'a Tables,
+    json: bool,
+    out: &'a mut dyn Write,
+    recorder: Option<&'a mut Recorder>,
+    timeline: Timeline,
+}
+
+impl FrameWatcher for SimPrinter<'_> {
+    fn input(&mut self, received: &bus::Received, now: f64) -> Result<(), String> {
+        match self.recorder.as_deref_mut() {
+            Some(rec) => rec
+                .record(&received.topic, &received.payload, now)
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    fn tick(&mut self, output: &NodeOutput, sim: &Simulation) -> Result<(), String> {
+        let write_err = |e: std::io::Error| format!("cannot write the output: {e}");
+        if let Some(rec) = self.recorder.as_deref_mut() {
+            rec.record_output(output, sim.time())
+                .map_err(|e| e.to_string())?;
+        }
+        if self.json {
+            serde_json::to_writer(&mut *self.out, &output.trace).map_err(|e| e.to_string())?;
+            writeln!(self.out).map_err(write_err)
+        } else {
+            for line in self.timeline.observe(&output.trace, self.tables) {
+                writeln!(self.out, "{line}").map_err(write_err)?;
+            }
+            Ok(())
+        }
+    }
+
+    fn frame_end(&mut self, now: f64) -> Result<(), String> {
+        // The end of a frame is a tick boundary: a chunk closed here is whole.
+        match self.recorder.as_deref_mut() {
+            Some(rec) => rec.poll(now).map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What a caller of [`InProcessMatch::play_frame`] sees of one frame.
+pub trait FrameWatcher {
+    /// An input the node is about to read, at simulated time `now`.
+    fn input(&mut self, _received: &bus::Received, _now: f64) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A tick's output, already published; `sim` as it was when the node decided.
+    fn tick(&mut self, output: &NodeOutput, sim: &Simulation) -> Result<(), String>;
+
+    /// The node has read every input of the frame (a tick boundary), at simulated time `now`.
+    fn frame_end(&mut self, _now: f64) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Hands one message of the node (goal, cancel, decision) to the simulated robot; other topics
@@ -168,6 +205,32 @@ pub struct InProcessMatch {
 }
 
 impl InProcessMatch {
+    /// Plays one frame: publishes the simulation's messages, lets the node read them (and
+    /// tick, publishing what it decides), hands the node's goal, cancel and decision to the
+    /// simulated robot and steps the simulation by one publish period; `watch` sees it all.
+    pub fn play_frame(&mut self, watch: &mut impl FrameWatcher) -> Result<(), String> {
+        self.sim
+            .frame()
+            .publish(&self.bus)
+            .map_err(|e| e.to_string())?;
+        while let Some(received) = self.node_inputs.try_recv() {
+            let now = self.sim.time();
+            watch.input(&received, now)?;
+            if let Ingested::Tick(output) =
+                self.node.ingest(&received.topic, &received.payload, now)
+            {
+                output.publish(&self.bus).map_err(|e| e.to_string())?;
+                watch.tick(&output, &self.sim)?;
+            }
+        }
+        watch.frame_end(self.sim.time())?;
+        while let Some(received) = self.sim_inputs.try_recv() {
+            deliver_to_simulation(&mut self.sim, &received);
+        }
+        self.sim.step(self.sim.publish_period());
+        Ok(())
+    }
+
     /// Compiles the node for `tables`, starts the scenario with `seed`, and subscribes both.
     pub fn new(tables: &Arc<Tables>, scenario: &Scenario, seed: u64) -> Result<Self, String> {
         let node = NodeCore::new(Arc::clone(tables)).map_err(|e| format!("{e:?}"))?;

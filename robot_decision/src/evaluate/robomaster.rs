@@ -4,9 +4,9 @@
 
 use super::{Lane, MatchResult, Metric, extend};
 use decision_core::robomaster::Tables;
-use decision_node::node::Ingested;
-use decision_node::runtime::sim::{InProcessMatch, deliver_to_simulation};
-use fake_publisher::Scenario;
+use decision_node::node::NodeOutput;
+use decision_node::runtime::sim::{FrameWatcher, InProcessMatch};
+use fake_publisher::{Scenario, Simulation};
 use std::sync::Arc;
 
 /// The RoboMaster metrics, in output order.
@@ -21,6 +21,45 @@ pub const METRICS: [Metric; 8] = [
     Metric::higher("aim_on_target_share", "share"),
 ];
 
+/// What one match's ticks add up to.
+struct Tally {
+    /// Decision ids in file order.
+    ids: Vec<i32>,
+    ticks_in_effect: Vec<u64>,
+    ticks: u64,
+    changes: u64,
+    cancelled: u64,
+    sight_ticks: u64,
+    aimed_ticks: u64,
+    /// The decision in effect on the previous tick (`None` before the first).
+    previous: Option<Option<i32>>,
+    lane: Lane,
+}
+
+impl FrameWatcher for Tally {
+    fn tick(&mut self, output: &NodeOutput, sim: &Simulation) -> Result<(), String> {
+        let result = &output.trace.result;
+        self.ticks += 1;
+        if self.previous.is_some_and(|p| p != result.chosen) {
+            self.changes += 1;
+        }
+        self.previous = Some(result.chosen);
+        let in_effect = result
+            .chosen
+            .and_then(|chosen| self.ids.iter().position(|&id| id == chosen));
+        if let Some(at) = in_effect {
+            self.ticks_in_effect[at] += 1;
+        }
+        extend(&mut self.lane.segments, in_effect, sim.time());
+        self.cancelled += u64::from(result.cancelled.is_some());
+        if sim.enemy_in_sight() {
+            self.sight_ticks += 1;
+            self.aimed_ticks += u64::from(result.aim_yaw.is_some());
+        }
+        Ok(())
+    }
+}
+
 /// Plays one match of `scenario` with `seed` for `seconds` (None: the whole match).
 pub fn play(
     tables: &Arc<Tables>,
@@ -28,60 +67,27 @@ pub fn play(
     seed: u64,
     seconds: Option<f64>,
 ) -> Result<MatchResult, String> {
-    let InProcessMatch {
-        mut node,
-        mut sim,
-        bus,
-        node_inputs,
-        sim_inputs,
-    } = InProcessMatch::new(tables, scenario, seed)?;
-    let period = sim.publish_period();
+    let mut game = InProcessMatch::new(tables, scenario, seed)?;
     let ids: Vec<i32> = tables.decisions.iter().map(|d| d.decision.id).collect();
-    let mut ticks_in_effect = vec![0u64; ids.len()];
-    let (mut ticks, mut changes, mut cancelled) = (0u64, 0u64, 0u64);
-    let (mut sight_ticks, mut aimed_ticks) = (0u64, 0u64);
-    let mut previous: Option<Option<i32>> = None;
-    let mut lane = Lane {
-        label: String::new(),
-        segments: Vec::new(),
+    let mut tally = Tally {
+        ticks_in_effect: vec![0; ids.len()],
+        ids,
+        ticks: 0,
+        changes: 0,
+        cancelled: 0,
+        sight_ticks: 0,
+        aimed_ticks: 0,
+        previous: None,
+        lane: Lane {
+            label: String::new(),
+            segments: Vec::new(),
+        },
     };
-    loop {
-        if sim.finished() || seconds.is_some_and(|s| sim.time() >= s) {
-            break;
-        }
-        sim.frame().publish(&bus).map_err(|e| e.to_string())?;
-        while let Some(received) = node_inputs.try_recv() {
-            let now = sim.time();
-            let Ingested::Tick(output) = node.ingest(&received.topic, &received.payload, now)
-            else {
-                continue;
-            };
-            output.publish(&bus).map_err(|e| e.to_string())?;
-            let result = &output.trace.result;
-            ticks += 1;
-            if previous.is_some_and(|p| p != result.chosen) {
-                changes += 1;
-            }
-            previous = Some(result.chosen);
-            let in_effect = result
-                .chosen
-                .and_then(|chosen| ids.iter().position(|&id| id == chosen));
-            if let Some(at) = in_effect {
-                ticks_in_effect[at] += 1;
-            }
-            extend(&mut lane.segments, in_effect, now);
-            cancelled += u64::from(result.cancelled.is_some());
-            if sim.enemy_in_sight() {
-                sight_ticks += 1;
-                aimed_ticks += u64::from(result.aim_yaw.is_some());
-            }
-        }
-        while let Some(received) = sim_inputs.try_recv() {
-            deliver_to_simulation(&mut sim, &received);
-        }
-        sim.step(period);
+    while !(game.sim.finished() || seconds.is_some_and(|s| game.sim.time() >= s)) {
+        game.play_frame(&mut tally)?;
     }
-    if let Some(last) = lane.segments.last_mut() {
+    let sim = &game.sim;
+    if let Some(last) = tally.lane.segments.last_mut() {
         last.to = sim.time();
     }
     let combat = sim.combat_stats();
@@ -93,21 +99,21 @@ pub fn play(
         combat.outpost_hp,
         combat.base_hp,
         if minutes > 0.0 {
-            changes as f64 / minutes
+            tally.changes as f64 / minutes
         } else {
             0.0
         },
-        cancelled as f64,
-        if sight_ticks > 0 {
-            aimed_ticks as f64 / sight_ticks as f64
+        tally.cancelled as f64,
+        if tally.sight_ticks > 0 {
+            tally.aimed_ticks as f64 / tally.sight_ticks as f64
         } else {
             1.0
         },
     ];
     Ok(MatchResult {
         values,
-        ticks_in_effect,
-        ticks,
-        lanes: vec![lane],
+        ticks_in_effect: tally.ticks_in_effect,
+        ticks: tally.ticks,
+        lanes: vec![tally.lane],
     })
 }

@@ -60,29 +60,18 @@ struct Config {
     spec: TreeSpec,
 }
 
+/// Loads one config, printing its diagnostics (as `soccer check` does) on failure; its tree
+/// is compiled once here so that a bad tree stops the run before any match.
 fn load_config(
     dir: &Path,
     location: Option<&str>,
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<Config> {
-    let params = crate::soccer::load_params(dir, location, robot)?;
-    let spec = match tree {
-        Some(path) => soccer_profile::tree::load_spec(path),
-        None => soccer_profile::tree::default_spec(),
-    };
-    match spec {
-        Ok(spec) => Some(Config {
-            params: Arc::new(params),
-            spec,
-        }),
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprintln!("{d}");
-            }
-            None
-        }
-    }
+    let params = Arc::new(crate::soccer::load_params(dir, location, robot)?);
+    let spec = crate::soccer::load_soccer_spec(tree)?;
+    crate::soccer::compile_or_report(&spec, Arc::clone(&params), tree)?;
+    Some(Config { params, spec })
 }
 
 /// Runs `soccer evaluate`; `sample` is the repository's sample folder.
@@ -139,17 +128,6 @@ pub fn run(args: &SoccerEvaluateArgs, sample: &Path) -> ExitCode {
     }
     if scenarios.is_empty() {
         scenarios.push(SoccerScenario::default());
-    }
-    // Every tree must compile for both teams before any match runs.
-    for config in std::iter::once(&a).chain(b.as_ref()) {
-        if let Err(e) = SoccerMatch::with_teams(
-            scenarios[0].clone(),
-            [team(config), team(&a)],
-            Some(args.common.seed),
-        ) {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
     }
     let subjects = |c: &Config| -> Vec<(i32, String)> {
         let mut names = Vec::new();
