@@ -208,7 +208,10 @@ impl SoccerContext {
             // and the support leaves compute their own partition with them.
             self.partition_among(Some(ball), false);
             self.memory.voronoi_fresh = false;
-            if self.memory.sites.len() < 2 {
+            // Until another field player is heard, not striker (several strikers would carry
+            // over from Set); unless no other field player plays: then the cell is ours.
+            let keeper = self.params.behavior_node.goalkeeper.player_number;
+            if self.memory.sites.len() < 2 && !self.world.is_only_active_field_player(keeper) {
                 return false;
             }
         } else {
@@ -421,6 +424,20 @@ mod tests {
         assert!(!with_params(&alone, p).owns_ball_cell());
         let p = params(OwnPose::Current, StrikerBallSource::Retained, 0.0);
         assert!(with_params(&alone, p).owns_ball_cell());
+        // Alone among the field players (2 and 4 penalized, 1 the keeper): the cell is ours.
+        let last = frame(
+            r#"{"t": 1, "player_number": 3, "pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": 1, "y": 0},
+                "game": {"players": [1, 2, 3, 4], "penalized": [2, 4]}}"#,
+        );
+        let p = params(OwnPose::Current, StrikerBallSource::Shared, 0.0);
+        assert!(with_params(&last, p).owns_ball_cell());
+        // Another field player plays but is not heard yet: still not striker.
+        let unheard = frame(
+            r#"{"t": 1, "player_number": 3, "pose": {"x": 0, "y": 0, "yaw": 0}, "ball": {"x": 1, "y": 0},
+                "game": {"players": [1, 2, 3, 4], "penalized": [2]}}"#,
+        );
+        let p = params(OwnPose::Current, StrikerBallSource::Shared, 0.0);
+        assert!(!with_params(&unheard, p).owns_ball_cell());
     }
 
     #[test]

@@ -324,6 +324,17 @@ impl World {
         out
     }
 
+    /// Whether no other field player plays: every other unpenalized player is the goalkeeper
+    /// `keeper` (false without game-controller data, which says nothing of the others).
+    pub fn is_only_active_field_player(&self, keeper: u8) -> bool {
+        self.game.as_ref().is_some_and(|game| {
+            !game
+                .players
+                .iter()
+                .any(|p| *p != self.player_number && *p != keeper && !game.penalized.contains(p))
+        })
+    }
+
     /// Whether this robot is the only one playing: no teammate heard within the maximum age,
     /// or every other player penalized.
     pub fn is_last_active_robot(&self) -> bool {
