@@ -117,6 +117,9 @@ impl Shape {
     #[cold]
     #[inline(never)]
     fn locate(&self, id: u32, fault: Fault) -> Fault {
+        if matches!(fault.kind(), FaultKind::Below(_)) {
+            return fault;
+        }
         Fault::below(*self.fault_error(id, fault))
     }
 
