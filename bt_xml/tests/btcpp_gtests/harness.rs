@@ -300,8 +300,7 @@ impl Bench {
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        let doc = bt_xml::load_file(path).map_err(join)?;
-        let spec = bt_xml::main_spec(&doc, None, path).map_err(join)?;
+        let spec = bt_xml::load_tree(path, None).map_err(join)?;
         self.try_spec(&spec, |_, _| {})
     }
 

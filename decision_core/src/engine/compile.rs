@@ -179,14 +179,13 @@ pub fn compile_with<C: 'static>(
     let mut arena = b.arena;
     arena.trace = TickTrace::new(arena.states.len());
     // Without errors every node got its behaviour.
-    let behaviors: Vec<_> = b.behaviors.into_iter().flatten().collect();
-    if behaviors.len() != arena.states.len() {
+    let Some(behaviors) = b.behaviors.into_iter().collect::<Option<Vec<_>>>() else {
         return Err(vec![CompileError {
             span: None,
             node_path: String::new(),
             message: "a node has no behaviour".to_owned(),
         }]);
-    }
+    };
     Ok(Tree {
         arena,
         shape: b.shape,
