@@ -459,3 +459,39 @@ fn retreating_from_fire_is_significantly_better_than_standing_in_it() {
         "{survival}"
     );
 }
+
+#[test]
+fn soccer_b_plays_with_its_own_parameters() {
+    // A: the base parameters; B: the simulation location's shared striker choice (issue 32).
+    let out = Command::new(env!("CARGO_BIN_EXE_robot-decision"))
+        .args(["soccer", "evaluate", "sample/soccer/parameters"])
+        .args([
+            "--against-location",
+            "simulation",
+            "--json",
+            "--matches",
+            "2",
+        ])
+        .args(["--seconds", "40", "--seed", "3"])
+        .args(["--scenario", "sample/soccer/scenarios/kickoff.json5"])
+        .current_dir(repo())
+        .output()
+        .expect("run robot-decision");
+    let doc = json_of(&out);
+    assert!(
+        doc["configs"][1]
+            .as_str()
+            .is_some_and(|c| c.contains("--location simulation"))
+    );
+    let difference = |name: &str| {
+        doc["metrics"]
+            .as_array()
+            .expect("metrics")
+            .iter()
+            .find(|m| m["name"] == name)
+            .and_then(|m| m["difference"]["mean"].as_f64())
+            .expect(name)
+    };
+    assert!(difference("role_changes_per_robot_min") < 0.0, "{doc}");
+    assert!(difference("one_striker_share") > 0.0, "{doc}");
+}
