@@ -96,7 +96,17 @@ impl Value {
 
     /// Reads the value as an int: doubles must be integral, strings are read by their leading
     /// integer (`"2x"` and `"1.7"` give 2 and 1), bools are 0/1.
+    #[inline]
     pub fn as_int(&self) -> Result<i64, ValueError> {
+        match self {
+            Value::Int(i) => Ok(*i),
+            other => other.converted_to_int(),
+        }
+    }
+
+    /// [`as_int`](Self::as_int) of a value that is not an int (out of line: ports read ints).
+    #[inline(never)]
+    fn converted_to_int(&self) -> Result<i64, ValueError> {
         match self {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(i64::from(*b)),

@@ -18,7 +18,9 @@ use super::node::{Behavior, NodeState, Port};
 use super::registry::{LeafParams, NodeModel, PortDirection, Registry};
 use super::script::Script;
 use super::trace::TickTrace;
-use super::tree::{Arena, Conditions, FAILURE_IF, Links, SKIP_IF, SUCCESS_IF, Shape, Tree, WHILE};
+use super::tree::{
+    Arena, Conditions, FAILURE_IF, Links, SKIP_IF, SUCCESS_IF, Shape, Slot, Tree, WHILE,
+};
 use super::{SourceSpan, TreeSpec};
 
 /// One problem in a tree spec.
@@ -155,20 +157,21 @@ pub fn compile_with<C: 'static>(
     let mut b = Builder {
         registry,
         arena: Arena {
-            states: Vec::new(),
+            shape: Shape {
+                links: Vec::new(),
+                child_ids: Vec::new(),
+                scopes: Vec::new(),
+                names: Vec::new(),
+            },
             blackboards,
             trace: TickTrace::new(0),
             tracing: true,
             visits: 0,
+            now: 0.0,
             pending: None,
         },
-        shape: Shape {
-            links: Vec::new(),
-            child_ids: Vec::new(),
-            conditions: Vec::new(),
-            names: Vec::new(),
-        },
         behaviors: Vec::new(),
+        conditions: Vec::new(),
         parents: Vec::new(),
         errors: Vec::new(),
     };
@@ -177,9 +180,20 @@ pub fn compile_with<C: 'static>(
         return Err(b.errors);
     }
     let mut arena = b.arena;
-    arena.trace = TickTrace::new(arena.states.len());
+    arena.trace = TickTrace::new(b.behaviors.len());
     // Without errors every node got its behaviour.
-    let Some(behaviors) = b.behaviors.into_iter().collect::<Option<Vec<_>>>() else {
+    let parts = b.behaviors.into_iter().zip(b.conditions);
+    let slots = parts
+        .zip(&arena.shape.links)
+        .map(|((behavior, conditions), &links)| {
+            behavior.map(|behavior| Slot {
+                behavior,
+                state: NodeState::Idle,
+                links,
+                conditions,
+            })
+        });
+    let Some(slots) = slots.collect::<Option<Vec<_>>>() else {
         return Err(vec![CompileError {
             span: None,
             node_path: String::new(),
@@ -188,8 +202,7 @@ pub fn compile_with<C: 'static>(
     };
     Ok(Tree {
         arena,
-        shape: b.shape,
-        behaviors,
+        slots,
         spec: spec.clone(),
         root_scope: root,
     })
@@ -198,9 +211,10 @@ pub fn compile_with<C: 'static>(
 struct Builder<'r, C> {
     registry: &'r Registry<C>,
     arena: Arena,
-    shape: Shape,
     /// Per node, its behaviour once made (`None` after an error).
     behaviors: Vec<Option<Box<dyn Behavior<C>>>>,
+    /// Per node, its pre/post-condition scripts, if it has any.
+    conditions: Vec<Option<Box<Conditions>>>,
     /// Per node: its parent and its position among the parent's children (paths in errors).
     parents: Vec<Option<(u32, usize)>>,
     errors: Vec<CompileError>,
@@ -215,22 +229,20 @@ impl<C: 'static> Builder<'_, C> {
         inherited_span: Option<&SourceSpan>,
         scope: ScopeId,
     ) -> u32 {
-        let id = u32::try_from(self.arena.states.len()).unwrap_or(u32::MAX);
+        let id = u32::try_from(self.behaviors.len()).unwrap_or(u32::MAX);
         let span = spec.span.as_ref().or(inherited_span);
         let mut errors: Vec<(Option<&SourceSpan>, String)> = Vec::new();
         let child_count = spec.children.len();
         let port_span = |key: &str| spec.port_spans.get(key).or(span);
 
         self.behaviors.push(None);
-        self.arena.states.push(NodeState::Idle);
-        self.shape.links.push(Links {
+        self.arena.shape.links.push(Links {
             children_start: 0,
             children_end: 0,
-            scope,
-            has_conditions: false,
         });
-        self.shape.conditions.push(None);
-        self.shape.names.push(spec.label().to_owned());
+        self.arena.shape.scopes.push(scope);
+        self.conditions.push(None);
+        self.arena.shape.names.push(spec.label().to_owned());
         self.parents.push(parent);
 
         let kind = self.registry.kind(&spec.kind);
@@ -286,8 +298,7 @@ impl<C: 'static> Builder<'_, C> {
             }
         }
         if !conditions.is_empty() {
-            self.shape.conditions[id as usize] = Some(Box::new(conditions));
-            self.shape.links[id as usize].has_conditions = true;
+            self.conditions[id as usize] = Some(Box::new(conditions));
         }
 
         let mut child_scope = scope;
@@ -372,16 +383,17 @@ impl<C: 'static> Builder<'_, C> {
             return id;
         }
 
-        let first_child = self.shape.child_ids.len();
-        let links = &mut self.shape.links[id as usize];
+        let first_child = self.arena.shape.child_ids.len();
+        let links = &mut self.arena.shape.links[id as usize];
         links.children_start = u32::try_from(first_child).unwrap_or(u32::MAX);
         links.children_end = u32::try_from(first_child + child_count).unwrap_or(u32::MAX);
-        self.shape
+        self.arena
+            .shape
             .child_ids
             .extend(std::iter::repeat_n(0, child_count));
         for (i, child) in spec.children.iter().enumerate() {
             let child_id = self.visit(child, Some((id, i)), span, child_scope);
-            self.shape.child_ids[first_child + i] = child_id;
+            self.arena.shape.child_ids[first_child + i] = child_id;
         }
         id
     }
@@ -392,6 +404,7 @@ impl<C: 'static> Builder<'_, C> {
         let mut at = Some(id);
         while let Some(node) = at {
             let label = self
+                .arena
                 .shape
                 .names
                 .get(node as usize)

@@ -9,7 +9,7 @@
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
-use super::tree::{Arena, Behaviors, Shape};
+use super::tree::{Arena, Behaviors, Slot};
 use std::any::Any;
 
 /// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
@@ -112,17 +112,19 @@ pub enum Port {
 }
 
 /// What a node sees while it ticks: its children, its ports, the blackboard, the profile's
-/// context and the injected time.
+/// context and the injected time. Kept to six words: a child's `Cx` is built on every visit.
 pub struct Cx<'t, C> {
+    /// The shape, the blackboards, the trace and the time of this tick.
     pub(crate) arena: &'t mut Arena,
-    pub(crate) shape: &'t Shape,
-    /// The behaviours of the nodes after this one in preorder (its subtree comes first).
+    pub(crate) ctx: &'t mut C,
+    /// The nodes after this one in preorder (its subtree comes first).
     pub(crate) below: &'t mut Behaviors<C>,
     pub(crate) id: u32,
-    /// The ids of this node's children.
-    pub(crate) children: &'t [u32],
-    pub(crate) ctx: &'t mut C,
-    pub(crate) now: f64,
+    /// This node's status; the engine stores it back after the node's tick or halt.
+    pub(crate) state: NodeState,
+    /// This node's children are `shape.child_ids[children_start..][..child_count]`.
+    pub(crate) children_start: u32,
+    pub(crate) child_count: u32,
 }
 
 impl<'t, C> Cx<'t, C> {
@@ -141,7 +143,7 @@ impl<'t, C> Cx<'t, C> {
     /// The injected time of this tick.
     #[inline]
     pub fn now(&self) -> f64 {
-        self.now
+        self.arena.now
     }
 
     /// This node's id.
@@ -153,7 +155,7 @@ impl<'t, C> Cx<'t, C> {
     /// This node's status before this tick.
     #[inline]
     pub fn state(&self) -> NodeState {
-        self.arena.state(self.id)
+        self.state
     }
 
     /// BT.CPP's `setStatus(RUNNING)` inside a node's own tick: many kinds mark themselves
@@ -167,37 +169,56 @@ impl<'t, C> Cx<'t, C> {
     /// [`set_running`](Self::set_running), returning the state the node was in before.
     #[inline]
     pub fn start_running(&mut self) -> NodeState {
-        match self.arena.states.get_mut(self.id as usize) {
-            Some(state) => std::mem::replace(state, NodeState::Running),
-            None => NodeState::Idle,
-        }
+        std::mem::replace(&mut self.state, NodeState::Running)
     }
 
     /// Number of children.
     #[inline]
     pub fn child_count(&self) -> usize {
-        self.children.len()
+        self.child_count as usize
     }
 
-    /// The id of child `i`; the caller keeps `i` below `child_count`.
-    #[inline]
+    /// The id of child `i` (`u32::MAX`, which no tick reaches, when there is no such child).
+    #[inline(always)]
     fn child(&self, i: usize) -> u32 {
-        self.children[i]
+        if i < self.child_count as usize {
+            let at = self.children_start as usize + i;
+            self.arena
+                .shape
+                .child_ids
+                .get(at)
+                .copied()
+                .unwrap_or(u32::MAX)
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// The slot of descendant `node` among those below this node.
+    #[inline(always)]
+    fn slot(&self, node: u32) -> Option<&Slot<C>> {
+        self.below.get(self.offset(node))
+    }
+
+    /// The position of descendant `node` in `below`.
+    #[inline(always)]
+    fn offset(&self, node: u32) -> usize {
+        node.wrapping_sub(self.id).wrapping_sub(1) as usize
     }
 
     /// Status child `i` was left in.
     #[inline]
     pub fn child_state(&self, i: usize) -> NodeState {
-        self.arena.state(self.child(i))
+        self.slot(self.child(i))
+            .map_or(NodeState::Idle, |slot| slot.state)
     }
 
     /// Ticks descendant `node` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     fn tick_descendant(&mut self, node: u32) -> Result<Status, Fault> {
-        let offset = node.wrapping_sub(self.id).wrapping_sub(1) as usize;
+        let offset = self.offset(node);
         let from = self.below.get_mut(offset..).unwrap_or_default();
-        self.arena
-            .tick_node(self.shape, from, node, self.ctx, self.now)
+        self.arena.tick_node(from, node, self.ctx)
     }
 
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
@@ -215,10 +236,9 @@ impl<'t, C> Cx<'t, C> {
     /// BT.CPP's `haltChild` of descendant `node`.
     #[inline]
     fn halt_and_reset(&mut self, node: u32) {
-        let (shape, now) = (self.shape, self.now);
-        let offset = node.wrapping_sub(self.id).wrapping_sub(1) as usize;
+        let offset = self.offset(node);
         let from = self.below.get_mut(offset..).unwrap_or_default();
-        self.arena.halt_and_reset(shape, from, node, self.ctx, now);
+        self.arena.halt_and_reset(from, node, self.ctx);
     }
 
     /// Halts (if running) and resets every child, as BT.CPP's `resetChildren`.
@@ -231,20 +251,32 @@ impl<'t, C> Cx<'t, C> {
     /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        let children = self.children.get(first..).unwrap_or_default();
-        for &child in children {
-            match self.arena.states.get_mut(child as usize) {
-                Some(state) if *state != NodeState::Running => *state = NodeState::Idle,
+        for i in first..self.child_count as usize {
+            let child = self.child(i);
+            let offset = self.offset(child);
+            match self.below.get_mut(offset) {
+                Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
                 Some(_) => self.halt_and_reset(child),
                 None => {}
             }
         }
     }
 
-    /// The id of child `k` of child `i`.
+    /// The id of child `k` of child `i` (`u32::MAX` when there is none).
     #[inline]
     fn grandchild(&self, i: usize, k: usize) -> u32 {
-        self.shape.children(self.child(i))[k]
+        match self.slot(self.child(i)) {
+            Some(slot) if k < slot.links.child_count() => {
+                let at = slot.links.children_start as usize + k;
+                self.arena
+                    .shape
+                    .child_ids
+                    .get(at)
+                    .copied()
+                    .unwrap_or(u32::MAX)
+            }
+            _ => u32::MAX,
+        }
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
@@ -264,18 +296,19 @@ impl<'t, C> Cx<'t, C> {
     #[inline]
     pub fn settle_child(&mut self, i: usize, status: Status) {
         let child = self.child(i);
-        if let Some(slot) = self.arena.states.get_mut(child as usize) {
-            *slot = slot.after(status);
-        }
-        if self.arena.tracing {
-            self.arena.trace.record(child, status);
+        let offset = self.offset(child);
+        if let Some(slot) = self.below.get_mut(offset) {
+            slot.state = slot.state.after(status);
+            if self.arena.tracing {
+                self.arena.trace.record(child, status);
+            }
         }
     }
 
     /// Keeps `fault` as the error of the current tick where no result can be returned (a child
     /// ticked inside [`Behavior::halt`]); the first such error wins.
     pub fn defer_fault(&mut self, fault: Fault) {
-        let error = self.shape.fault_error(self.id, fault);
+        let error = self.arena.shape.fault_error(self.id, fault);
         self.arena.pending.get_or_insert(*error);
     }
 
@@ -294,7 +327,7 @@ impl<'t, C> Cx<'t, C> {
     /// The scope this node's ports resolve in.
     #[inline]
     pub fn scope(&self) -> ScopeId {
-        self.shape.scope_of(self.id)
+        self.arena.shape.scope_of(self.id)
     }
 
     /// The value of an input port (`None` when its entry is empty or the port is missing).
@@ -314,7 +347,17 @@ impl<'t, C> Cx<'t, C> {
     }
 
     /// An input port as an int (errors name the port).
+    #[inline]
     pub fn get_int(&self, port: &Port, name: &str) -> Result<i64, String> {
+        match self.get(port) {
+            Some(Value::Int(i)) => Ok(*i),
+            _ => self.converted_int(port, name),
+        }
+    }
+
+    /// [`get_int`](Self::get_int) of a port that holds no int (out of line: ports read ints).
+    #[inline(never)]
+    fn converted_int(&self, port: &Port, name: &str) -> Result<i64, String> {
         self.input(port, name)?
             .as_int()
             .map_err(|e| format!("port `{name}`: {e}"))

@@ -6,12 +6,13 @@
 //! (`_onSuccess` / `_onFailure`, then `_post`, on a completed result), keeps the node's
 //! [`NodeState`] (SKIPPED leaves it as it was) and records the trace.
 //!
-//! A compiled tree is three parts: its [`Shape`] (links, child lists, conditions, labels:
-//! fixed after compiling, read while ticking), its [`Arena`] (what ticking changes: node
-//! states, blackboards, trace) and the behaviours, one per node in preorder. A node's
-//! descendants come after it in preorder, so a node ticks with its own behaviour borrowed
-//! and the slice of the behaviours after it lent to its children: no behaviour is moved out
-//! and back per visit, and no node can reach its own behaviour twice.
+//! A compiled tree is two parts: its [`Arena`] (the [`Shape`]: links, child lists,
+//! conditions, labels, fixed after compiling; and what ticking changes: blackboards, trace,
+//! time) and its [`Slot`]s, one per node in preorder: the node's behaviour, its
+//! [`NodeState`] and its links, side by side for the visit. A node's descendants come after
+//! it in preorder, so a node ticks with its own slot borrowed and the slots after it lent to
+//! its children: no behaviour is moved out and back per visit, and no node can reach its own
+//! behaviour twice.
 
 use super::Status;
 use super::blackboard::{Blackboards, ScopeId};
@@ -20,10 +21,19 @@ use super::script::Script;
 use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
 
-/// The behaviours of the nodes from one id on, in preorder (the first one is that node's).
-pub(crate) type Behaviors<C> = [Box<dyn Behavior<C>>];
+/// One node as the tick loop holds it: its behaviour, its status between ticks, its links and
+/// its pre/post-condition scripts (most nodes have none).
+pub(crate) struct Slot<C> {
+    pub behavior: Box<dyn Behavior<C>>,
+    pub state: NodeState,
+    pub links: Links,
+    pub conditions: Option<Box<Conditions>>,
+}
 
-/// The pre- and post-condition scripts of one node (most nodes have none).
+/// The slots of the nodes from one id on, in preorder (the first one is that node's).
+pub(crate) type Behaviors<C> = [Slot<C>];
+
+/// The pre- and post-condition scripts of one node.
 #[derive(Default)]
 pub(crate) struct Conditions {
     /// `_failureIf`, `_successIf`, `_skipIf`, `_while`, in BT.CPP's order of evaluation.
@@ -48,24 +58,97 @@ impl Conditions {
             && self.post.is_none()
             && self.on_halted.is_none()
     }
+
+    /// The status decided by a pre-condition of a node in `state`, and whether `_while`
+    /// turned false while it was running (it is halted first then).
+    fn pre(
+        &self,
+        state: NodeState,
+        bbs: &mut Blackboards,
+    ) -> Result<(Option<Status>, bool), String> {
+        match state {
+            NodeState::Idle => {
+                for (k, script) in self.pre.iter().enumerate() {
+                    let Some(script) = script else { continue };
+                    let holds = holds(script, bbs)?;
+                    let decided = match k {
+                        FAILURE_IF if holds => Some(Status::Failure),
+                        SUCCESS_IF if holds => Some(Status::Success),
+                        SKIP_IF if holds => Some(Status::Skipped),
+                        WHILE if !holds => Some(Status::Skipped),
+                        _ => None,
+                    };
+                    if decided.is_some() {
+                        return Ok((decided, false));
+                    }
+                }
+                Ok((None, false))
+            }
+            NodeState::Running => match &self.pre[WHILE] {
+                Some(script) if !holds(script, bbs)? => Ok((Some(Status::Skipped), true)),
+                _ => Ok((None, false)),
+            },
+            NodeState::Success | NodeState::Failure => Ok((None, false)),
+        }
+    }
+
+    /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
+    #[inline]
+    fn post(&self, status: Status, bbs: &mut Blackboards) -> Result<(), String> {
+        let first = match status {
+            Status::Success => &self.on_success,
+            Status::Failure => &self.on_failure,
+            Status::Running | Status::Skipped => return Ok(()),
+        };
+        if first.is_none() && self.post.is_none() {
+            return Ok(());
+        }
+        run(first, bbs)?;
+        run(&self.post, bbs)
+    }
 }
 
-/// Where a node's children are, which blackboard scope its ports use, and whether it has
-/// pre/post conditions (read on every visit, so kept beside the links).
+/// Whether the condition `script` holds (an error in words names the script).
+#[inline]
+fn holds(script: &Script, bbs: &mut Blackboards) -> Result<bool, String> {
+    script
+        .eval_bool(bbs)
+        .map_err(|e| format!("script `{}`: {}", script.source(), e.message))
+}
+
+/// Runs `script` if there is one (an error in words names the script).
+fn run(script: &Option<Script>, bbs: &mut Blackboards) -> Result<(), String> {
+    match script {
+        Some(script) => script
+            .eval(bbs)
+            .map(|_| ())
+            .map_err(|e| format!("script `{}`: {}", script.source(), e.message)),
+        None => Ok(()),
+    }
+}
+
+/// Where a node's children are (kept in the node's slot too, for the visit).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
     /// The node's children are `child_ids[children_start..children_end]`.
     pub children_start: u32,
     pub children_end: u32,
-    pub scope: ScopeId,
-    pub has_conditions: bool,
+}
+
+impl Links {
+    /// The number of children.
+    #[inline(always)]
+    pub fn child_count(&self) -> usize {
+        self.children_end.saturating_sub(self.children_start) as usize
+    }
 }
 
 /// The fixed shape of a compiled tree, indexed by node id: read-only while ticking.
 pub(crate) struct Shape {
     pub links: Vec<Links>,
     pub child_ids: Vec<u32>,
-    pub conditions: Vec<Option<Box<Conditions>>>,
+    /// Per node, the blackboard scope its ports resolve in.
+    pub scopes: Vec<ScopeId>,
     pub names: Vec<String>,
 }
 
@@ -88,14 +171,12 @@ impl Shape {
 
     #[inline]
     pub fn child_count(&self, id: u32) -> usize {
-        self.links.get(id as usize).map_or(0, |l| {
-            l.children_end.saturating_sub(l.children_start) as usize
-        })
+        self.links.get(id as usize).map_or(0, Links::child_count)
     }
 
     #[inline]
     pub fn scope_of(&self, id: u32) -> ScopeId {
-        self.links[id as usize].scope
+        self.scopes[id as usize]
     }
 
     fn error(&self, id: u32, message: String) -> TickError {
@@ -131,145 +212,40 @@ impl Shape {
     }
 }
 
-/// What ticking changes: per-node states, the blackboards, the trace and the counters.
+/// The tree's shape and what ticking changes: the blackboards, the trace, the counters and
+/// the time of the current tick.
 pub(crate) struct Arena {
-    pub states: Vec<NodeState>,
+    pub shape: Shape,
     pub blackboards: Blackboards,
     pub trace: TickTrace,
     pub tracing: bool,
     pub visits: u64,
+    /// The injected time of the current tick.
+    pub now: f64,
     /// An error raised by an `_onHalted` script (halts cannot return one).
     pub pending: Option<TickError>,
 }
 
 impl Arena {
-    #[inline]
-    pub fn state(&self, id: u32) -> NodeState {
-        self.states
-            .get(id as usize)
-            .copied()
-            .unwrap_or(NodeState::Idle)
-    }
-
-    fn run_script(
-        &mut self,
-        shape: &Shape,
-        id: u32,
-        pick: fn(&Conditions) -> Option<&Script>,
-    ) -> Result<(), TickError> {
-        let Some(conditions) = shape.conditions[id as usize].as_deref() else {
-            return Ok(());
-        };
-        let Some(script) = pick(conditions) else {
-            return Ok(());
-        };
-        match script.eval(&mut self.blackboards) {
-            Ok(_) => Ok(()),
-            Err(e) => {
-                let message = format!("script `{}`: {}", script.source(), e.message);
-                Err(shape.error(id, message))
-            }
-        }
-    }
-
-    /// The status decided by a pre-condition, and whether `_while` turned false while running.
-    #[inline(never)]
-    fn pre_conditions(
-        &mut self,
-        shape: &Shape,
-        id: u32,
-    ) -> Result<(Option<Status>, bool), TickError> {
-        let state = self.states[id as usize];
-        let Some(conditions) = shape.conditions[id as usize].as_deref() else {
-            return Ok((None, false));
-        };
-        let check = |script: &Script, bbs: &mut Blackboards| {
-            script.eval_bool(bbs).map_err(|e| {
-                let message = format!("script `{}`: {}", script.source(), e.message);
-                shape.error(id, message)
-            })
-        };
-        match state {
-            NodeState::Idle => {
-                for (k, script) in conditions.pre.iter().enumerate() {
-                    let Some(script) = script else { continue };
-                    let holds = check(script, &mut self.blackboards)?;
-                    let decided = match k {
-                        FAILURE_IF if holds => Some(Status::Failure),
-                        SUCCESS_IF if holds => Some(Status::Success),
-                        SKIP_IF if holds => Some(Status::Skipped),
-                        WHILE if !holds => Some(Status::Skipped),
-                        _ => None,
-                    };
-                    if decided.is_some() {
-                        return Ok((decided, false));
-                    }
-                }
-                Ok((None, false))
-            }
-            NodeState::Running => match &conditions.pre[WHILE] {
-                Some(script) => {
-                    let holds = check(script, &mut self.blackboards)?;
-                    Ok(if holds {
-                        (None, false)
-                    } else {
-                        (Some(Status::Skipped), true)
-                    })
-                }
-                None => Ok((None, false)),
-            },
-            NodeState::Success | NodeState::Failure => Ok((None, false)),
-        }
-    }
-
-    /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
-    #[inline(never)]
-    fn post_conditions(&mut self, shape: &Shape, id: u32, status: Status) -> Result<(), TickError> {
-        let first: fn(&Conditions) -> Option<&Script> = match status {
-            Status::Success => |c| c.on_success.as_ref(),
-            Status::Failure => |c| c.on_failure.as_ref(),
-            Status::Running | Status::Skipped => return Ok(()),
-        };
-        self.run_script(shape, id, first)?;
-        self.run_script(shape, id, |c| c.post.as_ref())
-    }
-
-    /// Ticks node `id`, whose behaviour is the first of `from`: pre-conditions, its
-    /// behaviour, post-conditions, state, trace. Most nodes have no conditions: they take the
-    /// short path.
+    /// Ticks node `id`, whose slot is the first of `from`: pre-conditions, its behaviour,
+    /// post-conditions, state, trace. Most nodes have no conditions: they take the short path.
     #[inline(always)]
     pub fn tick_node<C>(
         &mut self,
-        shape: &Shape,
         from: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
-        now: f64,
     ) -> Result<Status, Fault> {
         self.visits += 1;
-        let Some((behavior, below)) = from.split_first_mut() else {
-            return Err(Fault::below(shape.misplaced(id)));
+        let Some((slot, below)) = from.split_first_mut() else {
+            return Err(Fault::below(self.shape.misplaced(id)));
         };
-        let Some(links) = shape.links.get(id as usize) else {
-            return Err(Fault::below(shape.misplaced(id)));
-        };
-        let status = if links.has_conditions {
-            self.tick_with_conditions(shape, behavior.as_mut(), below, id, ctx, now)?
+        let status = if slot.conditions.is_none() {
+            let behavior = slot.behavior.as_mut();
+            self.tick_behavior(behavior, &mut slot.state, slot.links, below, id, ctx)?
         } else {
-            let cx = Cx {
-                children: shape.children_of(links),
-                arena: self,
-                shape,
-                below,
-                id,
-                ctx,
-                now,
-            };
-            Self::tick_behavior(behavior.as_mut(), cx)?
+            self.tick_with_conditions(slot, below, id, ctx)?
         };
-        if let Some(slot) = self.states.get_mut(id as usize) {
-            *slot = slot.after(status);
-        }
         if self.tracing {
             self.trace.record(id, status);
         }
@@ -277,116 +253,153 @@ impl Arena {
     }
 
     /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
-    /// post-conditions of a node that has conditions.
+    /// post-conditions of a node that has conditions, leaving it in its state after them.
     #[inline(never)]
     fn tick_with_conditions<C>(
         &mut self,
-        shape: &Shape,
-        behavior: &mut dyn Behavior<C>,
+        slot: &mut Slot<C>,
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
-        now: f64,
     ) -> Result<Status, Fault> {
-        let (decided, halt_first) = self.pre_conditions(shape, id).map_err(Fault::below)?;
+        let Slot {
+            behavior,
+            state,
+            links,
+            conditions,
+        } = slot;
+        let (behavior, links) = (behavior.as_mut(), *links);
+        let Some(conditions) = conditions.as_deref() else {
+            return self.tick_behavior(behavior, state, links, below, id, ctx);
+        };
+        let (decided, halt_first) = conditions
+            .pre(*state, &mut self.blackboards)
+            .map_err(|message| self.located(id, message))?;
         if halt_first {
-            self.halt_behavior(shape, behavior, below, id, ctx, now);
+            self.halt_parts(behavior, state, links, Some(conditions), below, id, ctx);
         }
         let status = match decided {
             Some(status) => status,
-            None => {
-                let cx = Cx {
-                    children: shape.children(id),
-                    arena: self,
-                    shape,
-                    below,
-                    id,
-                    ctx,
-                    now,
-                };
-                Self::tick_behavior(behavior, cx)?
-            }
+            None => self.tick_behavior(behavior, state, links, below, id, ctx)?,
         };
-        self.post_conditions(shape, id, status)
-            .map_err(Fault::below)?;
+        conditions
+            .post(status, &mut self.blackboards)
+            .map_err(|message| self.located(id, message))?;
+        *state = state.after(status);
         Ok(status)
     }
 
-    /// Runs a node's behaviour once in `cx` (which lends it the behaviours below it).
-    #[inline(always)]
-    fn tick_behavior<C>(
-        behavior: &mut dyn Behavior<C>,
-        mut cx: Cx<'_, C>,
-    ) -> Result<Status, Fault> {
-        let (shape, id) = (cx.shape, cx.id);
-        behavior
-            .tick(&mut cx)
-            .map_err(|fault| shape.locate(id, fault))
-    }
-
-    /// Halts node `id`, whose behaviour is the first of `from` (its behaviour's halt, then
-    /// idle, then `_onHalted`). Rare next to ticks: kept out of line so that the resets
-    /// around it stay small.
+    /// A script error of node `id`, located.
     #[cold]
     #[inline(never)]
-    pub fn halt_node<C>(
+    fn located(&self, id: u32, message: String) -> Fault {
+        Fault::below(self.shape.error(id, message))
+    }
+
+    /// Runs a node's behaviour once, lending it the slots below it, and leaves the node in
+    /// its state after the result (from the state the node set itself, e.g. running).
+    #[inline(always)]
+    fn tick_behavior<C>(
         &mut self,
-        shape: &Shape,
-        from: &mut Behaviors<C>,
+        behavior: &mut dyn Behavior<C>,
+        state: &mut NodeState,
+        links: Links,
+        below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
-        now: f64,
-    ) {
-        match from.split_first_mut() {
-            Some((behavior, below)) => {
-                self.halt_behavior(shape, behavior.as_mut(), below, id, ctx, now);
+    ) -> Result<Status, Fault> {
+        let mut cx = Cx {
+            arena: self,
+            ctx,
+            below,
+            id,
+            state: *state,
+            children_start: links.children_start,
+            child_count: links.children_end.saturating_sub(links.children_start),
+        };
+        let result = behavior.tick(&mut cx);
+        match result {
+            Ok(status) => {
+                *state = cx.state.after(status);
+                Ok(status)
             }
-            None => {
-                self.pending.get_or_insert(shape.misplaced(id));
+            Err(fault) => {
+                *state = cx.state;
+                Err(self.shape.locate(id, fault))
             }
         }
     }
 
-    /// [`halt_node`](Self::halt_node) with the behaviour already split from those below it.
-    fn halt_behavior<C>(
+    /// Halts node `id`, whose slot is the first of `from` (its behaviour's halt, then idle,
+    /// then `_onHalted`). Rare next to ticks: kept out of line so that the resets around it
+    /// stay small.
+    #[cold]
+    #[inline(never)]
+    pub fn halt_node<C>(&mut self, from: &mut Behaviors<C>, id: u32, ctx: &mut C) {
+        match from.split_first_mut() {
+            Some((slot, below)) => {
+                let behavior = slot.behavior.as_mut();
+                let conditions = slot.conditions.as_deref();
+                self.halt_parts(
+                    behavior,
+                    &mut slot.state,
+                    slot.links,
+                    conditions,
+                    below,
+                    id,
+                    ctx,
+                );
+            }
+            None => {
+                let error = self.shape.misplaced(id);
+                self.pending.get_or_insert(error);
+            }
+        }
+    }
+
+    /// [`halt_node`](Self::halt_node) of a slot already taken apart.
+    #[allow(clippy::too_many_arguments)]
+    fn halt_parts<C>(
         &mut self,
-        shape: &Shape,
         behavior: &mut dyn Behavior<C>,
+        state: &mut NodeState,
+        links: Links,
+        conditions: Option<&Conditions>,
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
-        now: f64,
     ) {
         behavior.halt(&mut Cx {
-            children: shape.children(id),
             arena: self,
-            shape,
+            ctx,
             below,
             id,
-            ctx,
-            now,
+            state: *state,
+            children_start: links.children_start,
+            child_count: links.children_end.saturating_sub(links.children_start),
         });
-        self.states[id as usize] = NodeState::Idle;
-        if let Err(e) = self.run_script(shape, id, |c| c.on_halted.as_ref()) {
-            self.pending.get_or_insert(e);
+        *state = NodeState::Idle;
+        if let Some(conditions) = conditions
+            && let Err(message) = run(&conditions.on_halted, &mut self.blackboards)
+        {
+            let error = self.shape.error(id, message);
+            self.pending.get_or_insert(error);
         }
     }
 
     /// BT.CPP's `haltChild` of node `id` (the first of `from`): halt if running, then reset
     /// to idle.
     #[inline]
-    pub fn halt_and_reset<C>(
-        &mut self,
-        shape: &Shape,
-        from: &mut Behaviors<C>,
-        id: u32,
-        ctx: &mut C,
-        now: f64,
-    ) {
-        if self.states[id as usize] == NodeState::Running {
-            self.halt_node(shape, from, id, ctx, now);
+    pub fn halt_and_reset<C>(&mut self, from: &mut Behaviors<C>, id: u32, ctx: &mut C) {
+        let Some(slot) = from.first_mut() else {
+            return;
+        };
+        if slot.state == NodeState::Running {
+            self.halt_node(from, id, ctx);
         }
-        self.states[id as usize] = NodeState::Idle;
+        if let Some(slot) = from.first_mut() {
+            slot.state = NodeState::Idle;
+        }
     }
 }
 
@@ -404,8 +417,7 @@ fn error_at(names: &[String], id: u32, message: String) -> TickError {
 /// A compiled tree: tick it with the profile's context and the injected time.
 pub struct Tree<C> {
     pub(crate) arena: Arena,
-    pub(crate) shape: Shape,
-    pub(crate) behaviors: Vec<Box<dyn Behavior<C>>>,
+    pub(crate) slots: Vec<Slot<C>>,
     pub(crate) spec: TreeSpec,
     pub(crate) root_scope: ScopeId,
 }
@@ -414,15 +426,16 @@ impl<C> Tree<C> {
     /// Ticks the root once (BT.CPP `tickExactlyOnce`); a completed root is reset to idle.
     pub fn try_tick(&mut self, ctx: &mut C, now: f64) -> Result<Status, TickError> {
         self.arena.trace.begin(now);
-        let result = self
-            .arena
-            .tick_node(&self.shape, &mut self.behaviors, 0, ctx, now);
+        self.arena.now = now;
+        let result = self.arena.tick_node(&mut self.slots, 0, ctx);
         if let Some(e) = self.arena.pending.take() {
             return Err(e);
         }
-        let status = result.map_err(|e| *self.shape.fault_error(0, e))?;
-        if matches!(status, Status::Success | Status::Failure) {
-            self.arena.states[0] = NodeState::Idle;
+        let status = result.map_err(|e| *self.arena.shape.fault_error(0, e))?;
+        if matches!(status, Status::Success | Status::Failure)
+            && let Some(root) = self.slots.first_mut()
+        {
+            root.state = NodeState::Idle;
         }
         Ok(status)
     }
@@ -456,12 +469,14 @@ impl<C> Tree<C> {
 
     /// Number of nodes.
     pub fn node_count(&self) -> usize {
-        self.arena.states.len()
+        self.slots.len()
     }
 
     /// The status node `n` is in between ticks.
     pub fn state(&self, n: NodeId) -> NodeState {
-        self.arena.state(n.0)
+        self.slots
+            .get(n.index())
+            .map_or(NodeState::Idle, |slot| slot.state)
     }
 
     /// Whether node `n` is running.
@@ -471,12 +486,12 @@ impl<C> Tree<C> {
 
     /// The position of the child node `n` keeps running (kinds that track one).
     pub fn running_child(&self, n: NodeId) -> Option<usize> {
-        self.behaviors.get(n.index())?.running_child()
+        self.slots.get(n.index())?.behavior.running_child()
     }
 
     /// The label of node `n`.
     pub fn name(&self, n: NodeId) -> Option<&str> {
-        self.shape.names.get(n.index()).map(String::as_str)
+        self.arena.shape.names.get(n.index()).map(String::as_str)
     }
 
     /// Explains node `n`'s result for `ctx` in words (conditions), if its kind can.
@@ -487,16 +502,16 @@ impl<C> Tree<C> {
 
     /// Appends the explanation of node `n` to `out`; false when it has none.
     pub fn explain_into(&self, n: NodeId, ctx: &C, now: f64, out: &mut String) -> bool {
-        self.behaviors
+        self.slots
             .get(n.index())
-            .is_some_and(|b| b.explain_into(ctx, now, out))
+            .is_some_and(|slot| slot.behavior.explain_into(ctx, now, out))
     }
 
     /// Whether node `n`'s explanations never need JSON escapes (false when unknown).
     pub fn explanation_is_json_safe(&self, n: NodeId) -> bool {
-        self.behaviors
+        self.slots
             .get(n.index())
-            .is_some_and(|b| b.explanation_is_json_safe())
+            .is_some_and(|slot| slot.behavior.explanation_is_json_safe())
     }
 
     /// Halts the tree as BT.CPP does when a tree is destroyed: the root is halted, then every
@@ -504,16 +519,14 @@ impl<C> Tree<C> {
     /// every node is left idle. BT.CPP aborts the process when an `_onHalted` script throws
     /// there; this returns the first such error instead, with the node that raised it.
     pub fn halt_as_destroyed(&mut self, ctx: &mut C) -> Result<(), TickError> {
-        let now = self.arena.trace.now();
+        self.arena.now = self.arena.trace.now();
         self.arena.pending = None;
-        self.arena
-            .halt_and_reset(&self.shape, &mut self.behaviors, 0, ctx, now);
-        for at in 0..self.behaviors.len() {
+        self.arena.halt_and_reset(&mut self.slots, 0, ctx);
+        for at in 0..self.slots.len() {
             let id = u32::try_from(at).unwrap_or(u32::MAX);
-            self.arena
-                .halt_node(&self.shape, &mut self.behaviors[at..], id, ctx, now);
+            self.arena.halt_node(&mut self.slots[at..], id, ctx);
         }
-        self.arena.states.fill(NodeState::Idle);
+        self.set_all_idle();
         match self.arena.pending.take() {
             Some(e) => Err(e),
             None => Ok(()),
@@ -524,11 +537,17 @@ impl<C> Tree<C> {
     /// parent left unreset (kinds keep the memory BT.CPP keeps across a halt, e.g. `RunOnce`'s
     /// result and `SequenceWithMemory`'s position).
     pub fn halt(&mut self, ctx: &mut C) {
-        let now = self.arena.trace.now();
-        self.arena
-            .halt_and_reset(&self.shape, &mut self.behaviors, 0, ctx, now);
-        self.arena.states.fill(NodeState::Idle);
+        self.arena.now = self.arena.trace.now();
+        self.arena.halt_and_reset(&mut self.slots, 0, ctx);
+        self.set_all_idle();
         self.arena.pending = None;
+    }
+
+    /// Leaves every node idle.
+    fn set_all_idle(&mut self) {
+        for slot in &mut self.slots {
+            slot.state = NodeState::Idle;
+        }
     }
 
     /// Marks the chain `path` as running, as if the last tick had returned `Running` along it,
@@ -542,15 +561,19 @@ impl<C> Tree<C> {
         };
         if first != NodeId(0)
             || last.index() >= self.node_count()
-            || self.shape.child_count(last.0) != 0
-            || self.arena.states.contains(&NodeState::Running)
+            || self.arena.shape.child_count(last.0) != 0
+            || self
+                .slots
+                .iter()
+                .any(|slot| slot.state == NodeState::Running)
         {
             return false;
         }
         let mut steps = Vec::with_capacity(path.len());
         for pair in path.windows(2) {
             let (parent, child) = (pair[0].0, pair[1].0);
-            let position = self.shape.children(parent).iter().position(|&c| c == child);
+            let children = self.arena.shape.children(parent);
+            let position = children.iter().position(|&c| c == child);
             let Some(position) = position else {
                 return false;
             };
@@ -558,18 +581,18 @@ impl<C> Tree<C> {
         }
         steps.push((last.0, None));
         let all_can = steps.iter().all(|&(node, _)| {
-            self.behaviors
+            self.slots
                 .get(node as usize)
-                .is_some_and(|b| b.can_resume())
+                .is_some_and(|slot| slot.behavior.can_resume())
         });
         if !all_can {
             return false;
         }
         for &(node, child) in &steps {
-            if let Some(b) = self.behaviors.get_mut(node as usize) {
-                b.resume(child);
+            if let Some(slot) = self.slots.get_mut(node as usize) {
+                slot.behavior.resume(child);
+                slot.state = NodeState::Running;
             }
-            self.arena.states[node as usize] = NodeState::Running;
         }
         true
     }
@@ -578,7 +601,11 @@ impl<C> Tree<C> {
     /// [`Behavior::as_any`] (a profile reads what one of its controls decided, e.g.
     /// `weighted_selection`'s best rule); `None` for another kind.
     pub fn behavior<T: 'static>(&self, n: NodeId) -> Option<&T> {
-        self.behaviors.get(n.index())?.as_any()?.downcast_ref::<T>()
+        self.slots
+            .get(n.index())?
+            .behavior
+            .as_any()?
+            .downcast_ref::<T>()
     }
 
     /// The spec this tree was compiled from: the layout the viewer draws.

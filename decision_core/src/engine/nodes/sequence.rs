@@ -25,11 +25,12 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 }
 
 /// Children in order until one returns `stop` (`Failure` for `Sequence`, `Success` for
-/// `Fallback`): the running position and the skipped count of this round.
+/// `Fallback`): the running position and the skipped count of this round. `YIELDS` is the
+/// asynchronous variant's rule (see [`Ordered::yielding`]), a type parameter so that the
+/// common kinds do not test it per child.
 #[derive(Debug)]
-pub struct Ordered {
+pub struct Ordered<const YIELDS: bool = false> {
     stop: Status,
-    yields: bool,
     round: Round,
 }
 
@@ -39,7 +40,6 @@ impl Ordered {
     pub fn until(stop: Status) -> Self {
         Self {
             stop,
-            yields: false,
             round: Round::default(),
         }
     }
@@ -47,11 +47,15 @@ impl Ordered {
     /// The asynchronous variant (`AsyncSequence`, `AsyncFallback`): a child that was idle
     /// and completes without returning `stop` ends the tick with `Running` when more children
     /// are left, so the next child starts on the next tick.
-    pub fn yielding(mut self) -> Self {
-        self.yields = true;
-        self
+    pub fn yielding(self) -> Ordered<true> {
+        Ordered {
+            stop: self.stop,
+            round: self.round,
+        }
     }
+}
 
+impl<const YIELDS: bool> Ordered<YIELDS> {
     fn done(&self) -> Status {
         if self.stop == Status::Failure {
             Status::Success
@@ -61,14 +65,14 @@ impl Ordered {
     }
 }
 
-impl<C> Behavior<C> for Ordered {
+impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         self.round.start(cx);
         while self.round.current < n {
             let at = self.round.current;
             // Only the asynchronous variant needs the child's state before the tick.
-            let before = if self.yields {
+            let before = if YIELDS {
                 cx.child_state(at)
             } else {
                 NodeState::Running
@@ -83,7 +87,7 @@ impl<C> Behavior<C> for Ordered {
                 }
                 _ => {
                     self.round.current += 1;
-                    if self.yields && before == NodeState::Idle && self.round.current < n {
+                    if YIELDS && before == NodeState::Idle && self.round.current < n {
                         return Ok(Status::Running);
                     }
                 }

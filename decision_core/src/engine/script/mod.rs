@@ -124,6 +124,7 @@ impl Script {
 
     /// Runs the script as a condition: an int result must be 0 or 1, a double is true when
     /// non-zero, a string is an error.
+    #[inline]
     pub fn eval_bool(&self, bbs: &mut Blackboards) -> Result<bool, ScriptError> {
         self.program.run_bool(&self.slots, bbs)
     }
