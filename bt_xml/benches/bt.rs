@@ -21,7 +21,7 @@ fn registry() -> Registry<()> {
 
 fn build(name: &str, registry: &Registry<()>) -> Tree<()> {
     let spec = load_tree(&trees_dir().join(name), None).unwrap_or_else(|e| panic!("{e:?}"));
-    bench_leaves::compile_for_schedule(&spec, registry).unwrap_or_else(|e| panic!("{e:?}"))
+    bench_leaves::compile_for_schedule(spec, registry).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 fn bench(c: &mut Criterion) {

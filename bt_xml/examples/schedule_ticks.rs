@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     let mut registry: Registry<()> = Registry::new();
     nodes::register_standard(&mut registry);
     bench_leaves::register(&mut registry);
-    let mut tree: Tree<()> = match bench_leaves::compile_for_schedule(&spec, &registry) {
+    let mut tree: Tree<()> = match bench_leaves::compile_for_schedule(spec, &registry) {
         Ok(tree) => tree,
         Err(errors) => {
             eprintln!("{errors:?}");
@@ -90,7 +90,7 @@ fn time_both(
         for _ in 0..loads {
             let spec = bt_xml::load_str(&text, &name, base)
                 .and_then(|doc| bt_xml::main_spec(&doc, None, path));
-            let compiled = spec.map(|spec| bench_leaves::compile_for_schedule(&spec, registry));
+            let compiled = spec.map(|spec| bench_leaves::compile_for_schedule(spec, registry));
             std::hint::black_box(compiled.is_ok());
         }
         start.elapsed().as_secs_f64() * 1e6 / f64::from(loads.max(1))

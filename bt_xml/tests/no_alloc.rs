@@ -58,7 +58,7 @@ fn tree(name: &str) -> Tree<()> {
         .join("benches/trees")
         .join(name);
     let spec = bt_xml::load_tree(&path, None).unwrap_or_else(|e| panic!("{e:?}"));
-    bench_leaves::compile_for_schedule(&spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
+    bench_leaves::compile_for_schedule(spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 #[test]

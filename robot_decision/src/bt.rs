@@ -357,7 +357,7 @@ fn run_bench(
     tree_path: &Path,
     ticks: Option<u64>,
 ) -> ExitCode {
-    let mut tree = match bench_leaves::compile_for_schedule(spec, registry) {
+    let mut tree = match bench_leaves::compile_for_schedule(spec.clone(), registry) {
         Ok(t) => t,
         Err(errors) => {
             print_compile_errors(&errors, tree_path);

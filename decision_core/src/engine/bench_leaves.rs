@@ -12,7 +12,7 @@
 use super::blackboard::{Blackboards, EntrySlot, EntryType, Value, ValueError};
 use super::node::{Behavior, Cx, Fault, NodeState, Port};
 use super::{
-    Children, CompileError, NodeModel, PortDecl, Registry, Status, Tree, TreeSpec, compile_with,
+    Children, CompileError, NodeModel, PortDecl, Registry, Status, Tree, TreeSpec, compile_owned,
 };
 
 /// Registers `CheckKey`, `Work` and `Noop`.
@@ -182,7 +182,7 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
 /// `createEntry` with an any-type port info). So no port clashes with them, and the schedule's
 /// first writes make them ints, also behind a `Switch`'s string `variable`.
 pub fn compile_for_schedule<C: 'static>(
-    spec: &TreeSpec,
+    spec: TreeSpec,
     registry: &Registry<C>,
 ) -> Result<Tree<C>, Vec<CompileError>> {
     let mut blackboards = Blackboards::new();
@@ -196,7 +196,7 @@ pub fn compile_for_schedule<C: 'static>(
             }]);
         }
     }
-    compile_with(spec, registry, blackboards, root)
+    compile_owned(spec, registry, blackboards, root)
 }
 
 /// Writes the schedule into the root blackboard of a tree made by [`compile_for_schedule`]

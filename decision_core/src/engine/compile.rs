@@ -154,6 +154,41 @@ pub fn compile_with<C: 'static>(
     blackboards: Blackboards,
     root: ScopeId,
 ) -> Result<Tree<C>, Vec<CompileError>> {
+    let (arena, slots) = build(spec, registry, blackboards, root)?;
+    Ok(Tree {
+        arena,
+        slots,
+        spec: spec.clone(),
+        root_scope: root,
+    })
+}
+
+/// [`compile_with`] of a spec the tree may keep (no copy of the spec is made).
+pub fn compile_owned<C: 'static>(
+    spec: TreeSpec,
+    registry: &Registry<C>,
+    blackboards: Blackboards,
+    root: ScopeId,
+) -> Result<Tree<C>, Vec<CompileError>> {
+    let (arena, slots) = build(&spec, registry, blackboards, root)?;
+    Ok(Tree {
+        arena,
+        slots,
+        spec,
+        root_scope: root,
+    })
+}
+
+/// A compiled tree's arena and slots.
+type Built<C> = (Arena, Vec<Slot<C>>);
+
+/// The arena and slots of `spec` compiled against `registry`.
+fn build<C: 'static>(
+    spec: &TreeSpec,
+    registry: &Registry<C>,
+    blackboards: Blackboards,
+    root: ScopeId,
+) -> Result<Built<C>, Vec<CompileError>> {
     let mut b = Builder {
         registry,
         arena: Arena {
@@ -200,12 +235,7 @@ pub fn compile_with<C: 'static>(
             message: "a node has no behaviour".to_owned(),
         }]);
     };
-    Ok(Tree {
-        arena,
-        slots,
-        spec: spec.clone(),
-        root_scope: root,
-    })
+    Ok((arena, slots))
 }
 
 struct Builder<'r, C> {

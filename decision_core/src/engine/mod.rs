@@ -58,7 +58,7 @@ mod test_support;
 mod trace;
 pub mod tree;
 
-pub use compile::{CompileError, NodeBuilder, compile, compile_with};
+pub use compile::{CompileError, NodeBuilder, compile, compile_owned, compile_with};
 pub use node::{Behavior, Cx, Fault, FaultKind, NodeState, Port, TickError};
 pub use registry::{
     Action, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl, PortDirection,
