@@ -13,6 +13,7 @@ pub mod json5_tree;
 mod lenient;
 mod loader;
 pub mod spec;
+pub mod write;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ pub use loader::{
     find_forbidden_char, is_allowed_port_name, is_reserved_attribute, load_file, load_str,
 };
 pub use spec::{load_tree, main_spec, to_tree_spec};
+pub use write::{models_document, tree_document};
 
 /// A place in a source file; `line` and `column` are 1-based, the column counts characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]

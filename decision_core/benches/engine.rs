@@ -4,8 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use decision_core::engine::blackboard::EntryType;
 use decision_core::engine::{
-    Action, Condition, LeafParams, Registry, Status, Tree, TreeSpec, compile, nodes,
+    Action, Condition, LeafParams, PortDecl, Registry, Status, Tree, TreeSpec, compile, nodes,
 };
 use serde_json::{Map, Value, json};
 
@@ -38,10 +39,12 @@ impl Action<Ctx> for Work {
 fn registry() -> Registry<Ctx> {
     let mut r = Registry::new();
     nodes::register_standard(&mut r);
-    r.condition("at_least", |p: &LeafParams| {
+    nodes::weighted_selection::register(&mut r);
+    let min = PortDecl::input("min", EntryType::Int, "the least counter that holds");
+    r.condition("at_least", vec![min], |p: &LeafParams| {
         Ok(Box::new(AtLeast(p.i64("min")?)) as Box<dyn Condition<Ctx>>)
     });
-    r.action("work", |_: &LeafParams| {
+    r.action("work", Vec::new(), |_: &LeafParams| {
         Ok(Box::new(Work) as Box<dyn Action<Ctx>>)
     });
     r

@@ -3,8 +3,9 @@
 //! returned a completed result or was halted leaves nothing running, and the trace lists
 //! exactly the nodes that were ticked.
 
+use decision_core::engine::blackboard::EntryType;
 use decision_core::engine::{
-    Action, LeafParams, NodeId, NodeState, Registry, Status, TreeSpec, compile, nodes,
+    Action, LeafParams, NodeId, NodeState, PortDecl, Registry, Status, TreeSpec, compile, nodes,
 };
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -49,7 +50,8 @@ impl Action<Ctx> for Leaf {
 fn registry() -> Registry<Ctx> {
     let mut r = Registry::new();
     nodes::register_standard(&mut r);
-    r.action("leaf", |p: &LeafParams| {
+    let id = PortDecl::input("id", EntryType::Str, "the leaf's name in the context");
+    r.action("leaf", vec![id], |p: &LeafParams| {
         Ok(Box::new(Leaf(p.str("id")?.to_owned())) as Box<dyn Action<Ctx>>)
     });
     r

@@ -4,7 +4,9 @@ mod bt;
 mod check;
 mod decide;
 mod evaluate;
+mod export;
 mod lines;
+mod nodes;
 mod schema;
 mod soccer;
 
@@ -80,6 +82,29 @@ enum Command {
         /// The snapshots (JSON Lines); `-` reads standard input.
         #[arg(long)]
         input: PathBuf,
+    },
+    /// List the node kinds a tree may use, with their ports: as text, as JSON, or as a
+    /// Groot2 palette (a BT.CPP 4 `<TreeNodesModel>`).
+    Nodes {
+        /// Only this profile's kinds (default: every profile's; `groot2` leaves out the
+        /// standard library, which Groot2 knows, unless it is asked for).
+        #[arg(long, value_enum)]
+        profile: Option<nodes::Profile>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: nodes::NodesFormat,
+    },
+    /// Write a tree (a .json5, .json or .xml tree file, or the decision tree of a RoboMaster
+    /// config.json) as BehaviorTree.CPP 4 XML with the model of the kinds it uses.
+    Export {
+        /// The tree file or config.json.
+        input: PathBuf,
+        /// Write BehaviorTree.CPP 4 XML (the only export format).
+        #[arg(long, required = true)]
+        xml: bool,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Print the JSON Schema of a file format, for editor validation.
     Schema {
@@ -352,6 +377,8 @@ fn main() -> ExitCode {
             bt::run(&tree, main_tree.as_deref(), leaves, mode)
         }
         Command::Decide { config, input } => decide::run(&config, &input),
+        Command::Nodes { profile, format } => nodes::run(profile, format),
+        Command::Export { input, output, .. } => export::run(&input, output.as_deref()),
         Command::Schema { which } => schema::run(which),
         Command::Soccer { command } => match command {
             SoccerCommand::Decide {

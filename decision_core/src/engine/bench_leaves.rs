@@ -25,7 +25,8 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
                 PortDecl::input("key", EntryType::Str, "name of the int entry to compare"),
                 PortDecl::input("expect", EntryType::Int, "the value that succeeds"),
             ],
-        ),
+        )
+        .condition(),
         |b| {
             let entry = match b.port("key") {
                 Port::Literal(v) => {

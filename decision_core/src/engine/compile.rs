@@ -500,6 +500,9 @@ impl<C: 'static> Builder<'_, C> {
                         "port `{key}` is an output: give a blackboard entry `{{key}}`, not `{text}`"
                     ),
                 )),
+                None if !decl.choices.is_empty() && !decl.choices.contains(&text.as_str()) => {
+                    errors.push((at, not_a_choice(key, &text, decl.choices)));
+                }
                 None => match parse_literal(&text, decl.ty) {
                     Ok(v) => {
                         ports.insert(key.clone(), Port::Literal(v));
@@ -616,6 +619,19 @@ fn children_message(kind: &str, model: &NodeModel, found: usize) -> String {
 }
 
 /// The registered name closest to `name` by edit distance, if close enough to be a typo.
+/// The error of a literal that is none of a port's `choices`, with the nearest as a
+/// suggestion.
+fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
+    let mut message = format!(
+        "port `{key}`: `{text}` is not one of {}",
+        choices.join(", ")
+    );
+    if let Some(near) = nearest(text, choices) {
+        message.push_str(&format!(" (did you mean `{near}`?)"));
+    }
+    message
+}
+
 fn nearest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     let lower = name.to_lowercase();

@@ -11,7 +11,8 @@
 //! the spec's preorder indices.
 //!
 //! ```
-//! use decision_core::engine::{Action, Condition, LeafParams, NodeId, Registry, Status, TreeSpec, compile, nodes};
+//! use decision_core::engine::{Action, Condition, LeafParams, NodeId, PortDecl, Registry, Status, TreeSpec, compile, nodes};
+//! use decision_core::engine::blackboard::EntryType;
 //!
 //! struct Robot { hp: i64, healed: u32 }
 //!
@@ -27,10 +28,13 @@
 //!
 //! let mut registry = Registry::new();
 //! nodes::register_standard(&mut registry);
-//! registry.condition("hp_below", |p: &LeafParams| {
+//! let hp = PortDecl::input("hp", EntryType::Int, "the HP below which the robot heals");
+//! registry.condition("hp_below", vec![hp], |p: &LeafParams| {
 //!     Ok(Box::new(HpBelow(p.i64("hp")?)) as Box<dyn Condition<Robot>>)
 //! });
-//! registry.action("heal", |_: &LeafParams| Ok(Box::new(Heal) as Box<dyn Action<Robot>>));
+//! registry.action("heal", Vec::new(), |_: &LeafParams| {
+//!     Ok(Box::new(Heal) as Box<dyn Action<Robot>>)
+//! });
 //!
 //! let spec: TreeSpec = serde_json::from_str(r#"{
 //!     "type": "ReactiveSequence", "name": "go_heal", "children": [
@@ -61,8 +65,8 @@ pub mod tree;
 pub use compile::{CompileError, NodeBuilder, compile, compile_owned, compile_with};
 pub use node::{Behavior, Cx, Fault, FaultKind, NodeState, Port, TickError};
 pub use registry::{
-    Action, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl, PortDirection,
-    Registry,
+    Action, Category, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl,
+    PortDirection, Registry,
 };
 pub use spec::{SourceSpan, TreeSpec};
 pub use trace::{NodeId, TickTrace, TraceEntry};

@@ -16,7 +16,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::Status;
-use super::blackboard::EntryType;
+use super::blackboard::{EntryType, Value as BbValue, parse_literal};
 use super::compile::NodeBuilder;
 use super::node::{Behavior, Cx, Fault};
 
@@ -135,6 +135,13 @@ impl<'a> LeafParams<'a> {
     }
 
     fn number(key: &str, v: &Value) -> Result<f64, ParamError> {
+        if let Value::String(text) = v {
+            return Self::from_text(key, text, EntryType::Double).and_then(|value| {
+                value
+                    .as_double()
+                    .map_err(|e| ParamError::new(key, e.to_string()))
+            });
+        }
         match v.as_f64() {
             Some(f) if f.is_finite() => Ok(f),
             Some(_) => Err(ParamError::new(key, "must be a finite number")),
@@ -143,7 +150,32 @@ impl<'a> LeafParams<'a> {
     }
 
     fn integer(key: &str, v: &Value) -> Result<i64, ParamError> {
+        if let Value::String(text) = v {
+            return Self::from_text(key, text, EntryType::Int).and_then(|value| {
+                value
+                    .as_int()
+                    .map_err(|e| ParamError::new(key, e.to_string()))
+            });
+        }
         as_integer(v).ok_or_else(|| ParamError::wrong_type(key, "an integer", v))
+    }
+
+    /// A param given as text (as every XML attribute is) read as BT.CPP converts a port's
+    /// text to its type.
+    fn from_text(key: &str, text: &str, ty: EntryType) -> Result<BbValue, ParamError> {
+        parse_literal(text, ty).map_err(|e| ParamError::new(key, e.to_string()))
+    }
+
+    fn boolean(key: &str, v: &Value) -> Result<bool, ParamError> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            Value::String(text) => Self::from_text(key, text, EntryType::Bool).and_then(|value| {
+                value
+                    .as_bool()
+                    .map_err(|e| ParamError::new(key, e.to_string()))
+            }),
+            _ => Err(ParamError::wrong_type(key, "a boolean", v)),
+        }
     }
 
     /// A required finite number.
@@ -156,11 +188,10 @@ impl<'a> LeafParams<'a> {
         Self::integer(key, self.required(key)?)
     }
 
-    /// A required JSON `true` / `false` (no 0 / 1, no strings).
+    /// A required boolean: JSON `true` / `false`, or its text as a bool port reads it
+    /// (`true`, `False`, `1`, ...).
     pub fn bool(&self, key: &str) -> Result<bool, ParamError> {
-        let v = self.required(key)?;
-        v.as_bool()
-            .ok_or_else(|| ParamError::wrong_type(key, "a boolean", v))
+        Self::boolean(key, self.required(key)?)
     }
 
     /// A required JSON string, borrowed from the params object.
@@ -170,9 +201,21 @@ impl<'a> LeafParams<'a> {
             .ok_or_else(|| ParamError::wrong_type(key, "a string", v))
     }
 
-    /// A required array of integers; the error names the first bad element.
+    /// A required list of integers: a JSON array, or text as BT.CPP writes a vector
+    /// (`1;2;3`); the error names the first bad element.
     pub fn i64_list(&self, key: &str) -> Result<Vec<i64>, ParamError> {
         let v = self.required(key)?;
+        if let Value::String(text) = v {
+            return text
+                .split(';')
+                .enumerate()
+                .map(|(i, item)| {
+                    item.trim().parse::<i64>().map_err(|_| {
+                        ParamError::new(key, format!("element {i}: `{item}` is not an integer"))
+                    })
+                })
+                .collect();
+        }
         let items = v
             .as_array()
             .ok_or_else(|| ParamError::wrong_type(key, "an array of integers", v))?;
@@ -202,12 +245,7 @@ impl<'a> LeafParams<'a> {
 
     /// An optional boolean: missing or `null` -> `Ok(None)`.
     pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, ParamError> {
-        self.present(key)
-            .map(|v| {
-                v.as_bool()
-                    .ok_or_else(|| ParamError::wrong_type(key, "a boolean", v))
-            })
-            .transpose()
+        self.present(key).map(|v| Self::boolean(key, v)).transpose()
     }
 
     /// An optional string: missing or `null` -> `Ok(None)`.
@@ -259,6 +297,9 @@ pub struct PortDecl {
     /// written), as BT.CPP ignores a failed `setOutput` there; otherwise a literal is a load
     /// error.
     pub ignores_literal: bool,
+    /// The values a literal may take (empty: any value of the type); another literal is a
+    /// compile error with a suggestion.
+    pub choices: &'static [&'static str],
 }
 
 impl PortDecl {
@@ -271,6 +312,7 @@ impl PortDecl {
             default: None,
             description,
             ignores_literal: false,
+            choices: &[],
         }
     }
 
@@ -288,6 +330,7 @@ impl PortDecl {
             default: Some(default),
             description,
             ignores_literal: false,
+            choices: &[],
         }
     }
 
@@ -300,7 +343,13 @@ impl PortDecl {
             default: None,
             description,
             ignores_literal: false,
+            choices: &[],
         }
+    }
+
+    /// This port restricted to `choices` (see [`PortDecl::choices`]).
+    pub const fn one_of(self, choices: &'static [&'static str]) -> Self {
+        Self { choices, ..self }
     }
 
     /// This output port with a literal accepted and ignored (see
@@ -321,6 +370,7 @@ impl PortDecl {
             default: None,
             description,
             ignores_literal: false,
+            choices: &[],
         }
     }
 }
@@ -347,10 +397,50 @@ impl Children {
     }
 }
 
-/// What a node kind declares: its children and ports. `free_ports` kinds (a profile's leaves
-/// with their own param checks, `SubTree` remappings) take any port names.
+/// What kind of node a kind is, as BT.CPP and Groot2 group them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// A leaf that acts (or may run over several ticks).
+    Action,
+    /// A leaf that only answers success or failure.
+    Condition,
+    /// A node over several children.
+    Control,
+    /// A node over exactly one child.
+    Decorator,
+    /// A node whose child runs in a blackboard scope of its own (`SubTree`).
+    SubTree,
+}
+
+impl Category {
+    /// The lower-case name (`action`, `condition`, `control`, `decorator`, `subtree`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Action => "action",
+            Category::Condition => "condition",
+            Category::Control => "control",
+            Category::Decorator => "decorator",
+            Category::SubTree => "subtree",
+        }
+    }
+
+    /// The category of a kind with `children` (a leaf is an action unless declared a
+    /// condition).
+    fn of(children: Children) -> Self {
+        match children {
+            Children::None => Category::Action,
+            Children::Exactly(1) => Category::Decorator,
+            Children::Exactly(_) | Children::AtLeast(_) => Category::Control,
+        }
+    }
+}
+
+/// What a node kind declares: its category, children and ports. `free_ports` kinds
+/// (`SubTree` remappings, containers whose parent reads their ports) take any port names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeModel {
+    /// Action, condition, control, decorator or subtree.
+    pub category: Category,
     /// Allowed number of children.
     pub children: Children,
     /// Declared ports.
@@ -371,6 +461,7 @@ impl NodeModel {
     /// A model with these children and ports.
     pub fn new(children: Children, ports: Vec<PortDecl>) -> Self {
         Self {
+            category: Category::of(children),
             children,
             ports,
             free_ports: false,
@@ -383,6 +474,7 @@ impl NodeModel {
     /// A model whose children get a scope of their own, its ports being remappings.
     pub fn scope(children: Children) -> Self {
         Self {
+            category: Category::SubTree,
             children,
             ports: Vec::new(),
             free_ports: true,
@@ -395,6 +487,7 @@ impl NodeModel {
     /// A model that accepts any port names.
     pub fn free(children: Children) -> Self {
         Self {
+            category: Category::of(children),
             children,
             ports: Vec::new(),
             free_ports: true,
@@ -402,6 +495,12 @@ impl NodeModel {
             is_async: false,
             max_async_children: None,
         }
+    }
+
+    /// This model as a condition (a leaf that only answers success or failure).
+    pub fn condition(mut self) -> Self {
+        self.category = Category::Condition;
+        self
     }
 
     /// This model marked as an asynchronous child (see [`NodeModel::is_async`]).
@@ -480,27 +579,32 @@ impl<C: 'static> Registry<C> {
         );
     }
 
-    /// Registers a leaf condition `id` built from its params (free ports, checked by `make`).
+    /// Registers a leaf condition `id` with its declared `ports`, built from their literal
+    /// values (the compiler has checked their names, presence, types and choices).
     pub fn condition(
         &mut self,
         id: &str,
+        ports: Vec<PortDecl>,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync + 'static,
     ) {
         let make: MakeCondition<C> = Box::new(make);
-        self.register(id, NodeModel::free(Children::None), move |b| {
+        let model = NodeModel::new(Children::None, ports).condition();
+        self.register(id, model, move |b| {
             let leaf = make(&b.params()).map_err(|e| e.to_string())?;
             Ok(Box::new(ConditionNode(leaf)) as Box<dyn Behavior<C>>)
         });
     }
 
-    /// Registers a leaf action `id` built from its params (free ports, checked by `make`).
+    /// Registers a leaf action `id` with its declared `ports`, built from their literal
+    /// values (the compiler has checked their names, presence, types and choices).
     pub fn action(
         &mut self,
         id: &str,
+        ports: Vec<PortDecl>,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync + 'static,
     ) {
         let make: MakeAction<C> = Box::new(make);
-        self.register(id, NodeModel::free(Children::None), move |b| {
+        self.register(id, NodeModel::new(Children::None, ports), move |b| {
             let leaf = make(&b.params()).map_err(|e| e.to_string())?;
             Ok(Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>)
         });
@@ -525,6 +629,13 @@ impl<C: 'static> Registry<C> {
     /// Whether kind `id` is registered.
     pub fn has(&self, id: &str) -> bool {
         self.kinds.contains_key(id)
+    }
+
+    /// Every registered kind with its model, sorted by id.
+    pub fn models(&self) -> impl Iterator<Item = (&str, &NodeModel)> {
+        self.kinds
+            .iter()
+            .map(|(id, kind)| (id.as_str(), &kind.model))
     }
 
     /// The model of kind `id`.
@@ -616,12 +727,37 @@ mod tests {
     }
 
     #[test]
+    fn text_params_read_as_their_port_type_reads_them() {
+        // XML attributes are text: a tree exported as BT.CPP XML and loaded again gives
+        // every param as a string.
+        let m = params(json!({
+            "x": "1.5", "n": "3", "b": "True", "f": "0", "l": "4;5; 6", "one": "7", "bad": "3.5"
+        }));
+        let p = LeafParams::new(&m);
+        assert_eq!(p.f64("x"), Ok(1.5));
+        assert_eq!(p.f64("n"), Ok(3.0));
+        assert_eq!(p.i64("n"), Ok(3));
+        assert_eq!(p.bool("b"), Ok(true));
+        assert_eq!(p.opt_bool("f"), Ok(Some(false)));
+        assert_eq!(p.i64_list("l"), Ok(vec![4, 5, 6]));
+        assert_eq!(p.i64_list("one"), Ok(vec![7]));
+        assert_eq!(
+            p.i64("bad").map_err(|e| e.to_string()),
+            Err("param `bad`: can't convert [3.5] to int".to_owned())
+        );
+    }
+
+    #[test]
     fn typed_accessors_name_the_param_in_errors() {
         let m = params(json!({ "x": "fast", "f": 1.5, "l": [1, "two"], "b": 1 }));
         let p = LeafParams::new(&m);
         assert_eq!(
             p.f64("x").map_err(|e| e.to_string()),
-            Err("param `x`: expected a number, got string \"fast\"".to_owned())
+            Err("param `x`: can't convert [fast] to double".to_owned())
+        );
+        assert_eq!(
+            p.i64_list("x").map_err(|e| e.to_string()),
+            Err("param `x`: element 0: `fast` is not an integer".to_owned())
         );
         assert_eq!(
             p.i64("f").map_err(|e| e.to_string()),
@@ -660,9 +796,9 @@ mod tests {
             }
         }
         let mut r = Registry::<()>::new();
-        r.condition("b_cond", |_| Ok(Box::new(Never)));
-        r.condition("a_cond", |_| Ok(Box::new(Never)));
-        r.action("idle", |_| Ok(Box::new(Idle)));
+        r.condition("b_cond", Vec::new(), |_| Ok(Box::new(Never)));
+        r.condition("a_cond", Vec::new(), |_| Ok(Box::new(Never)));
+        r.action("idle", Vec::new(), |_| Ok(Box::new(Idle)));
         assert_eq!(r.names().collect::<Vec<_>>(), ["a_cond", "b_cond", "idle"]);
         assert!(r.has("a_cond") && !r.has("c_cond"));
     }

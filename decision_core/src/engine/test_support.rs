@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::blackboard::{Blackboards, EntryType, Value as BbValue};
 use super::{
-    Action, Condition, LeafParams, NodeId, NodeState, ParamError, Registry, Status, Tree, TreeSpec,
-    compile, compile_with,
+    Action, Condition, LeafParams, NodeId, NodeState, ParamError, PortDecl, Registry, Status, Tree,
+    TreeSpec, compile, compile_with,
 };
 
 /// Test context: flags read by `flag`, scripted results for `act`, and counters.
@@ -75,10 +75,13 @@ impl Action<Ctx> for Act {
 pub fn registry() -> Registry<Ctx> {
     let mut r = Registry::new();
     super::nodes::register_standard(&mut r);
-    r.condition("flag", |p: &LeafParams| {
+    super::nodes::weighted_selection::register(&mut r);
+    let key = PortDecl::input("key", EntryType::Str, "the flag");
+    r.condition("flag", vec![key], |p: &LeafParams| {
         Ok(Box::new(Flag(p.str("key")?.to_owned())) as Box<dyn Condition<Ctx>>)
     });
-    r.action("act", |p: &LeafParams| {
+    let id = PortDecl::input("id", EntryType::Str, "the action's name in the context");
+    r.action("act", vec![id], |p: &LeafParams| {
         let id = p.str("id")?;
         if id.is_empty() {
             return Err(ParamError::new("id", "must not be empty"));

@@ -10,7 +10,7 @@ use super::navigate;
 use super::tree::{DecisionNodes, decision_tree};
 use super::world::{InputSkip, MODE_AUTOAIM, NearestMemo, TickInput};
 use crate::engine::nodes::weighted_selection::WeightedSelection;
-use crate::engine::{CompileError, NodeId, Registry, Status, Tree, compile};
+use crate::engine::{CompileError, NodeId, Registry, Status, Tree, TreeSpec, compile};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use std::sync::Arc;
@@ -102,12 +102,29 @@ struct WhyNotEntry {
 impl Decider {
     /// Compiles the decision tree for `tables`.
     pub fn new(tables: Arc<Tables>) -> Result<Self, Vec<CompileError>> {
+        let (spec, nodes) = decision_tree(&tables);
+        Self::compiled(tables, &spec, nodes)
+    }
+
+    /// Compiles `spec` as the decision tree of `tables`: the tree `tables` compile into, read
+    /// back from elsewhere (its BT.CPP XML export); it must have the same shape.
+    pub fn with_spec(tables: Arc<Tables>, spec: &TreeSpec) -> Result<Self, Vec<CompileError>> {
+        let (_, nodes) = decision_tree(&tables);
+        Self::compiled(tables, spec, nodes)
+    }
+
+    /// The decider of `spec`, whose decisions sit at `nodes`.
+    fn compiled(
+        tables: Arc<Tables>,
+        spec: &TreeSpec,
+        nodes: Vec<DecisionNodes>,
+    ) -> Result<Self, Vec<CompileError>> {
         let mut registry = Registry::new();
         crate::engine::nodes::register_standard(&mut registry);
+        crate::engine::nodes::weighted_selection::register(&mut registry);
         guards::register(&mut registry);
         navigate::register(&mut registry, &tables);
-        let (spec, nodes) = decision_tree(&tables);
-        let tree = compile(&spec, &registry)?;
+        let tree = compile(spec, &registry)?;
         let why_not_entries = nodes
             .iter()
             .zip(&tables.decisions)

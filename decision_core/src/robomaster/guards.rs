@@ -3,7 +3,8 @@
 
 use super::context::RmContext;
 use super::world::{SLOT_NAMES, Unit};
-use crate::engine::{Condition, LeafParams, ParamError, Registry};
+use crate::engine::blackboard::EntryType;
+use crate::engine::{Condition, LeafParams, ParamError, PortDecl, Registry};
 
 /// Which scalar a bound guard compares and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +59,26 @@ impl BoundKind {
             BoundKind::OutpostAtMost => "out_post_HP_max",
             BoundKind::BaseAtLeast => "base_HP_min",
             BoundKind::ModeIs => "robot_mode",
+        }
+    }
+
+    /// What the `value` port of this kind's leaf is.
+    pub fn value_description(self) -> &'static str {
+        match self {
+            BoundKind::HpAbove => {
+                "holds while the robot's HP is above this (decisions.json `minHP`)"
+            }
+            BoundKind::HpAtMost => "holds while the robot's HP is at most this (`maxHP`)",
+            BoundKind::TimeAfter => "holds after this many seconds of the match (`start_time`)",
+            BoundKind::TimeUntil => "holds until this many seconds of the match (`end_time`)",
+            BoundKind::OutpostAtLeast => {
+                "holds while the outpost's HP is at least this (`out_post_HP_min`)"
+            }
+            BoundKind::OutpostAtMost => {
+                "holds while the outpost's HP is at most this (`out_post_HP_max`)"
+            }
+            BoundKind::BaseAtLeast => "holds while the base's HP is at least this (`base_HP_min`)",
+            BoundKind::ModeIs => "holds while the serial robot mode equals this (`robot_mode`)",
         }
     }
 
@@ -384,23 +405,38 @@ pub const FRIEND_AT: &str = "friend_at";
 /// Leaf name of the enemy-position guard.
 pub const ENEMY_AT: &str = "enemy_at";
 
+/// The `ids` port of the position guards.
+const IDS: PortDecl = PortDecl::input(
+    "ids",
+    EntryType::Any,
+    "the waypoint ids the unit may be at (a JSON array, or `1;2;3`)",
+);
+
+/// The `slot` port of the friend / enemy position guards.
+const SLOT: PortDecl = PortDecl::input(
+    "slot",
+    EntryType::Int,
+    "the unit slot 0..5 (hero, engineer, infantry 3, 4, 5, sentry)",
+);
+
 /// Registers every guard leaf.
 pub fn register(registry: &mut Registry<RmContext>) {
     for (kind, name) in BoundKind::ALL {
-        registry.condition(name, move |p| {
+        let value = PortDecl::input("value", EntryType::Double, kind.value_description());
+        registry.condition(name, vec![value], move |p| {
             Ok(Box::new(Bound::new(kind, p.f64("value")?)))
         });
     }
-    registry.condition(AT_WAYPOINT, |p| {
+    registry.condition(AT_WAYPOINT, vec![IDS], |p| {
         Ok(Box::new(AtWaypoint::new(Whose::Own, ids_param(p)?)))
     });
-    registry.condition(FRIEND_AT, |p| {
+    registry.condition(FRIEND_AT, vec![SLOT, IDS], |p| {
         Ok(Box::new(AtWaypoint::new(
             Whose::Friend(slot_param(p)?),
             ids_param(p)?,
         )))
     });
-    registry.condition(ENEMY_AT, |p| {
+    registry.condition(ENEMY_AT, vec![SLOT, IDS], |p| {
         Ok(Box::new(AtWaypoint::new(
             Whose::Enemy(slot_param(p)?),
             ids_param(p)?,

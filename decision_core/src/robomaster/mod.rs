@@ -32,3 +32,18 @@ pub use decider::{Decider, DecisionMsg, Skip, TickResult, TickSummary};
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use load::{LoadOutcome, Tables, load};
 pub use world::{Point2, Pose, TickInput};
+
+/// The node kinds of the RoboMaster profile (beside the standard library) with their models:
+/// `weighted_selection` and its rules, the guards and `navigate`, sorted by id.
+pub fn node_kinds() -> Vec<(String, crate::engine::NodeModel)> {
+    let mut registry = crate::engine::Registry::<context::RmContext>::new();
+    crate::engine::nodes::weighted_selection::register(&mut registry);
+    guards::register(&mut registry);
+    let mut kinds: Vec<(String, crate::engine::NodeModel)> = registry
+        .models()
+        .map(|(id, model)| (id.to_owned(), model.clone()))
+        .collect();
+    kinds.push((navigate::NAVIGATE.to_owned(), navigate::model()));
+    kinds.sort_by(|a, b| a.0.cmp(&b.0));
+    kinds
+}

@@ -9,7 +9,10 @@ use super::context::{GoalPose, NavAction, RmContext, SentGoal};
 use super::decisions::SKIP;
 use super::load::Tables;
 use super::world::nav_status;
-use crate::engine::{Behavior, Children, Cx, Fault, NodeModel, NodeState, Registry, Status};
+use crate::engine::blackboard::EntryType;
+use crate::engine::{
+    Behavior, Children, Cx, Fault, NodeModel, NodeState, PortDecl, Registry, Status,
+};
 use std::f32::consts::PI;
 use std::sync::Arc;
 
@@ -229,10 +232,20 @@ impl Behavior<RmContext> for Navigate {
     }
 }
 
+/// The declared model of the navigation action.
+pub fn model() -> NodeModel {
+    let decision = PortDecl::input(
+        "decision",
+        EntryType::Int,
+        "the decision (its position in decisions.json) whose waypoints the robot drives",
+    );
+    NodeModel::new(Children::None, vec![decision])
+}
+
 /// Registers the navigation action for `tables`.
 pub fn register(registry: &mut Registry<RmContext>, tables: &Arc<Tables>) {
     let tables = Arc::clone(tables);
-    registry.register(NAVIGATE, NodeModel::free(Children::None), move |b| {
+    registry.register(NAVIGATE, model(), move |b| {
         let index = b.params().i64("decision").map_err(|e| e.to_string())?;
         let decision = usize::try_from(index)
             .ok()

@@ -1,38 +1,53 @@
 //! Conditions on the primary state, the game state and the ball.
 
-use super::{only_params, question};
+use super::question;
 use crate::context::SoccerContext;
 use crate::frame::{GamePhase, PrimaryState, RemoteCommand, SubState, Team};
-use decision_core::engine::{Condition, LeafParams, ParamError, Registry};
+use decision_core::engine::blackboard::EntryType;
+use decision_core::engine::{Condition, LeafParams, ParamError, PortDecl, Registry};
 use std::fmt::Write;
+
+/// A port's value as the enum it names (its choices are checked when the tree compiles).
+fn from_name<T: serde::de::DeserializeOwned>(port: &str, name: &str) -> Result<T, ParamError> {
+    serde_json::from_value(serde_json::Value::String(name.to_owned()))
+        .map_err(|_| ParamError::new(port, format!("unknown value `{name}`")))
+}
 
 /// Registers the conditions.
 pub fn register(registry: &mut Registry<SoccerContext>) {
-    registry.condition("is_primary_state", |p: &LeafParams| {
-        only_params("is_primary_state", p, &["state"])?;
-        let name = p.str("state")?;
-        let state: PrimaryState = serde_json::from_value(serde_json::Value::String(name.to_owned()))
-            .map_err(|_| ParamError::new("state", format!("unknown primary state `{name}` (damping, prepare, stop, initial, ready, set, playing, finished, penalized)")))?;
+    let state = PortDecl::input("state", EntryType::Str, "the primary state that holds").one_of(&[
+        "damping",
+        "prepare",
+        "stop",
+        "initial",
+        "ready",
+        "set",
+        "playing",
+        "finished",
+        "penalized",
+    ]);
+    registry.condition("is_primary_state", vec![state], |p: &LeafParams| {
+        let state: PrimaryState = from_name("state", p.str("state")?)?;
         Ok(Box::new(IsPrimaryState(state)) as Box<dyn Condition<SoccerContext>>)
     });
-    registry.condition("is_set_play", |p: &LeafParams| {
-        only_params("is_set_play", p, &["kind"])?;
-        let name = p.str("kind")?;
-        let kind: SubState = serde_json::from_value(serde_json::Value::String(name.to_owned()))
-            .map_err(|_| ParamError::new("kind", format!("unknown set play `{name}` (free_kick, goal_kick, corner_kick, throw_in, penalty_kick, pushing_free_kick)")))?;
+    let kind = PortDecl::input("kind", EntryType::Str, "the set play that holds").one_of(&[
+        "free_kick",
+        "goal_kick",
+        "corner_kick",
+        "throw_in",
+        "penalty_kick",
+        "pushing_free_kick",
+    ]);
+    registry.condition("is_set_play", vec![kind], |p: &LeafParams| {
+        let kind: SubState = from_name("kind", p.str("kind")?)?;
         Ok(Box::new(IsSetPlay(kind)) as Box<dyn Condition<SoccerContext>>)
     });
-    registry.condition("is_kicking_team", |p: &LeafParams| {
-        only_params("is_kicking_team", p, &["team"])?;
+    let team = PortDecl::input("team", EntryType::Str, "the team that kicks the set play")
+        .one_of(&["own", "opponent"]);
+    registry.condition("is_kicking_team", vec![team], |p: &LeafParams| {
         let team = match p.str("team")? {
             "own" => Team::Own,
-            "opponent" => Team::Opponent,
-            other => {
-                return Err(ParamError::new(
-                    "team",
-                    format!("`{other}` is not `own` or `opponent`"),
-                ));
-            }
+            _ => Team::Opponent,
         };
         Ok(Box::new(IsKickingTeam(team)) as Box<dyn Condition<SoccerContext>>)
     });
@@ -334,15 +349,49 @@ mod tests {
     #[test]
     fn bad_leaf_params_are_compile_errors() {
         let mut ctx = context(&frame("{}"));
-        for (id, ports) in [
-            ("is_primary_state", json!({"state": "dancing"})),
-            ("is_primary_state", json!({"state": "ready", "extra": 1})),
-            ("is_set_play", json!({"kind": "corner"})),
-            ("is_kicking_team", json!({"team": "them"})),
-            ("has_ball", json!({"x": 1})),
+        // The same errors, with the same suggestions, as the standard library's ports.
+        for (id, ports, expected) in [
+            (
+                "is_primary_state",
+                json!({"state": "walking"}),
+                "is_primary_state: port `state`: `walking` is not one of damping, prepare, \
+                 stop, initial, ready, set, playing, finished, penalized",
+            ),
+            (
+                "is_primary_state",
+                json!({"state": "playng"}),
+                "is_primary_state: port `state`: `playng` is not one of damping, prepare, \
+                 stop, initial, ready, set, playing, finished, penalized (did you mean `playing`?)",
+            ),
+            (
+                "is_primary_state",
+                json!({"state": "ready", "stat": 1}),
+                "is_primary_state: `is_primary_state` has no port `stat` (did you mean `state`?)",
+            ),
+            (
+                "is_primary_state",
+                json!({}),
+                "is_primary_state: missing required port `state` of `is_primary_state`",
+            ),
+            (
+                "is_set_play",
+                json!({"kind": "corner"}),
+                "is_set_play: port `kind`: `corner` is not one of free_kick, goal_kick, \
+                 corner_kick, throw_in, penalty_kick, pushing_free_kick",
+            ),
+            (
+                "is_kicking_team",
+                json!({"team": "them"}),
+                "is_kicking_team: port `team`: `them` is not one of own, opponent",
+            ),
+            (
+                "has_ball",
+                json!({"x": 1}),
+                "has_ball: `has_ball` has no port `x` (it takes no ports)",
+            ),
         ] {
             let result = crate::leaves::test_support::compile_leaf(id, ports.clone(), &mut ctx);
-            assert!(result.is_err_and(|e| !e.is_empty()), "{id} {ports}");
+            assert_eq!(result.err().as_deref(), Some(expected), "{id} {ports}");
         }
     }
 }

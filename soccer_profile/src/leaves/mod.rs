@@ -14,7 +14,7 @@ pub mod team;
 pub mod walking;
 
 use crate::context::SoccerContext;
-use decision_core::engine::{Action, Condition, LeafParams, ParamError, Registry, Status};
+use decision_core::engine::{Action, Condition, LeafParams, Registry, Status};
 
 /// Registers every soccer leaf (next to the standard library, which the caller adds).
 pub fn register(registry: &mut Registry<SoccerContext>) {
@@ -56,8 +56,7 @@ pub(crate) fn question(
     check: fn(&SoccerContext) -> bool,
     explain: fn(&SoccerContext, &mut String),
 ) {
-    registry.condition(id, move |p: &LeafParams| {
-        no_params(id, p)?;
+    registry.condition(id, Vec::new(), move |_: &LeafParams| {
         Ok(Box::new(Question { check, explain }) as Box<dyn Condition<SoccerContext>>)
     });
 }
@@ -77,36 +76,9 @@ pub(crate) fn deed(
     id: &'static str,
     act: fn(&mut SoccerContext) -> Status,
 ) {
-    registry.action(id, move |p: &LeafParams| {
-        no_params(id, p)?;
+    registry.action(id, Vec::new(), move |_: &LeafParams| {
         Ok(Box::new(Deed(act)) as Box<dyn Action<SoccerContext>>)
     });
-}
-
-/// Rejects params on a leaf that takes none (pre/post conditions starting with `_` aside).
-pub(crate) fn no_params(id: &str, p: &LeafParams) -> Result<(), ParamError> {
-    match p.map().keys().find(|k| !k.starts_with('_')) {
-        Some(key) => Err(ParamError::new(
-            key.as_str(),
-            format!("`{id}` takes no params"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Rejects params other than `allowed`.
-pub(crate) fn only_params(id: &str, p: &LeafParams, allowed: &[&str]) -> Result<(), ParamError> {
-    match p
-        .map()
-        .keys()
-        .find(|k| !k.starts_with('_') && !allowed.contains(&k.as_str()))
-    {
-        Some(key) => Err(ParamError::new(
-            key.as_str(),
-            format!("`{id}` takes only {}", allowed.join(", ")),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// Success when `ok`, else failure.

@@ -1,8 +1,9 @@
 //! Role questions and the role a branch takes.
 
-use super::{only_params, question};
+use super::question;
 use crate::context::{Role, SoccerContext};
-use decision_core::engine::{Action, LeafParams, ParamError, Registry, Status};
+use decision_core::engine::blackboard::EntryType;
+use decision_core::engine::{Action, LeafParams, ParamError, PortDecl, Registry, Status};
 use std::fmt::Write;
 
 /// Registers the role leaves.
@@ -27,8 +28,14 @@ pub fn register(registry: &mut Registry<SoccerContext>) {
             o.push_str("a teammate is nearer to the ball, or no ball or pose");
         },
     );
-    registry.action("assume_role", |p: &LeafParams| {
-        only_params("assume_role", p, &["role"])?;
+    let role = PortDecl::input("role", EntryType::Str, "the role this robot takes").one_of(&[
+        "goalkeeper",
+        "striker",
+        "supporter",
+        "searcher",
+        "penalty_shootout",
+    ]);
+    registry.action("assume_role", vec![role], |p: &LeafParams| {
         let name = p.str("role")?;
         let role = Role::from_name(name).ok_or_else(|| {
             ParamError::new("role", format!("unknown role `{name}` (goalkeeper, striker, supporter, searcher, penalty_shootout)"))
@@ -91,13 +98,18 @@ mod tests {
             Some(TurnDirection::Right),
             "ball on the right"
         );
-        assert!(
+        assert_eq!(
             crate::leaves::test_support::compile_leaf(
                 "assume_role",
-                json!({"role": "keeper"}),
+                json!({"role": "strikr"}),
                 &mut ctx
             )
-            .is_err()
+            .err()
+            .as_deref(),
+            Some(
+                "assume_role: port `role`: `strikr` is not one of goalkeeper, striker, \
+                 supporter, searcher, penalty_shootout (did you mean `striker`?)"
+            )
         );
     }
 

@@ -2,12 +2,13 @@
 //! turning to search, and walking to a target (through the path planner) or the kick-off
 //! pose.
 
-use super::{deed, only_params};
+use super::deed;
 use crate::context::SoccerContext;
 use crate::formation::kickoff_pose;
 use crate::frame::RemoteCommand;
 use crate::motion::{Body, TurnDirection};
-use decision_core::engine::{Action, LeafParams, ParamError, Registry, Status};
+use decision_core::engine::blackboard::EntryType;
+use decision_core::engine::{Action, LeafParams, ParamError, PortDecl, Registry, Status};
 use geometry::{Field, Pose2, wrap_pi};
 
 /// Registers the body actions.
@@ -44,8 +45,9 @@ pub fn register(registry: &mut Registry<SoccerContext>) {
         choose(c, Body::Turn(direction))
     });
     deed(registry, "walk_to_kickoff_pose", walk_to_kickoff_pose);
-    registry.action("walk_to_target", |p: &LeafParams| {
-        only_params("walk_to_target", p, &["speed"])?;
+    let speed = PortDecl::input("speed", EntryType::Str, "the walking speed to use")
+        .one_of(&["kicking", "search", "blocking", "support"]);
+    registry.action("walk_to_target", vec![speed], |p: &LeafParams| {
         let speed = Speed::from_name(p.str("speed")?)?;
         Ok(Box::new(WalkToTarget(speed)) as Box<dyn Action<SoccerContext>>)
     });
@@ -254,13 +256,18 @@ mod tests {
         ctx.memory.search_direction = Some(TurnDirection::Right);
         tick_leaf("turn_to_search", json!({}), &mut ctx);
         assert_eq!(ctx.out.body, Some(Body::Turn(TurnDirection::Right)));
-        assert!(
+        assert_eq!(
             crate::leaves::test_support::compile_leaf(
                 "walk_to_target",
                 json!({"speed": "fast"}),
                 &mut ctx
             )
-            .is_err()
+            .err()
+            .as_deref(),
+            Some(
+                "walk_to_target: port `speed`: `fast` is not one of kicking, search, blocking, \
+                 support"
+            )
         );
     }
 }

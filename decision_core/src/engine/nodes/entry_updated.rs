@@ -31,7 +31,7 @@ use crate::engine::{Children, NodeBuilder, NodeModel, PortDecl, Registry, Status
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "WasEntryUpdated",
-        NodeModel::new(Children::None, vec![entry_port()]),
+        NodeModel::new(Children::None, vec![entry_port()]).condition(),
         |b| Ok(Box::new(WasEntryUpdated(UpdateWatch::new(b)?))),
     );
     for (id, otherwise) in [

@@ -47,8 +47,10 @@ pub mod while_do_else;
 
 use super::Registry;
 
-/// Registers every standard node kind (and `weighted_selection` / `weighted_rule`), and
-/// refuses with a hint the old names a default BT.CPP 4 build does not register.
+/// Registers every standard node kind (BehaviorTree.CPP 4.10's default library), and refuses
+/// with a hint the old names a default BT.CPP 4 build does not register. The RoboMaster
+/// profile's `weighted_selection` registers with that profile
+/// ([`weighted_selection::register`]).
 pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     always::register(registry);
     async_fallback::register(registry);
@@ -80,7 +82,6 @@ pub fn register_standard<C: 'static>(registry: &mut Registry<C>) {
     timeout::register(registry);
     try_catch::register(registry);
     unset_blackboard::register(registry);
-    weighted_selection::register(registry);
     while_do_else::register(registry);
     registry.retire(
         "SequenceStar",

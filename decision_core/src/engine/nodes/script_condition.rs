@@ -23,7 +23,8 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
                 EntryType::Str,
                 "script whose value must be true or false",
             )],
-        ),
+        )
+        .condition(),
         |b| Ok(Box::new(ScriptCondition(b.script("code")?))),
     );
 }

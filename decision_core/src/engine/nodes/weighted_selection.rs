@@ -39,9 +39,10 @@
 //! [`TickTrace::status_of`](crate::engine::TickTrace::status_of) reports the last. Halting
 //! the node halts the running rule's body.
 
+use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault};
 use crate::engine::trace::NodeId;
-use crate::engine::{Children, NodeModel, Registry, Status};
+use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
 use serde::{Deserialize, Serialize};
 
 /// Registers `weighted_selection` and `weighted_rule`.
@@ -73,9 +74,25 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
             }))
         },
     );
-    registry.register(RULE, NodeModel::free(Children::Exactly(2)), |_| {
-        Ok(Box::new(WeightedRule))
-    });
+    let rule_ports = vec![
+        PortDecl::input(
+            "weight",
+            EntryType::Double,
+            "the rule's weight: the heaviest rule whose guard holds is chosen",
+        ),
+        PortDecl::input_or("id", EntryType::Any, "", "the decision's id, for people"),
+        PortDecl::input_or(
+            "decision_name",
+            EntryType::Any,
+            "",
+            "the decision's name, for people",
+        ),
+    ];
+    registry.register(
+        RULE,
+        NodeModel::new(Children::Exactly(2), rule_ports),
+        |_| Ok(Box::new(WeightedRule)),
+    );
 }
 
 /// What a `weighted_selection` decided in its last tick (indices are rule positions); read it
