@@ -179,49 +179,19 @@ impl Document {
     }
 }
 
-/// `; did you mean "X"?` for the closest candidate by edit distance, or nothing.
+/// `; did you mean "X"?` for the nearest candidate (the workspace's one suggestion rule),
+/// or nothing.
 pub(crate) fn suggestion_suffix<'a>(
     wanted: &str,
     candidates: impl Iterator<Item = &'a str>,
 ) -> String {
-    let limit = (wanted.chars().count() / 3).max(2);
-    candidates
-        .map(|c| (edit_distance(wanted, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map_or_else(String::new, |(_, c)| format!("; did you mean \"{c}\"?"))
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
+    decision_core::suggest::nearest(wanted, candidates)
+        .map_or_else(String::new, |c| format!("; did you mean \"{c}\"?"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_basics() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("Striker", "Striker"), 0);
-    }
 
     #[test]
     fn suggestion_picks_the_closest() {

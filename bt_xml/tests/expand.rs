@@ -113,6 +113,7 @@ fn recursive_subtrees_are_errors() {
 #[test]
 fn expanding_an_unknown_tree() {
     let doc = load_ok("subtrees.xml");
+    // `Pnog` is one swap from `Pong`, two edits from `Ping`.
     let d = doc.expand("Pnog").err().unwrap_or_default();
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_diag(
@@ -120,7 +121,7 @@ fn expanding_an_unknown_tree() {
         &f(),
         1,
         1,
-        "no BehaviorTree with ID \"Pnog\"; did you mean \"Ping\"?; the trees are: \"Main\", \"Striker\", \"Loop\", \"Ping\", \"Pong\"",
+        "no BehaviorTree with ID \"Pnog\"; did you mean \"Pong\"?; the trees are: \"Main\", \"Striker\", \"Loop\", \"Ping\", \"Pong\"",
     );
     fn f() -> std::path::PathBuf {
         fixture("subtrees.xml")

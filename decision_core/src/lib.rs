@@ -13,3 +13,4 @@ pub mod engine;
 pub mod jsonc;
 pub mod robomaster;
 pub mod strict_serde;
+pub mod suggest;

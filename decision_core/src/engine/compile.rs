@@ -632,43 +632,9 @@ fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
     message
 }
 
+/// The name in `names` nearest to `name` (the workspace's one suggestion rule).
 fn nearest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let lower = name.to_lowercase();
-    names
-        .iter()
-        .map(|n| (edit_distance(&lower, &n.to_lowercase()), *n))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, n)| n)
-}
-
-/// Edit distance over chars counting insertions, deletions, substitutions and transpositions
-/// of neighbours (optimal string alignment), so `flga` is one edit from `flag`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // d[i][j] = distance between a[..i] and b[..j]
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
+    crate::suggest::nearest(name, names.iter().copied())
 }
 
 #[cfg(test)]

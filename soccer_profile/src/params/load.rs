@@ -565,38 +565,9 @@ fn unknown_field(message: &str) -> Option<(String, Vec<String>)> {
     Some((field.to_owned(), expected))
 }
 
-/// The allowed name nearest to `wrong` by edit distance, when it is close enough to be a typo.
+/// The allowed name nearest to `wrong` (the workspace's one suggestion rule).
 fn suggestion<'a>(wrong: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let mut best: Option<(usize, &str)> = None;
-    for name in allowed {
-        let d = edit_distance(wrong, name);
-        if best.is_none_or(|(b, _)| d < b) {
-            best = Some((d, name));
-        }
-    }
-    let (d, name) = best?;
-    let longest = wrong.chars().count().max(name.chars().count());
-    (d > 0 && d <= (longest / 3).max(1)).then_some(name)
-}
-
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diagonal
-            } else {
-                1 + diagonal.min(above).min(row[j])
-            };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+    decision_core::suggest::nearest(wrong, allowed)
 }
 
 #[cfg(test)]
@@ -963,7 +934,6 @@ mod tests {
         );
         assert_eq!(suggestion("intercepton", names), Some("interception"));
         assert_eq!(suggestion("speed", names), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(
             unknown_field("unknown field `x`, expected `a` or `b`"),
             Some(("x".into(), vec!["a".into(), "b".into()]))
