@@ -103,6 +103,9 @@ pub struct Document {
     pub main_tree: Option<String>,
     /// `BTCPP_format` of the main file's `<root>`.
     pub format: Option<String>,
+    /// The main file's other `<root>` attributes in file order (BT.CPP ignores them; a
+    /// profile may read its own, e.g. the soccer profile's `brain`).
+    pub root_attributes: Vec<(String, String)>,
     /// Every file that was read, in the order they were opened (the main file first).
     pub files: Vec<PathBuf>,
 }
@@ -172,6 +175,15 @@ impl Document {
         } else {
             ids.join(", ")
         }
+    }
+
+    /// The value of the main file's `<root>` attribute `name` (not `BTCPP_format` or
+    /// `main_tree_to_execute`, which have their own fields).
+    pub fn root_attribute(&self, name: &str) -> Option<&str> {
+        self.root_attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     fn main_file(&self) -> &Path {

@@ -140,6 +140,7 @@ struct Loader {
     unnamed: usize,
     main_tree: Option<String>,
     format: Option<String>,
+    root_attributes: Vec<(String, String)>,
 }
 
 /// Byte offset to line and column for one text.
@@ -233,6 +234,7 @@ impl Loader {
                 trees: self.trees,
                 main_tree: self.main_tree,
                 format: self.format,
+                root_attributes: self.root_attributes,
                 files: self.files,
             })
         } else {
@@ -357,6 +359,11 @@ impl Loader {
         if is_main {
             self.format = format.map(|a| a.value().to_string());
             self.main_tree = attribute(root, "main_tree_to_execute").map(|a| a.value().to_string());
+            self.root_attributes = root
+                .attributes()
+                .filter(|a| !matches!(a.name(), "BTCPP_format" | "main_tree_to_execute"))
+                .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                .collect();
         }
         for child in root.children() {
             if child.is_text() {

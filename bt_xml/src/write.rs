@@ -19,16 +19,25 @@ pub const EXPORTED_MAIN_TREE: &str = "MainTree";
 pub type KindModel = (String, NodeModel);
 
 /// A whole document: `spec` as the main tree (its SubTrees as trees of their own), then the
-/// models of `kinds` (the non-standard kinds it uses).
-pub fn tree_document(spec: &TreeSpec, kinds: &[KindModel]) -> String {
+/// models of `kinds` (the non-standard kinds it uses); `root_attributes` go on `<root>` after
+/// the format and the main tree (a profile's own, such as `brain`).
+pub fn tree_document(
+    spec: &TreeSpec,
+    kinds: &[KindModel],
+    root_attributes: &[(&str, &str)],
+) -> String {
     let mut trees: BTreeMap<String, String> = BTreeMap::new();
     let mut main = String::new();
     write_node(spec, 2, &mut main, &mut trees);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "<root BTCPP_format=\"4\" main_tree_to_execute=\"{EXPORTED_MAIN_TREE}\">"
+        "<root BTCPP_format=\"4\" main_tree_to_execute=\"{EXPORTED_MAIN_TREE}\""
     );
+    for (name, value) in root_attributes {
+        let _ = write!(out, " {name}=\"{}\"", escape(value));
+    }
+    out.push_str(">\n");
     let _ = writeln!(out, "  <BehaviorTree ID=\"{EXPORTED_MAIN_TREE}\">");
     out.push_str(&main);
     out.push_str("  </BehaviorTree>\n");
@@ -242,11 +251,11 @@ mod tests {
                 .with_children([inner]),
             TreeSpec::new("at_waypoint").port("ids", json!([1, 2, 3])),
         ]);
-        let text = tree_document(&spec, &[]);
+        let text = tree_document(&spec, &[], &[("brain", "booster")]);
         assert_eq!(
             text,
             r#"<?xml version="1.0" encoding="UTF-8"?>
-<root BTCPP_format="4" main_tree_to_execute="MainTree">
+<root BTCPP_format="4" main_tree_to_execute="MainTree" brain="booster">
   <BehaviorTree ID="MainTree">
     <Fallback name="root">
       <CheckKey _skipIf="x &lt; 2 &amp;&amp; y == &quot;q&quot;" expect="1" key="a"/>

@@ -7,16 +7,18 @@ use crate::nodes::Profile;
 use bt_xml::write::{KindModel, tree_document};
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::load;
+use soccer_profile::tree::TreeFile;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::ExitCode;
 
 /// Exports `input` as XML to `output` (standard output when `None`).
 pub fn run(input: &Path, output: Option<&Path>) -> ExitCode {
-    let Some(spec) = load_input(input) else {
+    let Some(tree) = load_input(input) else {
         return ExitCode::from(1);
     };
-    let text = tree_document(&spec, &used_models(&spec));
+    let brain = tree.brain.map(|b| ("brain", b.name()));
+    let text = tree_document(&tree.spec, &used_models(&tree.spec), brain.as_slice());
     match output {
         None => {
             print!("{text}");
@@ -32,19 +34,22 @@ pub fn run(input: &Path, output: Option<&Path>) -> ExitCode {
     }
 }
 
-/// The tree of `input`: a tree file, or the decision tree of a RoboMaster config (errors are
-/// printed with their places).
-pub fn load_input(input: &Path) -> Option<TreeSpec> {
+/// The tree of `input`: a tree file (with the brain it chooses), or the decision tree of a
+/// RoboMaster config (errors are printed with their places).
+pub fn load_input(input: &Path) -> Option<TreeFile> {
     if is_config(input) {
         let outcome = load::load(input);
         let Some(tables) = outcome.tables else {
             eprint!("{}", outcome.diagnostics);
             return None;
         };
-        return Some(decision_core::robomaster::tree::decision_tree(&tables).0);
+        return Some(TreeFile {
+            spec: decision_core::robomaster::tree::decision_tree(&tables).0,
+            brain: None,
+        });
     }
-    match soccer_profile::tree::load_spec(input) {
-        Ok(spec) => Some(spec),
+    match soccer_profile::tree::load_tree_file(input) {
+        Ok(tree) => Some(tree),
         Err(diagnostics) => {
             for d in diagnostics {
                 eprintln!("{d}");

@@ -6,6 +6,7 @@ use soccer_profile::decider::SoccerDecider;
 use soccer_profile::frame::{Frame, FrameError};
 use soccer_profile::params;
 use soccer_profile::search::{HeatmapFrame, SearchSuggestor};
+use soccer_profile::tree::TreeFile;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,16 +58,18 @@ pub fn load_decider(
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<SoccerDecider> {
-    let parameters = load_params(params_dir, location, robot)?;
-    let spec = load_soccer_spec(tree)?;
-    compile_or_report(&spec, Arc::new(parameters), tree)
+    let mut parameters = load_params(params_dir, location, robot)?;
+    let tree_file = load_soccer_tree(tree)?;
+    tree_file.apply_to(&mut parameters);
+    compile_or_report(&tree_file.spec, Arc::new(parameters), tree)
 }
 
-/// The tree of `tree` (default: the built-in one), printing its diagnostics on failure.
-pub(crate) fn load_soccer_spec(tree: Option<&Path>) -> Option<TreeSpec> {
+/// The tree of `tree` (default: the built-in one) and the brain its file chooses, printing
+/// its diagnostics on failure.
+pub(crate) fn load_soccer_tree(tree: Option<&Path>) -> Option<TreeFile> {
     let spec = match tree {
-        Some(path) => soccer_profile::tree::load_spec(path),
-        None => soccer_profile::tree::default_spec(),
+        Some(path) => soccer_profile::tree::load_tree_file(path),
+        None => TreeFile::default_tree(),
     };
     match spec {
         Ok(s) => Some(s),
@@ -442,7 +445,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         (Some(_), None) => None,
     };
     let params_dir = args.params_dir.clone().unwrap_or_else(sample_params);
-    let Some(parameters) = load_params(&params_dir, location.as_deref(), args.robot.as_deref())
+    let Some(mut parameters) = load_params(&params_dir, location.as_deref(), args.robot.as_deref())
     else {
         return ExitCode::from(1);
     };
@@ -459,9 +462,11 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     if let Some(seconds) = args.seconds {
         scenario.seconds = Some(seconds);
     }
-    let Some(spec) = load_soccer_spec(args.tree.as_deref()) else {
+    let Some(tree_file) = load_soccer_tree(args.tree.as_deref()) else {
         return ExitCode::from(1);
     };
+    tree_file.apply_to(&mut parameters);
+    let spec = tree_file.spec;
     let seed = args.seed.unwrap_or(scenario.seed);
     let parameters = Arc::new(parameters);
     let mut game = match SoccerMatch::new(scenario, Arc::clone(&parameters), &spec, args.seed) {

@@ -183,12 +183,14 @@ fn shared_booster_original_game_xml_loads_and_drives_the_robot() {
     // The original loads unchanged: raw `&&`, includes relative to it, MainTree chosen.
     let spec = soccer_profile::tree::load_spec(path).unwrap_or_else(|d| panic!("{d:#?}"));
     assert!(soccer_profile::booster::uses_booster_nodes(&spec));
-    let params = soccer_profile::params::load(
+    let mut params = soccer_profile::params::load(
         &repo().join("sample/soccer/parameters"),
         Some("simulation"),
         None,
     )
     .unwrap_or_else(|e| panic!("{e:?}"));
+    // Booster's own file does not choose a brain: the parameter does.
+    params.behavior_node.brain = soccer_profile::params::BrainKind::Booster;
     let scenario = parse_soccer_scenario(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
     let mut game = SoccerMatch::new(scenario, Arc::new(params), &spec, Some(7))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -222,13 +224,57 @@ fn shared_booster_original_game_xml_loads_and_drives_the_robot() {
 }
 
 #[test]
+fn a_booster_tree_without_the_brain_is_refused_naming_the_nodes_and_the_choice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tree = dir.path().join("no_brain.xml");
+    std::fs::write(
+        &tree,
+        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"MainTree\">\n    <Sequence>\n      \
+         <Chase/>\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
+         </BehaviorTree>\n</root>\n",
+    )
+    .expect("writes the tree");
+    let tree = tree.to_string_lossy().into_owned();
+    let (out, err, code) = run(
+        &[
+            "soccer",
+            "decide",
+            "sample/soccer/parameters",
+            "--tree",
+            &tree,
+            "--input",
+            "-",
+        ],
+        "{}\n",
+    );
+    assert_eq!(code, 1, "{out}");
+    let choice = "is a node of Booster's vocabulary, which runs with Booster's brain: choose it \
+                  with `brain: 'booster'` in behavior_node.json5 or \
+                  `<root BTCPP_format=\"4\" brain=\"booster\">` in the tree file";
+    assert!(
+        err.contains(&format!(
+            "no_brain.xml:4:7: error: Sequence/Chase[0]: `Chase` {choice}"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "no_brain.xml:5:7: error: Sequence/Kick[1]: `Kick` {choice}"
+        )),
+        "{err}"
+    );
+    // The port error is reported in the same run.
+    assert!(err.contains("min_msec_kick"), "{err}");
+}
+
+#[test]
 fn a_bad_booster_port_is_refused_with_its_file_line_column_node_and_port() {
     let dir = tempfile::tempdir().expect("temp dir");
     let tree = dir.path().join("bad.xml");
     std::fs::write(
         &tree,
-        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"MainTree\">\n    <Sequence>\n      \
-         <Chase vx_limit=\"fast\" />\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
+        "<root BTCPP_format=\"4\" brain=\"booster\">\n  <BehaviorTree ID=\"MainTree\">\n    \
+         <Sequence>\n      <Chase vx_limit=\"fast\" />\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
          </BehaviorTree>\n</root>\n",
     )
     .expect("writes the tree");

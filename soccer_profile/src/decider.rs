@@ -2,13 +2,14 @@
 //! striker hysteresis, ticks the tree, assembles the motion command and sends the team
 //! message (contract section B).
 
-use crate::booster::cooperation::{Keys, cooperate};
+use crate::booster::cooperation::Keys;
 use crate::context::{Role, SoccerContext, TickChoices};
 use crate::frame::{Frame, PrimaryState};
 use crate::messages::{MessageSender, StateMessage};
 use crate::motion::MotionCommand;
-use crate::params::Parameters;
-use crate::world::{BallSource, BallState, has_reached};
+use crate::params::{BrainKind, Parameters};
+use crate::tree_loop::{BoosterLoop, SoccerLoop, TreeLoop};
+use crate::world::{BallSource, BallState};
 use decision_core::engine::blackboard::Blackboards;
 use decision_core::engine::{CompileError, NodeId, Status, Tree, TreeSpec, compile, compile_with};
 use serde::Serialize;
@@ -83,36 +84,55 @@ pub struct SoccerDecider {
     branches: Vec<Branch>,
     is_leaf: Vec<bool>,
     sender: MessageSender,
-    raw_since: f64,
-    last_raw: bool,
-    started: bool,
     explain: bool,
-    /// Set for a Booster-vocabulary tree: the root keys its brain writes before each tick.
-    booster: Option<Keys>,
+    /// The brain chosen for the tree: what runs around each tick.
+    brain: BrainKind,
+    tree_loop: Box<dyn TreeLoop>,
 }
 
 impl SoccerDecider {
-    /// Compiles `spec` against the soccer registry. A tree using a Booster node gets
-    /// Booster's brain around it: the root blackboard keys with their initial values, the
-    /// cooperation before each tick, and RUNNING / SKIPPED roots that still move the robot.
+    /// Compiles `spec` against the soccer registry, with the brain the parameters choose
+    /// (`behavior_node.brain`).
     pub fn new(spec: &TreeSpec, params: Arc<Parameters>) -> Result<Self, Vec<CompileError>> {
+        let brain = params.behavior_node.brain;
+        Self::with_brain(spec, params, brain)
+    }
+
+    /// Compiles `spec` with `brain` around it. Booster's brain creates its root blackboard
+    /// keys with their initial values before the tree is built; a Booster node in a tree
+    /// without Booster's brain is a compile error saying how to choose it.
+    pub fn with_brain(
+        spec: &TreeSpec,
+        params: Arc<Parameters>,
+        brain: BrainKind,
+    ) -> Result<Self, Vec<CompileError>> {
         let registry = crate::tree::registry();
-        let (tree, booster) = if crate::booster::uses_booster_nodes(spec) {
-            let mut blackboards = Blackboards::new();
-            let root = blackboards.new_root();
-            let keys = Keys::create(&mut blackboards, root).map_err(|e| {
-                vec![CompileError {
-                    span: spec.span.clone(),
-                    node_path: spec.label().to_owned(),
-                    message: format!("Booster blackboard keys: {e}"),
-                }]
-            })?;
-            (
-                compile_with(spec, &registry, blackboards, root)?,
-                Some(keys),
-            )
-        } else {
-            (compile(spec, &registry)?, None)
+        let (tree, tree_loop): (_, Box<dyn TreeLoop>) = match brain {
+            BrainKind::Booster => {
+                let mut blackboards = Blackboards::new();
+                let root = blackboards.new_root();
+                let keys = Keys::create(&mut blackboards, root).map_err(|e| {
+                    vec![CompileError {
+                        span: spec.span.clone(),
+                        node_path: spec.label().to_owned(),
+                        message: format!("Booster blackboard keys: {e}"),
+                    }]
+                })?;
+                let tree = compile_with(spec, &registry, blackboards, root)?;
+                (tree, Box::new(BoosterLoop::new(keys)))
+            }
+            BrainKind::Soccer => {
+                // Every error at once: the Booster nodes, then what the compiler finds.
+                let mut errors = crate::booster::booster_nodes_without_brain(spec);
+                match compile(spec, &registry) {
+                    Ok(tree) if errors.is_empty() => (tree, Box::new(SoccerLoop::default())),
+                    Ok(_) => return Err(errors),
+                    Err(more) => {
+                        errors.extend(more);
+                        return Err(errors);
+                    }
+                }
+            }
         };
         let mut branches = Vec::new();
         let mut next = 1u32;
@@ -139,17 +159,20 @@ impl SoccerDecider {
             branches,
             is_leaf,
             sender: MessageSender::default(),
-            raw_since: 0.0,
-            last_raw: false,
-            started: false,
             explain: false,
-            booster,
+            brain,
+            tree_loop,
         })
     }
 
-    /// Whether the tree uses the Booster vocabulary (and Booster's brain runs around it).
-    pub fn is_booster(&self) -> bool {
-        self.booster.is_some()
+    /// The brain running around the tree.
+    pub fn brain(&self) -> BrainKind {
+        self.brain
+    }
+
+    /// The last error of the brain's own work before a tick (Booster's keys), if any.
+    pub fn brain_fault(&self) -> Option<&str> {
+        self.tree_loop.fault()
     }
 
     /// Adds the why-not of the failed branches to each decision.
@@ -177,11 +200,7 @@ impl SoccerDecider {
         let (status, motion) = self.tick(frame);
         let params = self.ctx.params.clone();
         let branch = self.branch_of(status);
-        let playing = if self.booster.is_some() {
-            self.ctx.world.primary_state == PrimaryState::Playing
-        } else {
-            branch == "playing"
-        };
+        let playing = self.tree_loop.playing(&branch, &self.ctx);
         let role = if playing {
             self.ctx.out.role.map(Role::name)
         } else {
@@ -231,87 +250,36 @@ impl SoccerDecider {
         }
     }
 
-    /// Updates the world, runs the hysteresis and ticks the tree; returns the root's status
-    /// and the assembled command (the safe stand when the root did not succeed).
+    /// Updates the world, runs the brain's work before the tick and ticks the tree; returns
+    /// the root's status and the assembled command (the brain's rule decides when the robot
+    /// stands).
     pub fn tick(&mut self, frame: &Frame) -> (Status, MotionCommand) {
         let params = self.ctx.params.clone();
         self.ctx.world.update(frame, &params);
         self.ctx.out = TickChoices::default();
         self.ctx.memory.voronoi_fresh = false;
-        if let Some(keys) = &self.booster {
-            // The keys were created with the types written here; a tree script that re-typed
-            // one (`:=` cannot) is the only way this fails, and then the key keeps its value.
-            let _ = cooperate(&mut self.ctx, self.tree.blackboard_mut(), keys);
-        } else {
-            self.update_striker_hysteresis();
-        }
+        self.tree_loop
+            .before_tick(&mut self.ctx, self.tree.blackboard_mut());
         let now = self.ctx.world.now;
         let status = self.tree.tick(&mut self.ctx, now);
-        if self.booster.is_some() {
-            // Booster's loop ticks a running tree on and on: RUNNING (a kick, a turn) and
-            // SKIPPED (every branch off) still carry this tick's motion.
-            let motion = if status == Status::Failure {
-                MotionCommand::STAND
-            } else {
-                MotionCommand::assemble(self.ctx.out.body.take(), self.ctx.out.head.take())
-            };
-            self.ctx.memory.last_body = Some(motion.body.clone());
-            return (status, motion);
-        }
-        let motion = if status == Status::Success {
-            MotionCommand::assemble(self.ctx.out.body.take(), self.ctx.out.head.take())
-        } else {
-            MotionCommand::STAND
-        };
-        if self.ctx.out.role != Some(Role::Searcher) || status != Status::Success {
-            self.ctx.memory.search_direction = None;
-        }
-        self.ctx.memory.last_body = Some(motion.body.clone());
+        let motion = self.tree_loop.motion(status, &mut self.ctx);
         (status, motion)
     }
 
-    /// The raw "owns the ball's cell" answer must hold `enter_duration` to make a striker; a
-    /// striker stays one until it has been false for `exit_duration`.
-    fn update_striker_hysteresis(&mut self) {
-        let raw = self.ctx.owns_ball_cell();
-        let now = self.ctx.world.now;
-        if !self.started {
-            self.started = true;
-            self.last_raw = false;
-            self.raw_since = now;
-        }
-        if raw != self.last_raw {
-            self.last_raw = raw;
-            self.raw_since = now;
-        }
-        let hysteresis = &self.ctx.params.behavior_node.ball.closest_to_ball;
-        let held = now - self.raw_since;
-        let world = &mut self.ctx.world;
-        world.owns_ball_cell = raw;
-        if raw && !world.is_striker && has_reached(held, hysteresis.enter_duration) {
-            world.is_striker = true;
-        } else if !raw && world.is_striker && has_reached(held, hysteresis.exit_duration) {
-            world.is_striker = false;
-        }
-    }
-
-    /// The label of the root branch that succeeded this tick, or `fallback`.
+    /// The label of the root branch the brain reports for this tick, or `fallback`.
     fn branch_of(&self, status: Status) -> String {
-        let booster = self.booster.is_some();
-        let ran = |s: Option<Status>| {
-            s == Some(Status::Success) || (booster && s == Some(Status::Running))
-        };
-        if !ran(Some(status)) {
+        let tree_loop = &self.tree_loop;
+        if !tree_loop.ran(Some(status)) {
             return "fallback".to_owned();
         }
         let trace = self.tree.trace();
-        self.branches
-            .iter()
-            .rev()
-            .filter(|_| booster)
-            .chain(self.branches.iter().filter(|_| !booster))
-            .find(|b| ran(trace.status_of(b.node)))
-            .map_or_else(|| "fallback".to_owned(), |b| b.label.clone())
+        let ran = |b: &&Branch| tree_loop.ran(trace.status_of(b.node));
+        let found = if tree_loop.reports_last_branch() {
+            self.branches.iter().rev().find(ran)
+        } else {
+            self.branches.iter().find(ran)
+        };
+        found.map_or_else(|| "fallback".to_owned(), |b| b.label.clone())
     }
 
     /// For each branch ticked before `chosen` (all of them for the fallback): the explanation
@@ -592,7 +560,9 @@ mod booster {
             Ok(s) => s,
             Err(e) => panic!("{e:?}"),
         };
-        match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+        let mut params = Parameters::default();
+        params.behavior_node.brain = BrainKind::Booster;
+        match SoccerDecider::new(&spec, Arc::new(params)) {
             Ok(d) => d,
             Err(e) => panic!("{e:?}"),
         }
@@ -618,7 +588,7 @@ mod booster {
               </ReactiveSequence>
             </BehaviorTree></root>"#,
         );
-        assert!(d.is_booster());
+        assert_eq!(d.brain(), BrainKind::Booster);
         let out = d.decide(&frame(
             r#"{"player_number": 3, "pose": {"x": -1, "y": 0, "yaw": 0}, "ball": {"x": 0, "y": 0}}"#,
         ));
@@ -639,10 +609,35 @@ mod booster {
     }
 
     #[test]
-    fn a_tree_without_booster_nodes_runs_without_the_brain() {
+    fn the_brain_is_chosen_not_inferred() {
+        // A tree without Booster nodes runs with the brain chosen, Booster's too.
         let d = decider(
             r#"<root BTCPP_format="4"><BehaviorTree ID="M"><stand/></BehaviorTree></root>"#,
         );
-        assert!(!d.is_booster());
+        assert_eq!(d.brain(), BrainKind::Booster);
+        // A Booster node under the soccer brain is a compile error naming it and the choice.
+        let doc = bt_xml::load_str(
+            r#"<root BTCPP_format="4"><BehaviorTree ID="M">
+                 <Sequence name="s"><stand/><CalcKickDir/></Sequence>
+               </BehaviorTree></root>"#,
+            "t.xml",
+            std::path::Path::new("."),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let spec = bt_xml::main_spec(&doc, None, std::path::Path::new("t.xml"))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let errors = match SoccerDecider::new(&spec, Arc::new(Parameters::default())) {
+            Ok(_) => panic!("a Booster node compiled under the soccer brain"),
+            Err(e) => e,
+        };
+        assert_eq!(
+            errors.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "t.xml:2:45: s/CalcKickDir[1]: `CalcKickDir` is a node of Booster's vocabulary, \
+                 which runs with Booster's brain: choose it with `brain: 'booster'` in \
+                 behavior_node.json5 or `<root BTCPP_format=\"4\" brain=\"booster\">` in the \
+                 tree file"
+            ]
+        );
     }
 }

@@ -18,6 +18,7 @@ pub mod params;
 pub mod path_planning;
 pub mod search;
 pub mod tree;
+pub mod tree_loop;
 pub mod velocity;
 pub mod voronoi;
 pub mod world;

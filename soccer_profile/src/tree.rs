@@ -3,6 +3,7 @@
 //! time; `--tree` replaces it with any `.json5` or BT.CPP `.xml` file.
 
 use crate::context::SoccerContext;
+use crate::params::BrainKind;
 use decision_core::engine::{Registry, TreeSpec, nodes};
 use std::path::Path;
 
@@ -33,18 +34,67 @@ pub const MAIN_TREE: &str = "MainTree";
 /// A tree file (`.json5` / `.json` or BT.CPP `.xml`) as a spec. An XML file with several
 /// trees and no `main_tree_to_execute` runs its [`MAIN_TREE`] when it has one.
 pub fn load_spec(path: &Path) -> Result<TreeSpec, Vec<bt_xml::Diagnostic>> {
+    load_tree_file(path).map(|tree| tree.spec)
+}
+
+/// A loaded tree and the brain its file chooses, if it does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeFile {
+    /// The tree.
+    pub spec: TreeSpec,
+    /// The brain the file chooses (`<root brain="...">` of an XML file), which takes
+    /// precedence over the parameter `behavior_node.brain`.
+    pub brain: Option<BrainKind>,
+}
+
+impl TreeFile {
+    /// The default tree (the soccer brain, by the parameters).
+    pub fn default_tree() -> Result<Self, Vec<bt_xml::Diagnostic>> {
+        Ok(Self {
+            spec: default_spec()?,
+            brain: None,
+        })
+    }
+
+    /// `params` with the file's brain choice applied.
+    pub fn apply_to(&self, params: &mut crate::params::Parameters) {
+        if let Some(brain) = self.brain {
+            params.behavior_node.brain = brain;
+        }
+    }
+}
+
+/// [`load_spec`] with the brain the file chooses.
+pub fn load_tree_file(path: &Path) -> Result<TreeFile, Vec<bt_xml::Diagnostic>> {
     let is_xml = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
     if !is_xml {
-        return bt_xml::load_any(path, None);
+        return bt_xml::load_any(path, None).map(|spec| TreeFile { spec, brain: None });
     }
     let document = bt_xml::load_file(path)?;
+    let brain = match document.root_attribute("brain") {
+        None => None,
+        Some(name) => match BrainKind::from_name(name) {
+            Some(kind) => Some(kind),
+            None => {
+                return Err(vec![bt_xml::Diagnostic {
+                    position: bt_xml::Position {
+                        file: path.to_path_buf(),
+                        line: 1,
+                        column: 1,
+                    },
+                    message: format!("<root brain=\"{name}\">: the brain is `soccer` or `booster`"),
+                }]);
+            }
+        },
+    };
     let requested = (document.main_tree.is_none()
         && document.trees.len() > 1
         && document.tree(MAIN_TREE).is_some())
     .then_some(MAIN_TREE);
-    bt_xml::main_spec(&document, requested, path)
+    let spec = bt_xml::main_spec(&document, requested, path)?;
+    Ok(TreeFile { spec, brain })
 }
 
 /// Whether `spec` uses a soccer leaf or a Booster node (so `check` compiles it against this

@@ -25,15 +25,15 @@ pub type Loaded = Result<(Arc<Parameters>, TreeSpec), Vec<String>>;
 impl SoccerSources {
     /// Loads the parameters and the tree; every problem at once (`file:line:col: ...`).
     pub fn load(&self) -> Loaded {
-        let parameters = params::load(
+        let mut parameters = params::load(
             &self.params_dir,
             self.location.as_deref(),
             self.robot.as_deref(),
         )
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        let spec = match &self.tree {
-            Some(path) => soccer_profile::tree::load_spec(path),
-            None => soccer_profile::tree::default_spec(),
+        let tree = match &self.tree {
+            Some(path) => soccer_profile::tree::load_tree_file(path),
+            None => soccer_profile::tree::TreeFile::default_tree(),
         }
         .map_err(|diagnostics| {
             diagnostics
@@ -41,7 +41,8 @@ impl SoccerSources {
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
         })?;
-        Ok((Arc::new(parameters), spec))
+        tree.apply_to(&mut parameters);
+        Ok((Arc::new(parameters), tree.spec))
     }
 
     /// The parameter layers in use: `base/`, then the location and robot folders.

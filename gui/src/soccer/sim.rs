@@ -49,7 +49,7 @@ pub fn load(
         Some(dir) => (dir.clone(), None),
         None => (sample_params(), Some("simulation")),
     };
-    let params = soccer_profile::params::load(&dir, location, None).map_err(|errors| {
+    let mut params = soccer_profile::params::load(&dir, location, None).map_err(|errors| {
         let mut text = format!(
             "{}: parameters not loaded ({} error(s))",
             dir.display(),
@@ -65,9 +65,9 @@ pub fn load(
         Some(path) => load_soccer_scenario(path)?,
         None => SoccerScenario::default(),
     };
-    let spec = match &options.tree {
-        Some(path) => soccer_profile::tree::load_spec(path),
-        None => soccer_profile::tree::default_spec(),
+    let tree = match &options.tree {
+        Some(path) => soccer_profile::tree::load_tree_file(path),
+        None => soccer_profile::tree::TreeFile::default_tree(),
     }
     .map_err(|diagnostics| {
         diagnostics
@@ -76,7 +76,8 @@ pub fn load(
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    Ok((Arc::new(params), scenario, spec))
+    tree.apply_to(&mut params);
+    Ok((Arc::new(params), scenario, tree.spec))
 }
 
 /// The match in process, with the viewer's clock.

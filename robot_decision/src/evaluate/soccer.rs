@@ -68,8 +68,10 @@ fn load_config(
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<Config> {
-    let params = Arc::new(crate::soccer::load_params(dir, location, robot)?);
-    let spec = crate::soccer::load_soccer_spec(tree)?;
+    let mut params = crate::soccer::load_params(dir, location, robot)?;
+    let tree_file = crate::soccer::load_soccer_tree(tree)?;
+    tree_file.apply_to(&mut params);
+    let (params, spec) = (Arc::new(params), tree_file.spec);
     crate::soccer::compile_or_report(&spec, Arc::clone(&params), tree)?;
     Some(Config { params, spec })
 }

@@ -91,14 +91,44 @@ pub fn is_booster_node(id: &str) -> bool {
     catalogue().iter().any(|k| k.id == id)
 }
 
-/// Whether `spec` uses a Booster node anywhere (the decider then runs Booster's brain
-/// around the tree: the blackboard keys and the cooperation before each tick).
+/// Whether `spec` uses a Booster node anywhere (such a tree needs Booster's brain).
 pub fn uses_booster_nodes(spec: &TreeSpec) -> bool {
     let ids: Vec<&'static str> = catalogue().iter().map(|k| k.id).collect();
     fn walk(spec: &TreeSpec, ids: &[&str]) -> bool {
         ids.contains(&spec.kind.as_str()) || spec.children.iter().any(|c| walk(c, ids))
     }
     walk(spec, &ids)
+}
+
+/// One compile error per Booster node in `spec`, for a tree compiled without Booster's brain:
+/// the node, and how to choose the brain (the parameter or the tree file).
+pub fn booster_nodes_without_brain(spec: &TreeSpec) -> Vec<decision_core::engine::CompileError> {
+    let ids: Vec<&'static str> = catalogue().iter().map(|k| k.id).collect();
+    fn walk(
+        spec: &TreeSpec,
+        path: String,
+        ids: &[&str],
+        out: &mut Vec<decision_core::engine::CompileError>,
+    ) {
+        if ids.contains(&spec.kind.as_str()) {
+            out.push(decision_core::engine::CompileError {
+                span: spec.span.clone(),
+                node_path: path.clone(),
+                message: format!(
+                    "`{}` is a node of Booster's vocabulary, which runs with Booster's brain: \
+                     choose it with `brain: 'booster'` in behavior_node.json5 or \
+                     `<root BTCPP_format=\"4\" brain=\"booster\">` in the tree file",
+                    spec.kind
+                ),
+            });
+        }
+        for (i, child) in spec.children.iter().enumerate() {
+            walk(child, format!("{path}/{}[{i}]", child.label()), ids, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(spec, spec.label().to_owned(), &ids, &mut out);
+    out
 }
 
 /// A registered Booster node: its ports and behaviour.

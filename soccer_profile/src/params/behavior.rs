@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct BehaviorParameters {
+    /// What runs around the tree each tick: `soccer` (default) or `booster`. A tree file may
+    /// choose it too (`<root brain="booster">`), which takes precedence.
+    pub brain: BrainKind,
     /// Development switches.
     pub control: Control,
     /// Remote control by an operator.
@@ -36,6 +39,38 @@ pub struct BehaviorParameters {
     pub head: Head,
     /// Voronoi partition of the field players (striker choice, support positions).
     pub voronoi: Voronoi,
+}
+
+/// `brain`: what runs around the tree each tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BrainKind {
+    /// The soccer behaviour's: the striker hysteresis before each tick; a tick that succeeds
+    /// moves the robot, anything else stands it; the first root branch that succeeded is
+    /// reported.
+    #[default]
+    Soccer,
+    /// The Booster RoboCup demo's C++ brain: its blackboard keys written before each tick;
+    /// running and skipped roots still move the robot (a kick, a turn); the last root branch
+    /// that ran is reported. Trees using Booster's nodes need it.
+    Booster,
+}
+
+impl BrainKind {
+    /// The name as written in parameters and tree files.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrainKind::Soccer => "soccer",
+            BrainKind::Booster => "booster",
+        }
+    }
+
+    /// The kind named `name` (`soccer`, `booster`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        [BrainKind::Soccer, BrainKind::Booster]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
 }
 
 /// `control`: development switches.

@@ -1,0 +1,160 @@
+//! What runs around the tree each tick, chosen by the parameter `behavior_node.brain` or the
+//! tree file (`<root brain="booster">`), never guessed from the nodes a tree uses:
+//!
+//! * [`SoccerLoop`], the soccer behaviour's: the striker hysteresis before the tick; only a
+//!   tick that succeeds moves the robot; the first root branch that succeeded is reported,
+//!   and the robot plays while that branch is `playing`.
+//! * [`BoosterLoop`], the Booster RoboCup demo's C++ brain: its blackboard keys written before
+//!   the tick; running and skipped roots still move the robot (a kick, a turn); the last root
+//!   branch that ran is reported, and the robot plays while the game is in `playing`.
+
+use crate::booster::cooperation::{Keys, cooperate};
+use crate::context::{Role, SoccerContext};
+use crate::frame::PrimaryState;
+use crate::motion::MotionCommand;
+use crate::world::has_reached;
+use decision_core::engine::Status;
+use decision_core::engine::blackboard::Blackboards;
+
+/// The rules around the tree's tick that differ between brains.
+pub trait TreeLoop: Send {
+    /// Prepares the context and the tree's blackboard for this tick.
+    fn before_tick(&mut self, ctx: &mut SoccerContext, blackboards: &mut Blackboards);
+
+    /// The motion of a tick whose root returned `status`; leaves the memory the next tick
+    /// reads.
+    fn motion(&self, status: Status, ctx: &mut SoccerContext) -> MotionCommand;
+
+    /// Whether a node (the root, a branch) that returned `status` ran this tick.
+    fn ran(&self, status: Option<Status>) -> bool;
+
+    /// Whether the branch reported is the last root branch that ran (else the first).
+    fn reports_last_branch(&self) -> bool;
+
+    /// Whether the robot plays (and reports a role) when `branch` is reported.
+    fn playing(&self, branch: &str, ctx: &SoccerContext) -> bool;
+
+    /// The last error of the loop's own work before a tick, if any (Booster's keys).
+    fn fault(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The soccer behaviour's loop: the striker hysteresis and success-only motion.
+#[derive(Debug, Default)]
+pub struct SoccerLoop {
+    started: bool,
+    last_raw: bool,
+    raw_since: f64,
+}
+
+impl SoccerLoop {
+    /// The raw "owns the ball's cell" answer must hold `enter_duration` to make a striker; a
+    /// striker stays one until it has been false for `exit_duration`.
+    fn update_striker_hysteresis(&mut self, ctx: &mut SoccerContext) {
+        let raw = ctx.owns_ball_cell();
+        let now = ctx.world.now;
+        if !self.started {
+            self.started = true;
+            self.last_raw = false;
+            self.raw_since = now;
+        }
+        if raw != self.last_raw {
+            self.last_raw = raw;
+            self.raw_since = now;
+        }
+        let hysteresis = &ctx.params.behavior_node.ball.closest_to_ball;
+        let held = now - self.raw_since;
+        let (enter, exit) = (hysteresis.enter_duration, hysteresis.exit_duration);
+        let world = &mut ctx.world;
+        world.owns_ball_cell = raw;
+        if raw && !world.is_striker && has_reached(held, enter) {
+            world.is_striker = true;
+        } else if !raw && world.is_striker && has_reached(held, exit) {
+            world.is_striker = false;
+        }
+    }
+}
+
+impl TreeLoop for SoccerLoop {
+    fn before_tick(&mut self, ctx: &mut SoccerContext, _blackboards: &mut Blackboards) {
+        self.update_striker_hysteresis(ctx);
+    }
+
+    fn motion(&self, status: Status, ctx: &mut SoccerContext) -> MotionCommand {
+        let motion = if status == Status::Success {
+            MotionCommand::assemble(ctx.out.body.take(), ctx.out.head.take())
+        } else {
+            MotionCommand::STAND
+        };
+        if ctx.out.role != Some(Role::Searcher) || status != Status::Success {
+            ctx.memory.search_direction = None;
+        }
+        ctx.memory.last_body = Some(motion.body.clone());
+        motion
+    }
+
+    fn ran(&self, status: Option<Status>) -> bool {
+        status == Some(Status::Success)
+    }
+
+    fn reports_last_branch(&self) -> bool {
+        false
+    }
+
+    fn playing(&self, branch: &str, _ctx: &SoccerContext) -> bool {
+        branch == "playing"
+    }
+}
+
+/// Booster's brain: its root blackboard keys, written before every tick.
+#[derive(Debug)]
+pub struct BoosterLoop {
+    keys: Keys,
+    fault: Option<String>,
+}
+
+impl BoosterLoop {
+    /// The loop writing `keys` (created in the tree's root blackboard before compiling).
+    pub fn new(keys: Keys) -> Self {
+        Self { keys, fault: None }
+    }
+}
+
+impl TreeLoop for BoosterLoop {
+    fn before_tick(&mut self, ctx: &mut SoccerContext, blackboards: &mut Blackboards) {
+        // The keys were created with the types written here; a key a tree script re-typed
+        // keeps its value, and the error is kept for the caller to report.
+        self.fault = cooperate(ctx, blackboards, &self.keys)
+            .err()
+            .map(|e| format!("Booster blackboard keys: {e}"));
+    }
+
+    fn motion(&self, status: Status, ctx: &mut SoccerContext) -> MotionCommand {
+        // Booster's loop ticks a running tree on and on: RUNNING (a kick, a turn) and
+        // SKIPPED (every branch off) still carry this tick's motion.
+        let motion = if status == Status::Failure {
+            MotionCommand::STAND
+        } else {
+            MotionCommand::assemble(ctx.out.body.take(), ctx.out.head.take())
+        };
+        ctx.memory.last_body = Some(motion.body.clone());
+        motion
+    }
+
+    fn ran(&self, status: Option<Status>) -> bool {
+        matches!(status, Some(Status::Success | Status::Running))
+    }
+
+    fn reports_last_branch(&self) -> bool {
+        true
+    }
+
+    fn playing(&self, _branch: &str, ctx: &SoccerContext) -> bool {
+        ctx.world.primary_state == PrimaryState::Playing
+    }
+
+    fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
+    }
+}
