@@ -53,16 +53,13 @@ pub fn parse_json5(text: &str, path: &Path) -> Result<TreeSpec, Vec<Diagnostic>>
             "numbers must be finite".to_owned(),
         ));
     }
-    let mut spec: TreeSpec =
-        decision_core::strict_serde::deserialize(json.to_serde()).map_err(|e| {
-            let field = e.path().to_string();
-            let pos = position_of(&json, &field).unwrap_or(json.pos);
-            at(
-                pos.line,
-                pos.column,
-                format!("`{field}`: {}", e.into_inner()),
-            )
-        })?;
+    let mut spec: TreeSpec = decision_core::strict_serde::from_document(&json).map_err(|e| {
+        at(
+            e.pos.line,
+            e.pos.column,
+            format!("`{}`: {}", e.field(), e.message),
+        )
+    })?;
     let file = path.display().to_string();
     mark_positions(&mut spec, &json, &file);
     Ok(spec)
@@ -76,28 +73,6 @@ fn first_non_finite(json: &Json) -> Option<Pos> {
         JsonValue::Object(members) => members.iter().find_map(|m| first_non_finite(&m.value)),
         _ => None,
     }
-}
-
-/// The position of the value at a serde path such as `children[2].ports.speed`.
-fn position_of(json: &Json, path: &str) -> Option<Pos> {
-    let mut at = json;
-    for segment in path.split('.').filter(|s| !s.is_empty() && *s != "?") {
-        let (key, indices) = match segment.find('[') {
-            Some(i) => (&segment[..i], &segment[i..]),
-            None => (segment, ""),
-        };
-        if !key.is_empty() {
-            at = &at.get(key)?.value;
-        }
-        for index in indices.split(['[', ']']).filter(|s| !s.is_empty()) {
-            let i: usize = index.parse().ok()?;
-            match &at.value {
-                JsonValue::Array(items) => at = items.get(i)?,
-                _ => return None,
-            }
-        }
-    }
-    Some(at.pos)
 }
 
 /// Gives every node the position of its object and every port the position of its value.

@@ -4,7 +4,7 @@
 //! that do not fit the field (unknown waypoint ids, points outside the field, negative speeds).
 
 use crate::error::{Problem, ScenarioError};
-use crate::locate::{JsonPath, Seg, contains, locate, locate_key};
+use crate::locate::{JsonPath, contains, locate, locate_key};
 use decision_core::jsonc::{self, Json};
 use decision_core::robomaster::{Severity, Tables};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -1115,16 +1115,7 @@ fn unknown_key(message: &str) -> Option<&str> {
 
 /// The path serde reports, as a [`JsonPath`].
 fn json_path(path: &serde_path_to_error::Path) -> JsonPath {
-    use serde_path_to_error::Segment;
-    JsonPath(
-        path.iter()
-            .filter_map(|seg| match seg {
-                Segment::Map { key } => Some(Seg::Key(key.clone())),
-                Segment::Seq { index } => Some(Seg::Index(*index)),
-                Segment::Enum { .. } | Segment::Unknown => None,
-            })
-            .collect(),
-    )
+    JsonPath(decision_core::strict_serde::error_path(path))
 }
 
 /// A field path as shown in problems (empty for the whole document).

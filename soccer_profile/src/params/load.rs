@@ -469,18 +469,7 @@ fn read_stem<T: DeserializeOwned>(
                 break;
             }
             Err(e) => {
-                let path: Vec<Seg> = e
-                    .path()
-                    .iter()
-                    .map_while(|s| match s {
-                        serde_path_to_error::Segment::Seq { index } => Some(Seg::Index(*index)),
-                        serde_path_to_error::Segment::Map { key } => Some(Seg::Key(key.clone())),
-                        serde_path_to_error::Segment::Enum { variant } => {
-                            Some(Seg::Key(variant.clone()))
-                        }
-                        serde_path_to_error::Segment::Unknown => None,
-                    })
-                    .collect();
+                let path: Vec<Seg> = decision_core::strict_serde::error_path(e.path());
                 let message = e.into_inner().to_string();
                 if !report_serde_error(&mut merged, path, &message, errors) {
                     break;
