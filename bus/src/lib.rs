@@ -22,8 +22,7 @@ mod transport;
 
 pub use decode::{DecodeError, decode};
 pub use options::{
-    BusArgs, BusOptions, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Distro, Mode, Ros2Options,
-    ZenohOptions,
+    BusOptions, DEFAULT_ENDPOINT, DEFAULT_NAMESPACE, Distro, Mode, Ros2Options, ZenohOptions,
 };
 pub use queue::QUEUE_CAPACITY;
 pub use transport::{Bus, BusError, Received, Subscription};

@@ -3,7 +3,8 @@
 //! simulation.
 
 use bus::messages::{DecisionMsg, NavCancel, NavGoal};
-use bus::{BusArgs, BusOptions, topics};
+use bus::{BusOptions, topics};
+use bus_cli::BusArgs;
 use clap::Parser;
 use fake_publisher::{Frame, Simulation, load_scenario, scenario_schema};
 use std::path::PathBuf;

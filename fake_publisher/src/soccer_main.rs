@@ -1,7 +1,8 @@
 //! `fake-publisher --soccer`: the soccer match for `soccer run` nodes on the bus, with its
 //! timeline on stdout.
 
-use bus::{Bus, BusArgs};
+use bus::Bus;
+use bus_cli::BusArgs;
 use fake_publisher::soccer::remote::run_remote_match;
 use fake_publisher::soccer::{Side, SoccerMatch, SoccerScenario, load_soccer_scenario};
 use std::path::{Path, PathBuf};

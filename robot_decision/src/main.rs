@@ -131,7 +131,7 @@ enum Command {
         #[arg(long, value_name = "FILE.mcap")]
         record: Option<PathBuf>,
         #[command(flatten)]
-        bus: bus::BusArgs,
+        bus: bus_cli::BusArgs,
     },
     /// Simulate a match in-process: the node and the fake publisher, no network.
     Sim {
@@ -275,7 +275,7 @@ enum SoccerCommand {
         #[arg(long, value_name = "FILE.mcap")]
         record: Option<PathBuf>,
         #[command(flatten)]
-        bus: bus::BusArgs,
+        bus: bus_cli::BusArgs,
     },
     /// Is my edit better? Play many seeded matches with config A's team at home (and exactly
     /// the same matches with config B's), always against config A's team, then print each
@@ -598,7 +598,7 @@ fn load_node(config: &Path) -> Option<NodeCore> {
 /// `node_name`) until Ctrl-C, then closes its recording.
 fn run_live<P: decision_node::profile::NodeProfile>(
     node: P,
-    args: &bus::BusArgs,
+    args: &bus_cli::BusArgs,
     default_listen: bool,
     node_name: &str,
     watch: bool,
@@ -655,7 +655,12 @@ fn router_command(listen: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_command(config: &Path, watch: bool, args: &bus::BusArgs, record: Option<&Path>) -> ExitCode {
+fn run_command(
+    config: &Path,
+    watch: bool,
+    args: &bus_cli::BusArgs,
+    record: Option<&Path>,
+) -> ExitCode {
     init_logging();
     let Some(node) = load_node(config) else {
         return ExitCode::from(1);

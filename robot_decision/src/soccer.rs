@@ -594,7 +594,7 @@ pub fn run(
     sources: &decision_node::soccer::sources::SoccerSources,
     player: u8,
     watch: bool,
-    args: &bus::BusArgs,
+    args: &bus_cli::BusArgs,
     record: Option<&Path>,
 ) -> ExitCode {
     use decision_node::runtime::record::{Recorder, RunFacts};
