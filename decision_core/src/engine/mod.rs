@@ -49,6 +49,7 @@
 //! assert_eq!(tree.explain(NodeId(1), &robot, 0.0).as_deref(), Some("hp 80 < 100"));
 //! ```
 
+#[cfg(feature = "bench-leaves")]
 pub mod bench_leaves;
 pub mod blackboard;
 mod compile;
