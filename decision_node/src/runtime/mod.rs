@@ -12,6 +12,7 @@ pub mod replay;
 pub mod replay_cli;
 #[cfg(feature = "cli")]
 pub mod run;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod timeline;
 #[cfg(feature = "cli")]
