@@ -1,4 +1,5 @@
-//! `robot-decision`: check, explain, simulate and run RoboMaster decision files.
+//! `robot-decision`: macro-decisions for competition robots (RoboMaster decision rules,
+//! RoboCup soccer behaviour trees): run on the robot, simulate, replay, evaluate and check.
 
 mod bt;
 mod check;
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Robot macro-decisions from decisions.json / waypoints.json.
+/// Macro-decisions for competition robots (RoboMaster and RoboCup soccer).
 #[derive(Debug, Parser)]
 #[command(name = "robot-decision", version, about)]
 struct Cli {
@@ -166,7 +167,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// The soccer profile (RoboCup behaviour of seed 000).
+    /// RoboCup humanoid soccer: the role behaviour (after HULKs) offline, simulated, on the bus.
     Soccer {
         #[command(subcommand)]
         command: SoccerCommand,

@@ -178,7 +178,7 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
 }
 
 /// Compiles `spec` for the schedule: its keys exist in the root blackboard before the tree is
-/// built, untyped, as the `bt` contract creates the keys of the first input line (BT.CPP's
+/// built, untyped, as `robot-decision bt` creates the keys of the first input line (BT.CPP's
 /// `createEntry` with an any-type port info). So no port clashes with them, and the schedule's
 /// first writes make them ints, also behind a `Switch`'s string `variable`.
 pub fn compile_for_schedule<C: 'static>(
