@@ -82,7 +82,9 @@ mod tests {
         let mut stale = Vec::new();
         for which in Which::value_variants() {
             let path = dir.join(format!("{}.json", which.name()));
-            let current = text(*which).map(|t| t + "\n").unwrap_or_else(|e| panic!("{e}"));
+            let current = text(*which)
+                .map(|t| t + "\n")
+                .unwrap_or_else(|e| panic!("{e}"));
             let stored = std::fs::read_to_string(&path).unwrap_or_default();
             if stored != current {
                 stale.push(path.display().to_string());
