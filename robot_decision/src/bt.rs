@@ -15,7 +15,7 @@ use std::time::Instant;
 /// The leaf vocabulary of a `bt` run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Leaves {
-    /// `CheckKey`, `Work` and `Noop` of the shared benchmark.
+    /// `CheckKey`, `Work` and `Noop` of the behaviour-tree benchmark (`bt_xml/benches/trees/`).
     Bench,
 }
 

@@ -54,7 +54,7 @@ enum Command {
         robot: Option<String>,
     },
     /// Run a BehaviorTree.CPP tree (XML or JSON5) on JSON Lines input and print each tick's
-    /// trace, or time the shared benchmark schedule.
+    /// trace, or time the behaviour-tree benchmark's input schedule.
     Bt {
         /// The tree file (.xml with includes, or .json5).
         tree: PathBuf,
