@@ -243,7 +243,7 @@ mod tests {
     use super::schedule;
 
     #[test]
-    fn the_schedule_follows_the_benchmark_readme() {
+    fn the_schedule_follows_the_benchmark_definition() {
         let at = |i: u64, key: &str| schedule(i).iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         assert_eq!(at(0, "control_state"), Some(1));
         assert_eq!(at(1024, "control_state"), Some(2));
