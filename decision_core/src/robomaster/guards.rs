@@ -326,9 +326,14 @@ fn push_int(out: &mut String, value: i64) {
 }
 
 /// Appends a number as a person writes it: rounded to at most three decimals, trailing zeros
-/// trimmed (`10.9`, not `10.899999999999977`; `420`, `0.125`). Game time adds up float steps,
-/// so an observed time is rarely the exact decimal it stands for.
+/// trimmed (`10.9`, not `10.899999999999977`; `420`, `0.125`). A game time computed from float
+/// steps is rarely the exact decimal it stands for.
 fn push_number(out: &mut String, value: f64) {
+    // Whole numbers (HP, modes, most bounds) take the integer path, as cheap as before.
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        push_int(out, value as i64);
+        return;
+    }
     if !value.is_finite() || value.abs() >= 1e15 {
         use std::fmt::Write;
         let _ = write!(out, "{value}");
@@ -338,7 +343,7 @@ fn push_number(out: &mut String, value: f64) {
     // whose shortest round-trip form (`Display`) is that decimal.
     let rounded = (value * 1000.0).round() / 1000.0;
     if rounded.fract() == 0.0 {
-        // Integral (and -0 reads as 0).
+        // Rounded to a whole number (-0.0004 reads as 0).
         push_int(out, rounded as i64);
     } else {
         use std::fmt::Write;
@@ -455,7 +460,6 @@ mod text_tests {
     #[test]
     fn a_time_guard_explains_an_accumulated_game_time_rounded() {
         use super::{Bound, BoundKind};
-        use crate::engine::Condition;
         let b = Bound::new(BoundKind::TimeAfter, 30.0);
         let mut t = 0.0;
         for _ in 0..109 {
