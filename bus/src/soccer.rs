@@ -1,4 +1,4 @@
-//! The soccer profile's wire contract: topic names (seed 000's outputs, our inputs) and the
+//! The soccer profile's wire contract: topic names (the behaviour node's outputs as RoboCup soccer stacks name them, our inputs) and the
 //! JSON payloads, each with a header stamp. A team shares one bus namespace (`home`); each
 //! robot's topics live under `player_<N>/` ([`robot_topic`]) and the team's State messages on
 //! one key every robot of the team subscribes to ([`TEAM_STATE`]).

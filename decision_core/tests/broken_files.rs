@@ -1,5 +1,5 @@
 //! A corpus of broken input files for the RoboMaster loader
-//! (../shared/specs/robomaster.md, "Files"). Every case writes complete file texts into a
+//! (the rules of `docs/src/formats/decisions.md`, "Reading the files"). Every case writes complete file texts into a
 //! fresh copy of the fixture field, loads it, and checks that loading does not panic, that
 //! `tables` is `None` exactly when there is an error, and that the diagnostics are exactly
 //! the expected ones: severity, file, line, column, field, (where given) subject, and a

@@ -1,4 +1,4 @@
-//! The spec's worked examples (../shared/specs/robomaster.md), on our own fixture field:
+//! Worked examples of the RoboMaster rules (`docs/src/formats/decisions.md`), on our own fixture field:
 //! guard bounds, current waypoint, DFS paths, ties and weight <= 0, preemption and
 //! commitment, aim with and without a wall, headings, the Decision message, blue side, skips.
 

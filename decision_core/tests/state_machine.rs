@@ -1,5 +1,5 @@
-//! The decision in effect as the spec's state machine ("Choosing, preemption, commitment",
-//! rules 1-6) and the pose headings, on our own fixture field: one test per rule on the
+//! The decision in effect as a state machine (the decision rules 1-6 of
+//! `docs/src/formats/decisions.md`) and the pose headings, on our own fixture field: one test per rule on the
 //! snapshot sequences that expose it, and a property test that compares `Decider` tick by tick
 //! with a reference state machine written here from the six rules.
 

@@ -15,7 +15,8 @@
 //!   the outcome and the ground truth an evaluator needs.
 //! * The `fake-publisher` binary publishes the frames over the bus in (scaled) real time.
 //!
-//! The scenario format is documented field by field in the crate's README.
+//! The scenario format is documented field by field in the manual
+//! (`docs/src/formats/scenario.md`).
 
 #![warn(missing_docs)]
 

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 #[derive(Debug, Parser)]
 #[command(name = "fake-publisher", version)]
 struct Cli {
-    /// The scenario file (JSON5); see the fake_publisher README. With `--soccer` a soccer
+    /// The scenario file (JSON5; the manual's scenario page has every key). With `--soccer` a soccer
     /// scenario (default: a whole match of the sample teams).
     #[arg(required_unless_present_any = ["schema", "soccer"])]
     scenario: Option<PathBuf>,

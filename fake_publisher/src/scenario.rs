@@ -848,7 +848,7 @@ struct Source {
     doc: Json,
 }
 
-/// A match scenario, read from JSON5 (see the crate README for every field).
+/// A match scenario, read from JSON5 (the manual's scenario page has every field).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -895,7 +895,7 @@ pub struct Scenario {
     /// The lower computer's mode at the start (serial_msg.mode, default 0).
     #[serde(default)]
     pub mode: u8,
-    /// Combat that depends on the decisions (opt-in; every key has a default, see the README).
+    /// Combat that depends on the decisions (opt-in; every key has a default, see the manual's scenario page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat: Option<CombatSpec>,
     #[serde(skip)]

@@ -1,5 +1,5 @@
-//! The RoboMaster field: the obstacle map at field scale with zoom and pan, waypoints in the
-//! spec's four states, directed `connect` edges, the current path, the robots, the seek circle,
+//! The RoboMaster field: the obstacle map at field scale with zoom and pan, waypoints in
+//! their four states, directed `connect` edges, the current path, the robots, the seek circle,
 //! the FOV lines, the aim ray and the occlusion samples.
 
 use crate::model::View;
@@ -23,7 +23,7 @@ pub const ENEMY: Color32 = Color32::from_rgb(220, 40, 40);
 /// Highlight of the waypoints of the decision selected in the table.
 pub const ROW_HIGHLIGHT: Color32 = Color32::from_rgb(255, 120, 230);
 
-/// State of a waypoint in the viewer, by the spec's precedence.
+/// State of a waypoint in the viewer, by precedence (target > current > available > other).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaypointState {
     /// Target of the decision in effect (green).

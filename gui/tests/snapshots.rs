@@ -1,7 +1,7 @@
 //! Regression pictures of the main views, rendered headless with wgpu on a software adapter
 //! (kittest prefers a CPU adapter: lavapipe when Mesa's Vulkan drivers are installed, else
 //! llvmpipe through GL, which rendered the stored pictures) and compared with the PNGs in
-//! `tests/snapshots/` within a tolerance. The README shows the same pictures.
+//! `tests/snapshots/` within a tolerance. The manual's viewer page shows the same pictures.
 //!
 //! After a deliberate change of the look: `UPDATE_SNAPSHOTS=1 cargo test -p gui --test snapshots`,
 //! look at the new pictures, and commit them. A failing comparison leaves `NAME.new.png` and
@@ -14,7 +14,7 @@ use gui::app::ViewerApp;
 use gui::settings::{Settings, SourceSetting};
 use gui::soccer::view::SoccerApp;
 
-/// The window size of the README's screenshots.
+/// The window size of the manual's screenshots.
 const SIZE: egui::Vec2 = egui::Vec2::new(1280.0, 800.0);
 
 /// Paths as a user in the `gui` directory would type them: the source bar shows them as given,

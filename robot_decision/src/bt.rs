@@ -1,6 +1,6 @@
 //! `robot-decision bt`: runs a BehaviorTree.CPP tree (XML or JSON5) with the benchmark leaves
-//! on JSON Lines input and prints each tick's trace, or times the benchmark schedule. The
-//! contract (input, output, errors) is `soccer_contract.md` section A.
+//! on JSON Lines input and prints each tick's trace, or times the benchmark schedule. Input,
+//! output and errors: `docs/src/commands/bt.md`.
 
 use crate::lines::{NumberedLines, line_text};
 use decision_core::engine::blackboard::{Blackboards, EntryType, ScopeId, Value};
@@ -15,7 +15,7 @@ use std::time::Instant;
 /// The leaf vocabulary of a `bt` run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Leaves {
-    /// `CheckKey`, `Work` and `Noop` of the shared benchmark.
+    /// `CheckKey`, `Work` and `Noop` of the behaviour-tree benchmark (`bt_xml/benches/trees/`).
     Bench,
 }
 
@@ -118,7 +118,7 @@ fn parse_line(line: &str) -> Result<Writes, (usize, String, String)> {
     Ok(writes)
 }
 
-/// One output line in the contract's exact form:
+/// One output line in its documented form:
 /// `{"tick": I, "status": S, "trace": [["name", "S"], ...]}` and a newline.
 pub fn trace_line<C>(
     tree: &Tree<C>,

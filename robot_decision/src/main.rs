@@ -1,4 +1,5 @@
-//! `robot-decision`: check, explain, simulate and run RoboMaster decision files.
+//! `robot-decision`: macro-decisions for competition robots (RoboMaster decision rules,
+//! RoboCup soccer behaviour trees): run on the robot, simulate, replay, evaluate and check.
 
 mod bt;
 mod check;
@@ -20,7 +21,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Robot macro-decisions from decisions.json / waypoints.json.
+/// Macro-decisions for competition robots (RoboMaster and RoboCup soccer).
 #[derive(Debug, Parser)]
 #[command(name = "robot-decision", version, about)]
 struct Cli {
@@ -55,7 +56,7 @@ enum Command {
         robot: Option<String>,
     },
     /// Run a BehaviorTree.CPP tree (XML or JSON5) on JSON Lines input and print each tick's
-    /// trace, or time the shared benchmark schedule.
+    /// trace, or time the behaviour-tree benchmark's input schedule.
     Bt {
         /// The tree file (.xml with includes, or .json5).
         tree: PathBuf,
@@ -191,7 +192,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// The soccer profile (RoboCup behaviour of seed 000).
+    /// RoboCup humanoid soccer: the role behaviour (after HULKs) offline, simulated, on the bus.
     Soccer {
         #[command(subcommand)]
         command: SoccerCommand,

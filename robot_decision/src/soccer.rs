@@ -395,7 +395,7 @@ impl SimRecording {
     }
 }
 
-/// One robot in one tick of `soccer sim --json`, keys in the contract's order.
+/// One robot in one tick of `soccer sim --json`, keys in their documented order.
 #[derive(serde::Serialize)]
 struct RobotLine<'a> {
     t: f64,

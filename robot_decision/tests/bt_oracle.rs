@@ -130,7 +130,7 @@ fn benchmark_trees_trace_exactly_as_btcpp_on_the_schedule() {
 #[test]
 fn game_like_with_int_switch_keys_traces_as_with_string_keys() {
     // The schedule's first line holds `game_state` and `role` as ints. They exist untyped
-    // before the tree is built (contract A), so the Switch's string port does not clash with
+    // before the tree is built (as `robot-decision bt` documents), so the Switch's string port does not clash with
     // them and compares their string form: the trace is BT.CPP's for the string schedule.
     let bench = fixtures().join("bench");
     let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bt_xml/benches/trees/game_like.xml");
@@ -148,7 +148,7 @@ fn game_like_with_int_switch_keys_traces_as_with_string_keys() {
 #[test]
 fn error_cases_stop_at_the_same_tick_as_btcpp() {
     let dir = fixtures().join("errors");
-    // BT.CPP reports these only when the node first ticks; the contract makes them load
+    // BT.CPP reports these only when the node first ticks; `robot-decision bt` makes them load
     // errors (`missing required port`, a Parallel threshold above its children).
     let load_errors_here = [
         "checkkey_missing_port",
@@ -171,7 +171,7 @@ fn error_cases_stop_at_the_same_tick_as_btcpp() {
                 "{name}: a load error prints nothing, got {ours}"
             );
         } else if load_errors_here.contains(&name.as_str()) && ours.is_empty() {
-            // Reported at load time, as the contract asks.
+            // Reported at load time, as `robot-decision bt` documents.
         } else if let Err(e) = same_run(&ours, &expected) {
             panic!("{name}: {e}");
         }

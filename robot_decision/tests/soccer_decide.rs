@@ -1,4 +1,4 @@
-//! End-to-end scenarios of `robot-decision soccer decide` (contract section B): the real binary
+//! End-to-end scenarios of `robot-decision soccer decide` (`docs/src/commands/soccer-decide.md`): the real binary
 //! on frame files in `tests/fixtures/soccer/` and on parameter folders copied from
 //! `sample/soccer/parameters` (edited in a temporary folder where a case needs other values).
 

@@ -1,4 +1,4 @@
-//! End-to-end tests of `robot-decision soccer heatmap` (contract section C), running the real
+//! End-to-end tests of `robot-decision soccer heatmap` (`docs/src/commands/soccer-heatmap.md`), running the real
 //! binary on the frame files of `tests/fixtures/heatmap/` with the repository's sample
 //! parameters (`sample/soccer/parameters`: a 9 x 6 m field, 18 cells along it).
 
@@ -96,7 +96,7 @@ fn in_order(line: &str, keys: &[&str]) {
 }
 
 #[test]
-fn each_line_has_the_contracts_keys_in_order_and_cells_x_times_cells_y_values() {
+fn each_line_has_the_documented_keys_in_order_and_cells_x_times_cells_y_values() {
     let o = heatmap(SAMPLE, &[], "growth.jsonl");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let lines = stdout_lines(&o);

@@ -1,5 +1,5 @@
 //! One robot of ours: the behaviour ([`SoccerDecider`]) and the ball-search suggestor fed the
-//! same frame each tick, in the seed's order (the suggestor's last target goes into the
+//! same frame each tick, in the order of the RoboCup behaviour node (the suggestor's last target goes into the
 //! frame, the tree decides, then the heatmap takes the tick's observations and the decided
 //! message interval). `soccer run`, the simulation and replay all drive robots through it, so
 //! they decide alike.

@@ -1,6 +1,6 @@
 //! `SoccerDecider`: one frame in, one decision out. Updates the world model, runs the
 //! striker hysteresis, ticks the tree, assembles the motion command and sends the team
-//! message (contract section B).
+//! message (`robot-decision soccer decide`).
 
 use crate::booster::cooperation::Keys;
 use crate::context::{Role, SoccerContext, TickChoices};
@@ -39,7 +39,7 @@ pub struct OutputPose {
     pub yaw: f64,
 }
 
-/// One output line of `soccer decide`, keys in the contract's order.
+/// One output line of `soccer decide`, keys in their documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Decision {
     /// Frame time.

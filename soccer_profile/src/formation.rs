@@ -1,4 +1,4 @@
-//! Ready formations: which kick-off pose a player takes (contract section B, "Ready").
+//! Ready formations: which kick-off pose a player takes (the `ready` branch).
 
 use crate::frame::Team;
 use crate::params::Parameters;

@@ -1,5 +1,5 @@
-//! One input frame of `soccer decide` (contract section B): the whole state the behaviour
-//! sees, as JSON. Absent keys take the contract's defaults; an explicit `null` for `game` or
+//! One input frame of `soccer decide` (`docs/src/formats/soccer-frame.md`): the whole state the behaviour
+//! sees, as JSON. Absent keys take their defaults; an explicit `null` for `game` or
 //! `pose` means "none" (no game-controller state, not localized).
 
 use schemars::JsonSchema;
@@ -443,7 +443,7 @@ mod tests {
     }
 
     #[test]
-    fn absent_keys_take_the_contract_defaults_and_null_means_none() {
+    fn absent_keys_take_the_defaults_and_null_means_none() {
         let f = Frame::parse(r#"{"t": 1.5}"#).expect("parses");
         assert_eq!(f.player_number, 1);
         assert_eq!(f.primary_state, PrimaryState::Playing);

@@ -43,7 +43,7 @@ std::string quote(const std::string& s)
   return Json(s).dump(-1, ' ', true);
 }
 
-// Writes one JSON value into the blackboard with the C++ type the contract gives it.
+// Writes one JSON value into the blackboard with the C++ type `robot-decision bt` gives it.
 void write(BT::Blackboard& bb, const std::string& key, const Json& value)
 {
   if(value.is_boolean())

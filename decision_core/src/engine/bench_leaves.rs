@@ -179,7 +179,7 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
 }
 
 /// Compiles `spec` for the schedule: its keys exist in the root blackboard before the tree is
-/// built, untyped, as the `bt` contract creates the keys of the first input line (BT.CPP's
+/// built, untyped, as `robot-decision bt` creates the keys of the first input line (BT.CPP's
 /// `createEntry` with an any-type port info). So no port clashes with them, and the schedule's
 /// first writes make them ints, also behind a `Switch`'s string `variable`.
 pub fn compile_for_schedule<C: 'static>(
@@ -244,7 +244,7 @@ mod tests {
     use super::schedule;
 
     #[test]
-    fn the_schedule_follows_the_benchmark_readme() {
+    fn the_schedule_follows_the_benchmark_definition() {
         let at = |i: u64, key: &str| schedule(i).iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         assert_eq!(at(0, "control_state"), Some(1));
         assert_eq!(at(1024, "control_state"), Some(2));

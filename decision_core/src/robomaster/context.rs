@@ -43,7 +43,7 @@ pub struct Memory {
     /// The last goal sent, if any.
     pub sent: Option<SentGoal>,
     /// Index of the running decision: the one last sent as a goal (or held as the same goal).
-    /// It is never forgotten by a tick without candidates (spec rule 4).
+    /// It is never forgotten by a tick without candidates (rule 4 of the decision rules, `docs/src/formats/decisions.md`).
     pub running_decision: Option<usize>,
     /// Reused buffers for path search.
     pub scratch: PathScratch,
@@ -64,7 +64,7 @@ pub struct TickOut {
     pub unreachable: Option<usize>,
     /// Index of a decision whose running goal was cancelled this tick.
     pub cancelled: Option<usize>,
-    /// Nav2 runs a goal while we have no running decision: cancel it (spec rule 5).
+    /// Nav2 runs a goal while we have no running decision: cancel it (rule 5 of the decision rules).
     pub cancel_active_goal: bool,
 }
 

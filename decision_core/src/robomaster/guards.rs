@@ -346,16 +346,29 @@ fn push_int(out: &mut String, value: i64) {
     out.push_str(itoa::Buffer::new().format(value));
 }
 
-/// Appends a number exactly as `{}` of an `f64` would (integral values without a fraction).
+/// Appends a number as a person writes it: rounded to at most three decimals, trailing zeros
+/// trimmed (`10.9`, not `10.899999999999977`; `420`, `0.125`). A game time computed from float
+/// steps is rarely the exact decimal it stands for.
 fn push_number(out: &mut String, value: f64) {
+    // Whole numbers (HP, modes, most bounds) take the integer path, as cheap as before.
     if value.fract() == 0.0 && value.abs() < 1e15 {
         push_int(out, value as i64);
-        if value == 0.0 && value.is_sign_negative() {
-            out.insert(out.len() - 1, '-');
-        }
-    } else {
+        return;
+    }
+    if !value.is_finite() || value.abs() >= 1e15 {
         use std::fmt::Write;
         let _ = write!(out, "{value}");
+        return;
+    }
+    // `round(v * 1000) / 1000` is the double nearest to a decimal with at most three places,
+    // whose shortest round-trip form (`Display`) is that decimal.
+    let rounded = (value * 1000.0).round() / 1000.0;
+    if rounded.fract() == 0.0 {
+        // Rounded to a whole number (-0.0004 reads as 0).
+        push_int(out, rounded as i64);
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{rounded}");
     }
 }
 
@@ -449,26 +462,50 @@ mod text_tests {
     use super::{push_id_list, push_number};
 
     #[test]
-    fn numbers_read_as_the_display_of_f64() {
-        for v in [
-            0.0,
-            -0.0,
-            1.0,
-            -3.0,
-            90.0,
-            90.5,
-            1e20,
-            1e-7,
-            123456.789,
-            f64::NAN,
+    fn numbers_read_as_a_person_writes_them() {
+        for (v, text) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (-3.0, "-3"),
+            (90.0, "90"),
+            (90.5, "90.5"),
+            (10.899999999999977, "10.9"),
+            (75.00000000000001, "75"),
+            (0.1 + 0.2, "0.3"),
+            (0.125, "0.125"),
+            (2.0004, "2"),
+            (2.0006, "2.001"),
+            (-0.0004, "0"),
+            (-12.34567, "-12.346"),
+            (123456.789, "123456.789"),
+            (1e-7, "0"),
+            (1e20, "100000000000000000000"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
         ] {
             let mut s = String::new();
             push_number(&mut s, v);
-            assert_eq!(s, format!("{v}"));
+            assert_eq!(s, text, "{v:?}");
         }
         let mut s = String::new();
         push_id_list(&mut s, &[0, -1, 13]);
         assert_eq!(s, "[0, -1, 13]");
+    }
+
+    #[test]
+    fn a_time_guard_explains_an_accumulated_game_time_rounded() {
+        use super::{Bound, BoundKind};
+        let b = Bound::new(BoundKind::TimeAfter, 30.0);
+        let mut t = 0.0;
+        for _ in 0..109 {
+            t += 0.1;
+        }
+        assert_ne!(format!("{t}"), "10.9");
+        let mut text = b.text.head.clone();
+        push_number(&mut text, t);
+        text.push_str(&b.text.fails);
+        assert_eq!(text, "start_time: game time 10.9 s <= start_time 30 s");
     }
 
     /// The explanation written in one `format!`, as a reference for the prerendered pieces.

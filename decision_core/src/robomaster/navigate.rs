@@ -1,4 +1,4 @@
-//! The `navigate` action: the spec's rules 5 and 6 for one decision. It plans the decision's
+//! The `navigate` action: rules 5 and 6 of the decision rules (`docs/src/formats/decisions.md`) for one decision. It plans the decision's
 //! path and poses, sends the goal to Nav2 (or holds an identical one), keeps running while Nav2
 //! reports the goal accepted or executing, and records a cancellation when a heavier decision
 //! halts it. The running decision (the one last sent) lives in the context's memory, so a
@@ -169,7 +169,7 @@ impl Navigate {
             .map_or(i64::MIN, |d| i64::from(d.decision.weight))
     }
 
-    /// This decision is the best candidate and was not running (spec rules 5 and 6).
+    /// This decision is the best candidate and was not running (rules 5 and 6 of the decision rules).
     fn start(&mut self, ctx: &mut RmContext) -> Status {
         if !nav_status::is_active(ctx.world.nav_status) {
             return self.send(ctx); // rule 6

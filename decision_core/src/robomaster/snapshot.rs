@@ -5,7 +5,7 @@ use super::world::{HP_SLOTS, POSITION_SLOTS, Point2, Pose, STAGE_IN_BATTLE, Tick
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// One snapshot line as written (see the spec's "Offline decide").
+/// One snapshot line as written (see `robot-decision decide` in the manual).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Snapshot {

@@ -1,6 +1,6 @@
 //! Compiling `decisions.json` into the engine's IR: one `weighted_selection` whose rules are
 //! the decisions, each a guard (`Sequence` of its conditions) and the `navigate` action.
-//! A guard is emitted only for fields that are not "-1", in the order of the spec's table.
+//! A guard is emitted only for fields that are not "-1", in the order of the guard table of `docs/src/formats/decisions.md`.
 
 use super::decisions::{Decision, SKIP};
 use super::guards::{AT_WAYPOINT, BoundKind, ENEMY_AT, FRIEND_AT};

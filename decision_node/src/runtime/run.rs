@@ -118,7 +118,7 @@ pub fn run_profile<P: NodeProfile>(
     publish_event(&Event::new(wall_clock(), "start", description.clone()));
     publish_layout(&node);
     tracing::info!(
-        "node running on namespace `{}` with {description}",
+        "node running on namespace `{}`: {description}",
         bus.namespace()
     );
     let period = node.tick_period();

@@ -1,5 +1,5 @@
 //! The soccer node core: caches the latest of each input topic, ticks on its own 20 ms
-//! clock, assembles the frame (contract section B) from what is fresh, and runs the robot's
+//! clock, assembles the frame (the input of `soccer decide`) from what is fresh, and runs the robot's
 //! [`SoccerBrain`]. It has no clock or transport of its own (callers pass `now`), so `soccer
 //! run`, tests and replay drive it alike.
 
@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The node's tick period (seed 000: every 20 ms).
+/// The node's tick period (every 20 ms, as the RoboCup behaviour node ticks).
 pub const TICK_PERIOD: Duration = Duration::from_millis(20);
 /// An input stamped longer ago than this when it arrives is stale and not used.
 pub const MAX_INPUT_AGE: f64 = 1.0;

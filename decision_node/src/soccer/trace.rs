@@ -72,7 +72,7 @@ pub struct BlackboardMsg<'a> {
     pub header: Header,
     /// The robot's number.
     pub player: u8,
-    /// Everything the tree saw (contract section B's input frame).
+    /// Everything the tree saw (the input frame of `soccer decide`).
     pub frame: &'a Frame,
 }
 

@@ -86,7 +86,7 @@ struct Heard {
 /// The scene-building state fed message by message (live and recordings).
 #[derive(Debug, Clone)]
 pub struct SoccerFeed {
-    /// Field dimensions (the recording's parameters, or the contract's defaults live).
+    /// Field dimensions (the recording's parameters, or the default field live).
     pub field: FieldDimensions,
     /// Team names: the first is drawn as home (world frame), the second as away.
     teams: Vec<String>,

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 /// The endpoint `--soccer-connect` uses without `--connect`.
 pub const DEFAULT_ENDPOINT: &str = bus::DEFAULT_ENDPOINT;
-/// The highest player number subscribed to (the contract's 1..=7).
+/// The highest player number subscribed to (player numbers are 1..=7).
 pub const MAX_PLAYER: u8 = 7;
 /// At most this many messages are taken per frame.
 const MAX_MESSAGES_PER_FRAME: usize = 20_000;

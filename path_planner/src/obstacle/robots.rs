@@ -135,7 +135,7 @@ fn run(v: f64, v_target: f64, a: f64, t: f64) -> f64 {
 /// Shape variant of the reachable-set opponent model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpponentShape {
-    /// Tube along the move direction, width = robot–robot radius (the seed's less pessimistic tweak).
+    /// Tube along the move direction, width = robot–robot radius (the TIGERs planner's less pessimistic tweak).
     Tube,
     /// Circle of eqs. (5)–(8): centre mid-span, radius r_op + span/2.
     Circle,

@@ -1,5 +1,5 @@
-//! Booster's brain around the tree: the root blackboard keys (`initEntry`, spec §4.3) and
-//! what its callbacks and `handleCooperation()` (§4.4) write into them before each tick,
+//! Booster's brain around the tree: the root blackboard keys (Booster's `initEntry`) and
+//! what its callbacks and `handleCooperation()` write into them before each tick,
 //! computed from our soccer world.
 //!
 //! | key | from |
@@ -15,7 +15,7 @@
 //! | `gc_is_kickoff_side`, `gamecontroller_isKickOff` | our team kicks off / takes the set play |
 //! | `gc_is_sub_state_kickoff_side` | our team takes the set play |
 //! | `gc_is_under_penalty` | primary state penalized |
-//! | `is_lead` | the cost to kick rule of §4.4 |
+//! | `is_lead` | Booster's cost-to-kick rule |
 //! | `wait_for_opponent_kickoff` | READY / SET of an opponent kick-off, then in PLAY until the ball moved or [`KICKOFF_WAIT`] |
 //! | `control_state` | 1 while the primary state is `stop`, 3 when it ends (else the tree's own) |
 //!

@@ -1,5 +1,5 @@
 //! The Booster vocabulary: the custom nodes of the Booster RoboCup demo's BehaviorTree.CPP
-//! tree (`game.xml` and its subtrees, spec `soccer.md` §4) mapped onto the soccer world and
+//! tree (`game.xml` and its subtrees) mapped onto the soccer world and
 //! motions, so such a tree loads unchanged and drives a robot of ours.
 //!
 //! * Nodes by area: [`head`] (camera), [`walking`] (body velocities, chasing, standing up),

@@ -1,4 +1,4 @@
-//! `behavior_node.json5`: the behaviour's parameters, with the contract's names and defaults.
+//! `behavior_node.json5`: the behaviour's parameters, with their names and defaults.
 
 use super::Problem;
 use schemars::JsonSchema;
@@ -154,7 +154,7 @@ pub struct ClosestToBall {
     /// A striker stays one until the raw answer has been false this long (s).
     pub exit_duration: f64,
     /// Which own pose enters the field players' partition (striker choice and support
-    /// positions): `current` (this frame's; the contract's rule) or `last_sent` (the pose of
+    /// positions): `current` (this frame's; the default) or `last_sent` (the pose of
     /// this robot's last State message while within `team.maximum_player_state_age`, i.e. as
     /// its teammates know it, so that every robot decides from the same poses).
     pub own_pose: OwnPose,
@@ -168,8 +168,8 @@ pub struct ClosestToBall {
     /// match beliefs drift apart and a margin gives more double strikers; no sample location
     /// sets it.)
     pub striker_margin: f64,
-    /// The ball of the striker choice: `retained` (the ball the tree uses; the contract's
-    /// rule) or `shared`: the freshest ball of the team's State messages (this robot's last
+    /// The ball of the striker choice: `retained` (the ball the tree uses; the
+    /// default) or `shared`: the freshest ball of the team's State messages (this robot's last
     /// sent one included) observed within `ball.team_ball_timeout`, else the retained ball;
     /// with `own_pose: last_sent` every robot then decides from the same inputs. While the
     /// robot knows no other field player, the `shared` choice answers false (the last active
@@ -181,7 +181,7 @@ pub struct ClosestToBall {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum StrikerBallSource {
-    /// The retained ball (the contract's rule).
+    /// The retained ball (the default).
     #[default]
     Retained,
     /// The freshest ball the team's State messages carry.
@@ -192,7 +192,7 @@ pub enum StrikerBallSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum OwnPose {
-    /// This frame's pose (the contract's rule).
+    /// This frame's pose (the default).
     #[default]
     Current,
     /// The pose of the last State message sent, while it is fresh; else this frame's.

@@ -4,7 +4,7 @@ use super::Problem;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Field dimensions, with the contract's defaults (a 9 m x 6 m humanoid field). Every
+/// Field dimensions, with defaults for a 9 m x 6 m humanoid field. Every
 /// dimension is finite, > 0 and at most 100 m; the border strip at most 10 m (the grids are
 /// sized from them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

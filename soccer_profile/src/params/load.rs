@@ -768,7 +768,7 @@ mod tests {
         assert_eq!(
             b.own_pose,
             crate::params::OwnPose::Current,
-            "the contract's rule"
+            "the default rule"
         );
         assert_eq!(b.ball_source, crate::params::StrikerBallSource::Retained);
         assert_eq!(b.striker_margin, 0.0);

@@ -1,6 +1,6 @@
 //! The soccer parameters: `behavior_node.json5`, `search_suggestor.json5` and `field.json5`
 //! of a parameters folder (`base/`, then `location/NAME/`, then `robot/NAME/`, merged key by
-//! key), typed with the contract's names and defaults and validated at load.
+//! key), typed with their names and defaults and validated at load.
 
 mod behavior;
 mod field;
@@ -104,7 +104,7 @@ mod tests {
     }
 
     #[test]
-    fn the_defaults_are_valid_and_match_the_contract() {
+    fn the_defaults_are_valid_and_match_the_documented_ones() {
         let p = Parameters::default();
         assert!(p.problems().is_empty(), "{:?}", p.problems());
         let b = &p.behavior_node;

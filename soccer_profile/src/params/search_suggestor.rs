@@ -1,10 +1,10 @@
-//! `search_suggestor.json5`: the ball-search heatmap's parameters (contract section C).
+//! `search_suggestor.json5`: the ball-search heatmap's parameters (`robot-decision soccer heatmap`).
 
 use super::Problem;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The search suggestor's parameters, with the contract's names and defaults.
+/// The search suggestor's parameters, with their names and defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchSuggestorParameters {
@@ -115,7 +115,7 @@ impl SearchSuggestorParameters {
         }
     }
 
-    /// The contract's rules on ranges; each problem names its key.
+    /// The rules on ranges; each problem names its key.
     pub fn validate(&self, out: &mut Vec<Problem>) {
         let mut check = |key: &str, ok: bool, message: &str| {
             if !ok {

@@ -1,4 +1,4 @@
-//! One input frame of `soccer heatmap` (contract section C). Absent keys take the defaults
+//! One input frame of `soccer heatmap` (`docs/src/commands/soccer-heatmap.md`). Absent keys take the defaults
 //! shown there; `"game": null` / `"pose": null` mean none.
 
 use crate::frame::{ObstacleJson, PointJson, PoseJson, SubState, Team};

@@ -1,7 +1,7 @@
 //! The ball-search heatmap ("search suggestor"): local, team, hypothetical and rule-based ball
-//! information in a priority grid, and the search target chosen from it (contract section C).
+//! information in a priority grid, and the search target chosen from it.
 //!
-//! [`SearchSuggestor::update`] runs one frame in the contract's order: parameter changes,
+//! [`SearchSuggestor::update`] runs one frame in this order: parameter changes,
 //! disable, entering playing, growth, restarts, observation (own view and replayed teammate
 //! views), the ball, clamping, the own Voronoi region, and the target selection.
 

@@ -1,4 +1,4 @@
-//! One update of the search suggestor, step by step as contract section C orders them.
+//! One update of the search suggestor, step by step in the documented order (`docs/src/commands/soccer-heatmap.md`).
 
 use super::frame::{GameStateName, HeatmapFrame, TeammateState};
 use super::grid::Heatmap;

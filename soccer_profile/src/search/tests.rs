@@ -1,4 +1,4 @@
-//! The search suggestor against contract section C and the seed's search_suggestor paragraph:
+//! The search suggestor against its documented behaviour (`docs/src/commands/soccer-heatmap.md`):
 //! one test per behaviour, driving [`SearchSuggestor::update`] with frames built in code.
 //!
 //! Conventions: the default parameters and the default 9 m x 6 m field (goal box 1.0 x 3.0), an
@@ -127,7 +127,7 @@ fn assert_target(s: &SearchSuggestor, expected: [f64; 2]) {
     );
 }
 
-/// The contract's decay factor of `cell` seen from `from` looking along `view` for `dt`
+/// The documented decay factor of `cell` seen from `from` looking along `view` for `dt`
 /// seconds with weight `w` (1 when the cell is not visible).
 fn view_factor(
     params: &SearchSuggestorParameters,
@@ -380,7 +380,7 @@ fn rule_balls_gain_elapsed_over_rule_priority_rise_time_in_their_cell() {
     run(&mut s, frame(0.0));
     let mut f = frame(2.5);
     // The second hypothesis is outside the field: ignored like every off-field ball position
-    // (the seed: "ball positions outside the field are ignored").
+    // ("ball positions outside the field are ignored").
     f.rule_balls = vec![[0.1, 0.1], [-3.1, -2.1], [5.0, 0.0]];
     run(&mut s, f);
     let marked = [cell(&s, 0.1, 0.1), cell(&s, -3.1, -2.1)];

@@ -26,7 +26,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "SetBlackboard",
         NodeModel::new(
             Children::None,
-            // Required inputs (a missing one is a load error, as the `bt` contract asks);
+            // Required inputs (a missing one is a load error, as `robot-decision bt` requires);
             // `output_key` is read as a key name, which an output port would refuse.
             vec![
                 PortDecl::input(

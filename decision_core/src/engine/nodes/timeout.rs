@@ -23,7 +23,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "Timeout",
         NodeModel::new(
             Children::Exactly(1),
-            // Required: a missing port is a load error, as the `bt` contract asks (BT.CPP
+            // Required: a missing port is a load error, as `robot-decision bt` requires (BT.CPP
             // reports it on the first tick).
             vec![PortDecl::input(
                 "msec",
