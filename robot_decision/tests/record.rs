@@ -357,8 +357,11 @@ fn killed_recording_is_readable_up_to_the_kill() {
             "sample/config.json",
             "--scenario",
             "sample/scenarios/hp_retreat.json5",
+            // Real time: the match lasts about 25 s, so the kill below lands mid-match even
+            // when each `record-info` poll takes seconds on a loaded machine (at 10 x the
+            // match could end between two polls, leaving a complete file to "recover").
             "--speed",
-            "10",
+            "1",
             "--record",
             mcap.to_str().unwrap(),
         ])
@@ -383,13 +386,17 @@ fn killed_recording_is_readable_up_to_the_kill() {
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
+    assert!(
+        matches!(child.try_wait(), Ok(None)),
+        "the match ended before it could be killed"
+    );
     child.kill().unwrap();
     let _ = child.wait();
     let o = run(&["replay", mcap.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("warning:"), "{}", stderr(&o));
     let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    // About 25 s of match at 10 x; at least a few seconds made it to disk.
+    // About 25 s of match in real time; at least a few seconds made it to disk.
     assert!(report["old_ticks"].as_u64().unwrap() > 50, "{report}");
     assert_eq!(report["traces_identical"], true);
 }
