@@ -8,7 +8,7 @@
 //! written once per ID.
 
 use decision_core::engine::blackboard::EntryType;
-use decision_core::engine::{Category, NodeModel, PortDirection, TreeSpec};
+use decision_core::engine::{Category, NodeModel, PortDecl, PortDirection, TreeSpec};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -114,7 +114,7 @@ fn write_models(kinds: &[KindModel], depth: usize, out: &mut String) {
             if let Some(default) = port.default {
                 let _ = write!(out, " default=\"{}\"", escape(default));
             }
-            let description = port_description(port.description, port.choices);
+            let description = port_description(port);
             if description.is_empty() {
                 out.push_str("/>\n");
             } else {
@@ -126,13 +126,22 @@ fn write_models(kinds: &[KindModel], depth: usize, out: &mut String) {
     let _ = writeln!(out, "{pad}</TreeNodesModel>");
 }
 
-/// A port's description with its choices, if it has any.
-pub fn port_description(description: &str, choices: &[&str]) -> String {
-    if choices.is_empty() {
-        description.to_owned()
-    } else {
-        format!("{description} (one of: {})", choices.join(", "))
+/// A port's description with its choices and its range, if it has them.
+pub fn port_description(port: &PortDecl) -> String {
+    let mut out = port.description.to_owned();
+    let mut add = |text: String| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("({text})"));
+    };
+    if !port.choices.is_empty() {
+        add(format!("one of: {}", port.choices.join(", ")));
     }
+    if let Some(rule) = port.minimum_text() {
+        add(rule);
+    }
+    out
 }
 
 /// Writes `spec` at `depth`; a SubTree's child goes to `trees` under its ID.
@@ -229,7 +238,7 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use decision_core::engine::{Children, PortDecl};
+    use decision_core::engine::Children;
     use serde_json::json;
 
     #[test]
@@ -283,7 +292,7 @@ mod tests {
                     Children::None,
                     vec![
                         PortDecl::input("state", EntryType::Str, "the state").one_of(&["a", "b"]),
-                        PortDecl::input_or("n", EntryType::Int, "2", "how many"),
+                        PortDecl::input_or("n", EntryType::Int, "2", "how many").at_least(1.0),
                         PortDecl::output("out", EntryType::Any, ""),
                     ],
                 )
@@ -301,7 +310,7 @@ mod tests {
   <TreeNodesModel>
     <Condition ID="is_state">
       <input_port name="state" type="std::string">the state (one of: a, b)</input_port>
-      <input_port name="n" type="int" default="2">how many</input_port>
+      <input_port name="n" type="int" default="2">how many (&gt;= 1)</input_port>
       <output_port name="out"/>
     </Condition>
     <Action ID="stand"/>

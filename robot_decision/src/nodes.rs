@@ -160,7 +160,7 @@ fn json(profiles: &[Profile]) -> String {
                     direction: direction_name(p.direction),
                     ty: type_name(p.ty),
                     default: p.default,
-                    description: port_description(p.description, p.choices),
+                    description: port_description(p),
                 })
                 .collect(),
         })
@@ -202,7 +202,7 @@ fn kind_text(id: &str, model: &NodeModel) -> String {
             (None, PortDirection::Output) => "optional".to_owned(),
             (None, _) => "required".to_owned(),
         };
-        let description = port_description(port.description, port.choices);
+        let description = port_description(port);
         let mut line = format!(
             "      {} ({} {}, {required})",
             port.name,

@@ -15,7 +15,7 @@ use super::blackboard::{
     Blackboards, EntryType, Remap, ScopeId, Value, parse_literal, remapped_key,
 };
 use super::node::{Behavior, NodeState, Port};
-use super::registry::{LeafParams, NodeModel, PortDirection, Registry};
+use super::registry::{LeafParams, NodeModel, PortDecl, PortDirection, Registry};
 use super::script::Script;
 use super::trace::TickTrace;
 use super::tree::{
@@ -504,9 +504,12 @@ impl<C: 'static> Builder<'_, C> {
                     errors.push((at, not_a_choice(key, &text, decl.choices)));
                 }
                 None => match parse_literal(&text, decl.ty) {
-                    Ok(v) => {
-                        ports.insert(key.clone(), Port::Literal(v));
-                    }
+                    Ok(v) => match out_of_range(key, &text, &v, decl) {
+                        Some(message) => errors.push((at, message)),
+                        None => {
+                            ports.insert(key.clone(), Port::Literal(v));
+                        }
+                    },
                     Err(e) => errors.push((at, format!("port `{key}`: {e}"))),
                 },
             }
@@ -619,6 +622,18 @@ fn children_message(kind: &str, model: &NodeModel, found: usize) -> String {
 }
 
 /// The registered name closest to `name` by edit distance, if close enough to be a typo.
+/// The error of a literal number (written `text`) below a port's minimum (see
+/// [`PortDecl::minimum`]).
+fn out_of_range(key: &str, text: &str, value: &Value, decl: &PortDecl) -> Option<String> {
+    let (bound, inclusive) = decl.minimum?;
+    let v = value.as_double().ok()?;
+    let fine = v.is_finite() && if inclusive { v >= bound } else { v > bound };
+    (!fine).then(|| {
+        let rule = decl.minimum_text().unwrap_or_default();
+        format!("port `{key}`: must be {rule}, got {text}")
+    })
+}
+
 /// The error of a literal that is none of a port's `choices`, with the nearest as a
 /// suggestion.
 fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {

@@ -300,6 +300,9 @@ pub struct PortDecl {
     /// The values a literal may take (empty: any value of the type); another literal is a
     /// compile error with a suggestion.
     pub choices: &'static [&'static str],
+    /// The least value a literal number may take, and whether that value itself is allowed
+    /// (`None`: any number); a literal out of range is a compile error.
+    pub minimum: Option<(f64, bool)>,
 }
 
 impl PortDecl {
@@ -313,6 +316,7 @@ impl PortDecl {
             description,
             ignores_literal: false,
             choices: &[],
+            minimum: None,
         }
     }
 
@@ -331,6 +335,7 @@ impl PortDecl {
             description,
             ignores_literal: false,
             choices: &[],
+            minimum: None,
         }
     }
 
@@ -344,7 +349,30 @@ impl PortDecl {
             description,
             ignores_literal: false,
             choices: &[],
+            minimum: None,
         }
+    }
+
+    /// This numeric port with literals of at least `least` (see [`PortDecl::minimum`]).
+    pub const fn at_least(self, least: f64) -> Self {
+        Self {
+            minimum: Some((least, true)),
+            ..self
+        }
+    }
+
+    /// This numeric port with literals greater than `bound` (see [`PortDecl::minimum`]).
+    pub const fn above(self, bound: f64) -> Self {
+        Self {
+            minimum: Some((bound, false)),
+            ..self
+        }
+    }
+
+    /// The range rule of [`PortDecl::minimum`] in words (`>= 0`, `> 0`), if there is one.
+    pub fn minimum_text(&self) -> Option<String> {
+        self.minimum
+            .map(|(bound, inclusive)| format!("{} {bound}", if inclusive { ">=" } else { ">" }))
     }
 
     /// This port restricted to `choices` (see [`PortDecl::choices`]).
@@ -371,6 +399,7 @@ impl PortDecl {
             description,
             ignores_literal: false,
             choices: &[],
+            minimum: None,
         }
     }
 }

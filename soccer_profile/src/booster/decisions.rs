@@ -32,21 +32,19 @@ pub fn kinds() -> Vec<NodeKind> {
                     Double,
                     "1.0",
                     "chase while the ball is farther than this (m; x0.9 while chasing)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
                 PortDecl::input_or(
                     "position",
                     Str,
                     "offense",
                     "`offense` or `defense` (kept for Booster's files)",
-                ),
+                )
+                .one_of(&["offense", "defense"]),
                 PortDecl::output("decision_out", Str, "the decision taken"),
             ],
-            make: |p| {
-                p.non_negative(&["chase_threshold"])?;
-                p.one_of("position", &["offense", "defense"])?;
-                Ok(Box::new(StrikerDecide))
-            },
+            make: |_| Ok(Box::new(StrikerDecide)),
         },
         NodeKind {
             id: "GoalieDecide",
@@ -57,30 +55,26 @@ pub fn kinds() -> Vec<NodeKind> {
                     Double,
                     "1.0",
                     "chase while the ball is farther than this (m; x0.9 while chasing)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "adjust_angle_tolerance",
                     Double,
                     "0.1",
                     "kick-direction error still good for a kick (rad)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "adjust_y_tolerance",
                     Double,
                     "0.1",
                     "sideways ball offset still good for a kick (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
                 PortDecl::output("decision_out", Str, "the decision taken"),
             ],
-            make: |p| {
-                p.non_negative(&[
-                    "chase_threshold",
-                    "adjust_angle_tolerance",
-                    "adjust_y_tolerance",
-                ])?;
-                Ok(Box::new(GoalieDecide))
-            },
+            make: |_| Ok(Box::new(GoalieDecide)),
         },
     ]
 }

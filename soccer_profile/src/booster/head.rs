@@ -28,16 +28,16 @@ pub fn kinds() -> Vec<NodeKind> {
         NodeKind {
             id: "CamFastScan",
             doc: "A fast head scan through 7 poses, one every `msecs_interval`; then SUCCESS.",
-            ports: vec![PortDecl::input_or(
-                "msecs_interval",
-                Int,
-                "300",
-                "milliseconds spent on each of the 7 head poses",
-            )],
-            make: |p| {
-                p.non_negative(&["msecs_interval"])?;
-                Ok(Box::new(CamFastScan { since: 0.0 }))
-            },
+            ports: vec![
+                PortDecl::input_or(
+                    "msecs_interval",
+                    Int,
+                    "300",
+                    "milliseconds spent on each of the 7 head poses",
+                )
+                .at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(CamFastScan { since: 0.0 })),
         },
         NodeKind {
             id: "CamScanField",
@@ -57,14 +57,10 @@ pub fn kinds() -> Vec<NodeKind> {
                 ),
                 PortDecl::input_or("left_yaw", Double, "0.8", "leftmost head yaw (rad)"),
                 PortDecl::input_or("right_yaw", Double, "-0.8", "rightmost head yaw (rad)"),
-                PortDecl::input_or("msec_cycle", Int, "4000", "length of one sweep cycle (ms)"),
+                PortDecl::input_or("msec_cycle", Int, "4000", "length of one sweep cycle (ms)")
+                    .above(0.0),
             ],
-            make: |p| {
-                if p.literal_f64("msec_cycle").is_some_and(|v| v <= 0.0) {
-                    return Err("port `msec_cycle`: must be > 0".to_owned());
-                }
-                Ok(Box::new(CamScanField))
-            },
+            make: |_| Ok(Box::new(CamScanField)),
         },
         NodeKind {
             id: "MoveHead",

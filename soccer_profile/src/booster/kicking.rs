@@ -22,58 +22,56 @@ pub fn kinds() -> Vec<NodeKind> {
         NodeKind {
             id: "CalcKickDir",
             doc: "Chooses where the ball goes: at the goal, a cross in front of it when the goal looks narrow, or away from the own goal when defending a set play.",
-            ports: vec![PortDecl::input_or(
-                "cross_threshold",
-                Double,
-                "0.2",
-                "cross when the goal posts span less than this angle from the ball (rad)",
-            )],
-            make: |p| {
-                p.non_negative(&["cross_threshold"])?;
-                Ok(Box::new(CalcKickDir))
-            },
+            ports: vec![
+                PortDecl::input_or(
+                    "cross_threshold",
+                    Double,
+                    "0.2",
+                    "cross when the goal posts span less than this angle from the ball (rad)",
+                )
+                .at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(CalcKickDir)),
         },
         NodeKind {
             id: "Kick",
             doc: "Kicks the ball towards the kick target; RUNNING for min_msec_kick plus the walk to the ball, FAILURE when the ball is lost for 1 s.",
             ports: vec![
-                PortDecl::input_or("min_msec_kick", Int, "500", "shortest kick (ms)"),
+                PortDecl::input_or("min_msec_kick", Int, "500", "shortest kick (ms)").at_least(0.0),
                 PortDecl::input_or(
                     "msecs_stablize",
                     Int,
                     "1000",
                     "settling time after the kick, added to the shortest kick (ms)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "speed_limit",
                     Double,
                     "0.8",
                     "walking speed through the ball (m/s)",
-                ),
+                )
+                .above(0.0),
             ],
-            make: |p| {
-                p.non_negative(&["min_msec_kick", "msecs_stablize"])?;
-                if p.literal_f64("speed_limit").is_some_and(|v| v <= 0.0) {
-                    return Err("port `speed_limit`: must be > 0".to_owned());
-                }
-                Ok(Box::new(Kick::default()))
-            },
+            make: |_| Ok(Box::new(Kick::default())),
         },
         NodeKind {
             id: "RLVisionKick",
             doc: "The vision kick: kicks towards the kick target while looking at the ball; SUCCESS after max_msec_kick or once the ball is far after min_msec_kick, FAILURE when the ball is lost or out or the robot falls.",
             ports: vec![
-                PortDecl::input_or("max_msec_kick", Int, "10000", "longest kick (ms)"),
-                PortDecl::input_or("min_msec_kick", Int, "3000", "shortest kick (ms)"),
+                PortDecl::input_or("max_msec_kick", Int, "10000", "longest kick (ms)")
+                    .at_least(0.0),
+                PortDecl::input_or("min_msec_kick", Int, "3000", "shortest kick (ms)")
+                    .at_least(0.0),
                 PortDecl::input_or(
                     "range",
                     Double,
                     "1.5",
                     "ball range within which the kick keeps going after the shortest time (m)",
-                ),
+                )
+                .at_least(0.0),
             ],
             make: |p| {
-                p.non_negative(&["max_msec_kick", "min_msec_kick", "range"])?;
                 if let (Some(min), Some(max)) = (
                     p.literal_f64("min_msec_kick"),
                     p.literal_f64("max_msec_kick"),

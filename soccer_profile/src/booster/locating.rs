@@ -59,33 +59,31 @@ pub fn kinds() -> Vec<NodeKind> {
                     Str,
                     "enter_field",
                     "enter_field, face_forward, trust_direction or fall_recovery",
-                ),
+                )
+                .one_of(&MODES),
                 PortDecl::input_or(
                     "msecs_interval",
                     Int,
                     "10000",
                     "least time between two searches (ms)",
-                ),
+                )
+                .at_least(0.0),
             ],
-            make: |p| {
-                p.one_of("mode", &MODES)?;
-                p.non_negative(&["msecs_interval"])?;
-                Ok(Box::new(Locator))
-            },
+            make: |_| Ok(Box::new(Locator)),
         },
         NodeKind {
             id: "SelfLocateEnterField",
             doc: "Localizes at a touchline entry point of the own half (our world model is already localized: SUCCESS).",
-            ports: vec![PortDecl::input_or(
-                "msecs_interval",
-                Int,
-                "1000",
-                "least time between two searches (ms)",
-            )],
-            make: |p| {
-                p.non_negative(&["msecs_interval"])?;
-                Ok(Box::new(Locator))
-            },
+            ports: vec![
+                PortDecl::input_or(
+                    "msecs_interval",
+                    Int,
+                    "1000",
+                    "least time between two searches (ms)",
+                )
+                .at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(Locator)),
         },
         NodeKind {
             id: "CalibrateOdom",
@@ -114,19 +112,22 @@ pub fn kinds() -> Vec<NodeKind> {
                     Int,
                     "1000",
                     "least time between two fixes (ms)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "max_dist",
                     Double,
                     "2.0",
                     "farthest marking used (m; x1.5 when standing)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "max_drift",
                     Double,
                     "1.0",
                     "largest accepted correction (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "validate",
                     Bool,
@@ -134,10 +135,7 @@ pub fn kinds() -> Vec<NodeKind> {
                     "check the fix against the field before accepting it",
                 ),
             ],
-            make: |p| {
-                p.non_negative(&["msecs_interval", "max_dist", "max_drift"])?;
-                Ok(Box::new(Locator))
-            },
+            make: |_| Ok(Box::new(Locator)),
         });
     }
     out

@@ -183,31 +183,6 @@ impl Ports {
         self.literal(name).and_then(|v| v.as_double().ok())
     }
 
-    /// Checks that the literal ports `names` are finite and not negative.
-    pub fn non_negative(&self, names: &[&str]) -> Result<(), String> {
-        for name in names {
-            if let Some(v) = self.literal_f64(name)
-                && (!v.is_finite() || v < 0.0)
-            {
-                return Err(format!("port `{name}`: must be a number >= 0, got {v}"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks that the literal string port `name` is one of `allowed`.
-    pub fn one_of(&self, name: &str, allowed: &[&str]) -> Result<(), String> {
-        if let Some(Value::Str(s)) = self.literal(name)
-            && !allowed.contains(&s.as_str())
-        {
-            return Err(format!(
-                "port `{name}`: unknown value `{s}` (expected one of {})",
-                allowed.join(", ")
-            ));
-        }
-        Ok(())
-    }
-
     /// Port `name` as a finite double.
     pub fn f64(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<f64, Fault> {
         let v = cx.get_double(self.port(name), name)?;
@@ -558,10 +533,26 @@ mod tests {
             .err()
             .unwrap_or_default();
         assert!(e.contains("Chase") && e.contains("port `vx_limit`"), "{e}");
-        let e = compile_node("Chase", &[("vx_limit", "-1")])
-            .err()
-            .unwrap_or_default();
-        assert!(e.contains("Chase") && e.contains("port `vx_limit`"), "{e}");
+        // Ranges and choices are the ports' own, checked by the compiler with its messages.
+        let e = compile_node("Chase", &[("vx_limit", "-1")]).err();
+        assert_eq!(
+            e.as_deref(),
+            Some("Chase: port `vx_limit`: must be >= 0, got -1")
+        );
+        let e = compile_node("CamScanField", &[("msec_cycle", "0")]).err();
+        assert_eq!(
+            e.as_deref(),
+            Some("CamScanField: port `msec_cycle`: must be > 0, got 0")
+        );
+        let e = compile_node("GoToFreekickPosition", &[("side", "atack")]).err();
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "GoToFreekickPosition: port `side`: `atack` is not one of attack, defense \
+                 (did you mean `attack`?)"
+            )
+        );
+        assert!(compile_node("Chase", &[("vx_limit", "0")]).is_ok());
     }
 
     #[test]

@@ -22,24 +22,29 @@ pub fn kinds() -> Vec<NodeKind> {
                 Double,
                 "0.8",
                 "arrived within this distance (m)",
-            ),
+            )
+            .at_least(0.0),
             PortDecl::input_or(
                 "theta_tolerance",
                 Double,
                 theta,
                 "arrived within this heading error (rad)",
-            ),
-            PortDecl::input_or("vx_limit", Double, vx, "walking speed limit (m/s)"),
-            PortDecl::input_or("vy_limit", Double, vy, "sideways speed limit (m/s)"),
+            )
+            .at_least(0.0),
+            PortDecl::input_or("vx_limit", Double, vx, "walking speed limit (m/s)").at_least(0.0),
+            PortDecl::input_or("vy_limit", Double, vy, "sideways speed limit (m/s)").at_least(0.0),
         ]
     };
     let with_goalline = |mut ports: Vec<PortDecl>| {
-        ports.push(PortDecl::input_or(
-            "dist_to_goalline",
-            Double,
-            "2.5",
-            "how far in front of the own goal line to block (m)",
-        ));
+        ports.push(
+            PortDecl::input_or(
+                "dist_to_goalline",
+                Double,
+                "2.5",
+                "how far in front of the own goal line to block (m)",
+            )
+            .at_least(0.0),
+        );
         ports
     };
     vec![
@@ -47,40 +52,19 @@ pub fn kinds() -> Vec<NodeKind> {
             id: "GoToReadyPosition",
             doc: "Walks to the ready slot of this robot's striker rank (or the goalkeeper's), facing the opponent goal.",
             ports: walk_ports("0.5", "0.8", "0.5"),
-            make: |p| {
-                p.non_negative(&["dist_tolerance", "theta_tolerance", "vx_limit", "vy_limit"])?;
-                Ok(Box::new(GoToReadyPosition))
-            },
+            make: |_| Ok(Box::new(GoToReadyPosition)),
         },
         NodeKind {
             id: "GoToGoalBlockingPosition",
             doc: "Blocks the ball's way to the own goal: on the ball-goal line `dist_to_goalline` in front of the goal line, facing the ball.",
             ports: with_goalline(walk_ports("0.8", "0.1", "0.1")),
-            make: |p| {
-                p.non_negative(&[
-                    "dist_tolerance",
-                    "theta_tolerance",
-                    "vx_limit",
-                    "vy_limit",
-                    "dist_to_goalline",
-                ])?;
-                Ok(Box::new(GoToGoalBlockingPosition))
-            },
+            make: |_| Ok(Box::new(GoToGoalBlockingPosition)),
         },
         NodeKind {
             id: "Assist",
             doc: "Stays 2 m (a second assistant 4 m) behind the ball towards the own goal, facing the ball.",
             ports: with_goalline(walk_ports("0.8", "0.1", "0.1")),
-            make: |p| {
-                p.non_negative(&[
-                    "dist_tolerance",
-                    "theta_tolerance",
-                    "vx_limit",
-                    "vy_limit",
-                    "dist_to_goalline",
-                ])?;
-                Ok(Box::new(Assist))
-            },
+            make: |_| Ok(Box::new(Assist)),
         },
         NodeKind {
             id: "GoToFreekickPosition",
@@ -91,27 +75,28 @@ pub fn kinds() -> Vec<NodeKind> {
                     Str,
                     "attack",
                     "`attack` (our free kick) or `defense`",
-                ),
+                )
+                .one_of(&["attack", "defense"]),
                 PortDecl::input_or(
                     "attack_dist",
                     Double,
                     "0.7",
                     "distance behind the ball of the kicker's slot (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "defense_dist",
                     Double,
                     "1.9",
                     "least distance from the ball of a defender's slot (m)",
-                ),
-                PortDecl::input_or("vx_limit", Double, "1.2", "walking speed limit (m/s)"),
-                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)"),
+                )
+                .at_least(0.0),
+                PortDecl::input_or("vx_limit", Double, "1.2", "walking speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
+                    .at_least(0.0),
             ],
-            make: |p| {
-                p.one_of("side", &["attack", "defense"])?;
-                p.non_negative(&["attack_dist", "defense_dist", "vx_limit", "vy_limit"])?;
-                Ok(Box::new(GoToFreekickPosition))
-            },
+            make: |_| Ok(Box::new(GoToFreekickPosition)),
         },
     ]
 }

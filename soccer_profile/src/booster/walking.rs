@@ -36,16 +36,10 @@ pub fn kinds() -> Vec<NodeKind> {
         NodeKind {
             id: "StandStill",
             doc: "Stands for `msecs`, RUNNING until then, then SUCCESS.",
-            ports: vec![PortDecl::input_or(
-                "msecs",
-                Int,
-                "1000",
-                "how long to stand (ms)",
-            )],
-            make: |p| {
-                p.non_negative(&["msecs"])?;
-                Ok(Box::new(StandStill { since: 0.0 }))
-            },
+            ports: vec![
+                PortDecl::input_or("msecs", Int, "1000", "how long to stand (ms)").at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(StandStill { since: 0.0 })),
         },
         NodeKind {
             id: "MoveToPoseOnField",
@@ -59,34 +53,42 @@ pub fn kinds() -> Vec<NodeKind> {
                     Double,
                     "1.5",
                     "beyond this distance walk facing the target (m; the planner decides)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "turn_threshold",
                     Double,
                     "0.4",
                     "turn first above this heading error (rad; the planner decides)",
-                ),
-                PortDecl::input_or("vx_limit", Double, "0.8", "walking speed limit (m/s)"),
-                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)"),
-                PortDecl::input_or("vtheta_limit", Double, "0.2", "turn rate limit (rad/s)"),
+                )
+                .at_least(0.0),
+                PortDecl::input_or("vx_limit", Double, "0.8", "walking speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vtheta_limit", Double, "0.2", "turn rate limit (rad/s)")
+                    .at_least(0.0),
                 PortDecl::input_or(
                     "x_tolerance",
                     Double,
                     "0.5",
                     "arrived within this x error (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "y_tolerance",
                     Double,
                     "0.5",
                     "arrived within this y error (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "theta_tolerance",
                     Double,
                     "0.5",
                     "arrived within this heading error (rad)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "avoid_obstacle",
                     Bool,
@@ -94,19 +96,7 @@ pub fn kinds() -> Vec<NodeKind> {
                     "walk around obstacles (the planner always does)",
                 ),
             ],
-            make: |p| {
-                p.non_negative(&[
-                    "long_range_threshold",
-                    "turn_threshold",
-                    "vx_limit",
-                    "vy_limit",
-                    "vtheta_limit",
-                    "x_tolerance",
-                    "y_tolerance",
-                    "theta_tolerance",
-                ])?;
-                Ok(Box::new(MoveToPoseOnField))
-            },
+            make: |_| Ok(Box::new(MoveToPoseOnField)),
         },
         NodeKind {
             id: "TurnOnSpot",
@@ -125,30 +115,24 @@ pub fn kinds() -> Vec<NodeKind> {
         NodeKind {
             id: "RobotFindBall",
             doc: "Turns the body towards the side of the last seen ball until a ball is known; RUNNING until then.",
-            ports: vec![PortDecl::input_or(
-                "vyaw_limit",
-                Double,
-                "1.0",
-                "turn rate (rad/s)",
-            )],
-            make: |p| {
-                p.non_negative(&["vyaw_limit"])?;
-                Ok(Box::new(RobotFindBall))
-            },
+            ports: vec![
+                PortDecl::input_or("vyaw_limit", Double, "1.0", "turn rate (rad/s)").at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(RobotFindBall)),
         },
         NodeKind {
             id: "GoBackInField",
             doc: "Outside the field by more than `valve`: walks back in at 0.4 m/s.",
-            ports: vec![PortDecl::input_or(
-                "valve",
-                Double,
-                "0.5",
-                "margin outside the lines that still counts as in (m)",
-            )],
-            make: |p| {
-                p.non_negative(&["valve"])?;
-                Ok(Box::new(GoBackInField))
-            },
+            ports: vec![
+                PortDecl::input_or(
+                    "valve",
+                    Double,
+                    "0.5",
+                    "margin outside the lines that still counts as in (m)",
+                )
+                .at_least(0.0),
+            ],
+            make: |_| Ok(Box::new(GoBackInField)),
         },
         NodeKind {
             id: "CheckAndStandUp",
@@ -159,16 +143,11 @@ pub fn kinds() -> Vec<NodeKind> {
         NodeKind {
             id: "WaveHand",
             doc: "Starts or stops waving (kept in the brain state; our motions have no arm).",
-            ports: vec![PortDecl::input_or(
-                "action",
-                Str,
-                "start",
-                "`start` or `stop`",
-            )],
-            make: |p| {
-                p.one_of("action", &["start", "stop"])?;
-                Ok(Box::new(WaveHand))
-            },
+            ports: vec![
+                PortDecl::input_or("action", Str, "start", "`start` or `stop`")
+                    .one_of(&["start", "stop"]),
+            ],
+            make: |_| Ok(Box::new(WaveHand)),
         },
         NodeKind {
             id: "SimpleChase",
@@ -179,45 +158,48 @@ pub fn kinds() -> Vec<NodeKind> {
                     Double,
                     "1.0",
                     "stop walking within this distance of the ball (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "stop_angle",
                     Double,
                     "0.1",
                     "stop turning within this bearing of the ball (rad)",
-                ),
-                PortDecl::input_or("vy_limit", Double, "0.2", "sideways speed limit (m/s)"),
-                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)"),
+                )
+                .at_least(0.0),
+                PortDecl::input_or("vy_limit", Double, "0.2", "sideways speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
+                    .at_least(0.0),
             ],
-            make: |p| {
-                p.non_negative(&["stop_dist", "stop_angle", "vy_limit", "vx_limit"])?;
-                Ok(Box::new(SimpleChase))
-            },
+            make: |_| Ok(Box::new(SimpleChase)),
         },
         NodeKind {
             id: "Chase",
             doc: "Walks behind the ball along the kick direction, circling back at `safe_dist` when on the wrong side.",
             ports: vec![
-                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)"),
-                PortDecl::input_or("vy_limit", Double, "0.4", "sideways speed limit (m/s)"),
-                PortDecl::input_or("vtheta_limit", Double, "1.0", "turn rate limit (rad/s)"),
+                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vy_limit", Double, "0.4", "sideways speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vtheta_limit", Double, "1.0", "turn rate limit (rad/s)")
+                    .at_least(0.0),
                 PortDecl::input_or(
                     "dist",
                     Double,
                     "0.1",
                     "distance behind the ball to aim at (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "safe_dist",
                     Double,
                     "4.0",
                     "radius of the circle back around the ball (m)",
-                ),
+                )
+                .at_least(0.0),
             ],
-            make: |p| {
-                p.non_negative(&["vx_limit", "vy_limit", "vtheta_limit", "dist", "safe_dist"])?;
-                Ok(Box::new(Chase { direct: false }))
-            },
+            make: |_| Ok(Box::new(Chase { direct: false })),
         },
         NodeKind {
             id: "Adjust",
@@ -228,69 +210,65 @@ pub fn kinds() -> Vec<NodeKind> {
                     Double,
                     "3.25",
                     "largest kick-direction error still adjusted (rad)",
-                ),
-                PortDecl::input_or("vx_limit", Double, "0.05", "forward speed limit (m/s)"),
-                PortDecl::input_or("vy_limit", Double, "0.05", "sideways speed limit (m/s)"),
-                PortDecl::input_or("vtheta_limit", Double, "0.1", "turn rate limit (rad/s)"),
+                )
+                .at_least(0.0),
+                PortDecl::input_or("vx_limit", Double, "0.05", "forward speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vy_limit", Double, "0.05", "sideways speed limit (m/s)")
+                    .at_least(0.0),
+                PortDecl::input_or("vtheta_limit", Double, "0.1", "turn rate limit (rad/s)")
+                    .at_least(0.0),
                 PortDecl::input_or(
                     "range",
                     Double,
                     "2.25",
                     "distance to hold from the ball (m)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "vtheta_factor",
                     Double,
                     "3.0",
                     "turn rate per rad of ball bearing",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "tangential_speed_far",
                     Double,
                     "0.2",
                     "orbit speed while far from the kick direction (m/s)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "tangential_speed_near",
                     Double,
                     "0.15",
                     "orbit speed near the kick direction (m/s)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "near_threshold",
                     Double,
                     "0.8",
                     "kick-direction error below which the orbit is `near` (rad)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "no_turn_threshold",
                     Double,
                     "0.1",
                     "kick-direction error below which the robot stops orbiting (rad)",
-                ),
+                )
+                .at_least(0.0),
                 PortDecl::input_or(
                     "turn_first_threshold",
                     Double,
                     "0.5",
                     "ball bearing above which the robot turns before moving (rad)",
-                ),
+                )
+                .at_least(0.0),
             ],
-            make: |p| {
-                p.non_negative(&[
-                    "turn_threshold",
-                    "vx_limit",
-                    "vy_limit",
-                    "vtheta_limit",
-                    "range",
-                    "vtheta_factor",
-                    "tangential_speed_far",
-                    "tangential_speed_near",
-                    "near_threshold",
-                    "no_turn_threshold",
-                    "turn_first_threshold",
-                ])?;
-                Ok(Box::new(Adjust))
-            },
+            make: |_| Ok(Box::new(Adjust)),
         },
     ]
 }
