@@ -297,7 +297,7 @@ fn a_bad_booster_port_is_refused_with_its_file_line_column_node_and_port() {
         "{err}"
     );
     assert!(
-        err.contains("bad.xml:5:7") && err.contains("Kick") && err.contains("min_msec_kick"),
+        err.contains("bad.xml:5:13") && err.contains("Kick") && err.contains("min_msec_kick"),
         "{err}"
     );
 }
