@@ -281,7 +281,10 @@ fn every_robot_has_a_role_strip_counting_its_role_changes() {
         expected.push(strip_label(&r.label(), changes, Some(last)));
     }
     assert_eq!(expected.len(), 10);
-    assert!(total > 0, "no role change by 46 s: the check would be vacuous");
+    assert!(
+        total > 0,
+        "no role change by 46 s: the check would be vacuous"
+    );
     for label in &expected {
         h.get_by_label(label);
     }

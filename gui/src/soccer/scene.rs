@@ -521,7 +521,11 @@ mod tests {
             [seg(2.0, 2.5, Some("supporter")), seg(2.5, 2.75, None)]
         );
         assert_eq!(h.changes(H2, 0.0, 3.5), 1);
-        assert_eq!(h.changes(H2, 1.0, 3.5), 0, "the change at 1.0 is not after 1.0");
+        assert_eq!(
+            h.changes(H2, 1.0, 3.5),
+            0,
+            "the change at 1.0 is not after 1.0"
+        );
         assert_eq!(
             h.segments((TeamSide::Away, 2), 0.0, 3.5),
             [seg(3.5, 3.5, Some("goalkeeper"))]
@@ -531,7 +535,10 @@ mod tests {
         h.record(H2, 64.0, Some("striker"));
         assert_eq!(h.segments(H2, 0.0, 64.0), [seg(3.0, 64.0, Some("striker"))]);
         h.record(H2, 10.0, Some("supporter"));
-        assert_eq!(h.segments(H2, 0.0, 64.0), [seg(10.0, 10.0, Some("supporter"))]);
+        assert_eq!(
+            h.segments(H2, 0.0, 64.0),
+            [seg(10.0, 10.0, Some("supporter"))]
+        );
     }
 
     #[test]

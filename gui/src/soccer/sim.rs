@@ -176,9 +176,7 @@ impl SoccerSim {
         }
         let now = self.game.now;
         for p in &self.game.players {
-            scene
-                .roles
-                .record((team_of(p.side), p.number), now, p.role);
+            scene.roles.record((team_of(p.side), p.number), now, p.role);
         }
         for (side, m) in self.game.delivered() {
             let side = *side;

@@ -502,9 +502,7 @@ impl SoccerApp {
                 let label = text.clone();
                 response
                     .on_hover_text(format!("{text}\n{}", details.join("\n")))
-                    .widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Label, true, &label)
-                    });
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
             });
         }
         ui.separator();
@@ -643,7 +641,12 @@ mod tests {
         let xs: Vec<(f32, f32)> = strip.iter().map(|(r, _)| (r.left(), r.right())).collect();
         assert_eq!(
             xs,
-            [(100.0, 250.0), (250.0, 400.0), (400.0, 415.0), (415.0, 700.0)]
+            [
+                (100.0, 250.0),
+                (250.0, 400.0),
+                (400.0, 415.0),
+                (415.0, 700.0)
+            ]
         );
         assert!(strip.iter().all(|(r, _)| r.y_range() == rect.y_range()));
         let colours: Vec<Color32> = strip.iter().map(|(_, c)| *c).collect();
