@@ -243,3 +243,49 @@ fn space_plays_and_pauses() {
     h.run_steps(5);
     assert_eq!(h.state().scene.time, t);
 }
+
+#[test]
+fn every_robot_has_a_role_strip_counting_its_role_changes() {
+    use gui::soccer::scene::{EventKind, ROLE_WINDOW_SECONDS};
+    use gui::soccer::view::strip_label;
+    let h = harness_at(46.0);
+    let scene = &h.state().scene;
+    let to = scene.time;
+    let from = to - ROLE_WINDOW_SECONDS;
+    let mut expected = Vec::new();
+    let mut total = 0;
+    for r in &scene.robots {
+        // Counted independently of the strip: the timeline's role lines of this robot,
+        // without entering play (`home 2 - -> striker`).
+        let prefix = format!("{} ", r.label());
+        let changes = scene
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Role && e.t > from && e.t <= to)
+            .filter(|e| e.text.starts_with(&prefix) && !e.text.contains(" - -> "))
+            .count();
+        total += changes;
+        let segments = scene.roles.segments(r.key(), from, to);
+        let last = segments.last().expect("a robot on the field has samples");
+        assert_eq!(
+            last.role.as_deref(),
+            r.role.as_deref(),
+            "{}: the strip ends in the robot's role",
+            r.label()
+        );
+        assert!(
+            segments.first().is_some_and(|s| s.start <= 0.02 + 1e-9),
+            "{}: the strip covers the match from its first tick",
+            r.label()
+        );
+        expected.push(strip_label(&r.label(), changes, Some(last)));
+    }
+    assert_eq!(expected.len(), 10);
+    assert!(
+        total > 0,
+        "no role change by 46 s: the check would be vacuous"
+    );
+    for label in &expected {
+        h.get_by_label(label);
+    }
+}

@@ -66,6 +66,7 @@ pub fn frames(situation: Situation, n: usize) -> Vec<Frame> {
                             .filter(|_| player == 4)
                             .map(|(x, y)| PointJson { x, y }),
                         ball_age: 0.1,
+                        striker: None,
                     })
                     .collect(),
                 search_target: (situation == Situation::Searcher).then_some([2.0, -1.5]),

@@ -85,6 +85,9 @@ pub struct Memory {
     /// The field player this robot takes as the team's striker (`ball.closest_to_ball.
     /// striker_margin`; unused while it is 0).
     pub believed_striker: Option<u8>,
+    /// When the last State message was sent and whether it claimed the striker role
+    /// (`ball.closest_to_ball.striker_claim`).
+    pub last_sent_claim: Option<(f64, bool)>,
     /// When the last State message was sent and the pose it carried.
     pub last_sent_pose: Option<(f64, Pose2<Field>)>,
     /// The ball of the last State message sent, with its observation time.
@@ -235,9 +238,45 @@ impl SoccerContext {
             self.memory.believed_striker = None;
             return owner == Some(self.world.player_number) && retained.is_some();
         }
-        let chosen = self.sticky_striker(owner, ball, margin);
+        let believed = if self.params.behavior_node.ball.closest_to_ball.striker_claim {
+            self.claimed_striker()
+        } else {
+            self.memory.believed_striker
+        };
+        let chosen = self.sticky_striker(believed, owner, ball, margin);
         self.memory.believed_striker = chosen;
         chosen == Some(self.world.player_number) && retained.is_some()
+    }
+
+    /// `ball.closest_to_ball.striker_claim`: the field player of the partition whose State
+    /// message claimed the striker role last: the freshest claim among the teammates' last
+    /// messages (by the time they were heard) and this robot's last sent one (by the time it
+    /// was sent, while within `team.maximum_player_state_age`); equal times to the lower
+    /// number. `None` when no field player's last message claims it. Every robot reads the
+    /// same messages, so every robot names the same player.
+    pub fn claimed_striker(&self) -> Option<u8> {
+        let own = self
+            .memory
+            .last_sent_claim
+            .filter(|(at, claims)| {
+                *claims
+                    && crate::world::is_within(
+                        self.world.now - at,
+                        self.params.behavior_node.team.maximum_player_state_age,
+                    )
+            })
+            .map(|(at, _)| (self.world.player_number, at));
+        let mates = self
+            .world
+            .teammates
+            .iter()
+            .filter(|m| m.striker == Some(true))
+            .map(|m| (m.player, m.heard_at));
+        own.into_iter()
+            .chain(mates)
+            .filter(|(player, _)| self.memory.sites.iter().any(|s| s.player == *player))
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(player, _)| player)
     }
 
     /// The freshest ball of the team's State messages (this robot's last sent one included)
@@ -260,10 +299,16 @@ impl SoccerContext {
             .map(|(position, _)| position)
     }
 
-    /// The striker with `striker_margin`: the believed striker while it is still a site and
+    /// The striker with `striker_margin`: the `believed` striker while it is still a site and
     /// the partition's `owner` is not cheaper to the ball by more than `margin`; else `owner`.
-    fn sticky_striker(&self, owner: Option<u8>, ball: Point2<Field>, margin: f64) -> Option<u8> {
-        let (Some(believed), Some(owner)) = (self.memory.believed_striker, owner) else {
+    fn sticky_striker(
+        &self,
+        believed: Option<u8>,
+        owner: Option<u8>,
+        ball: Point2<Field>,
+        margin: f64,
+    ) -> Option<u8> {
+        let (Some(believed), Some(owner)) = (believed, owner) else {
             return owner;
         };
         if believed == owner {
@@ -483,5 +528,92 @@ mod tests {
             3.0,
             "ball behind"
         );
+    }
+
+    /// Claim-mode parameters: shared inputs as the sample's simulation location, with
+    /// `striker_claim` and `margin`.
+    fn claim_params(margin: f64) -> Parameters {
+        let mut p = params(OwnPose::Current, StrikerBallSource::Retained, margin);
+        p.behavior_node.ball.closest_to_ball.striker_claim = true;
+        p
+    }
+
+    /// Robot 3 at (-1, 0) facing +x, teammate 2 at (2, 0) facing the ball at (1.5, 0) (costs
+    /// to the ball: 3 2.5 m, 2 0.5 m), at t = 10; teammate 2's message claims `claim`.
+    fn claim_scene(claim: Option<bool>) -> crate::frame::Frame {
+        let claim = claim.map_or(String::new(), |c| format!(r#", "striker": {c}"#));
+        frame(&format!(
+            r#"{{"t": 10.0, "player_number": 3, "pose": {{"x": -1, "y": 0, "yaw": 0}},
+                "ball": {{"x": 1.5, "y": 0}},
+                "teammate_messages": [{{"player": 2, "pose": {{"x": 2, "y": 0, "yaw": 3.141592653589793}},
+                    "ball": {{"x": 1.5, "y": 0}}, "ball_age": 0.5{claim}}}]}}"#
+        ))
+    }
+
+    fn with_sites(mut ctx: SoccerContext) -> SoccerContext {
+        let mut sites = Vec::new();
+        ctx.field_player_sites(&mut sites);
+        ctx.memory.sites = sites;
+        ctx
+    }
+
+    #[test]
+    fn the_claimed_striker_is_the_freshest_claim_of_a_field_player() {
+        // No claim anywhere.
+        let ctx = with_sites(with_params(&claim_scene(None), claim_params(3.0)));
+        assert_eq!(ctx.claimed_striker(), None);
+        // The own last sent claim (at 9.0, within team.maximum_player_state_age 6 s).
+        let mut ctx = with_sites(with_params(&claim_scene(Some(false)), claim_params(3.0)));
+        ctx.memory.last_sent_claim = Some((9.0, true));
+        assert_eq!(ctx.claimed_striker(), Some(3));
+        // A message without the claim, or an own claim sent 7 s ago, names nobody.
+        ctx.memory.last_sent_claim = Some((9.0, false));
+        assert_eq!(ctx.claimed_striker(), None);
+        ctx.memory.last_sent_claim = Some((3.0, true));
+        assert_eq!(ctx.claimed_striker(), None);
+        // Teammate 2's claim heard at 10.0 is fresher than the own one sent at 9.0 ...
+        let mut ctx = with_sites(with_params(&claim_scene(Some(true)), claim_params(3.0)));
+        ctx.memory.last_sent_claim = Some((9.0, true));
+        assert_eq!(ctx.claimed_striker(), Some(2));
+        // ... and one of the same time goes to the lower number.
+        ctx.memory.last_sent_claim = Some((10.0, true));
+        assert_eq!(ctx.claimed_striker(), Some(2));
+        // The goalkeeper (player 1) is no field player: its claim counts for nothing.
+        let mut p = claim_params(3.0);
+        p.behavior_node.goalkeeper.player_number = 2;
+        let ctx = with_sites(with_params(&claim_scene(Some(true)), p));
+        assert_eq!(ctx.claimed_striker(), None);
+    }
+
+    #[test]
+    fn the_claimant_stays_striker_unless_the_owner_is_cheaper_by_more_than_the_margin() {
+        // Robot 3 claimed the role (its last message); robot 2 owns the ball's cell and is
+        // 2.0 m cheaper: within a 3 m margin robot 3 stays striker ...
+        let mut ctx = with_params(&claim_scene(Some(false)), claim_params(3.0));
+        ctx.memory.last_sent_claim = Some((9.0, true));
+        assert!(ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(3));
+        // ... beyond a 1.5 m margin robot 2 takes it.
+        let mut ctx = with_params(&claim_scene(Some(false)), claim_params(1.5));
+        ctx.memory.last_sent_claim = Some((9.0, true));
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(2));
+        // Robot 2's fresher claim: robot 2, whatever robot 3 believed before.
+        let mut ctx = with_params(&claim_scene(Some(true)), claim_params(3.0));
+        ctx.memory.last_sent_claim = Some((9.0, true));
+        ctx.memory.believed_striker = Some(3);
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(2));
+        // No claim: the partition's owner (robot 2); a private belief in robot 3 is not used.
+        let mut ctx = with_params(&claim_scene(Some(false)), claim_params(3.0));
+        ctx.memory.believed_striker = Some(3);
+        assert!(!ctx.owns_ball_cell());
+        assert_eq!(ctx.memory.believed_striker, Some(2));
+        // Without striker_claim the same private belief keeps robot 3 (the margin alone).
+        let mut p = claim_params(3.0);
+        p.behavior_node.ball.closest_to_ball.striker_claim = false;
+        let mut ctx = with_params(&claim_scene(Some(true)), p);
+        ctx.memory.believed_striker = Some(3);
+        assert!(ctx.owns_ball_cell());
     }
 }

@@ -206,11 +206,17 @@ impl SoccerDecider {
         } else {
             None
         };
-        let message = self.sender.maybe_send(&self.ctx.world, &motion, &params);
+        let message = self.sender.maybe_send(
+            &self.ctx.world,
+            &motion,
+            &params,
+            role == Some(Role::Striker.name()),
+        );
         if let Some(m) = &message {
             let now = self.ctx.world.now;
             self.ctx.memory.last_sent_pose =
                 Some((now, geometry::Pose2::new(m.pose.x, m.pose.y, m.pose.yaw)));
+            self.ctx.memory.last_sent_claim = m.striker.map(|claims| (now, claims));
             self.ctx.memory.last_sent_ball = m
                 .ball
                 .zip(m.ball_age)
@@ -357,6 +363,7 @@ mod tests {
                 head_yaw: 0.0,
                 ball: None,
                 ball_age: 0.0,
+                striker: None,
             }],
             ..Frame::default()
         }

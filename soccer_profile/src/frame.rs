@@ -180,6 +180,10 @@ pub struct TeammateMessage {
     /// Age of that ball when sent (s).
     #[serde(default)]
     pub ball_age: f64,
+    /// The sender's striker claim (`ball.closest_to_ball.striker_claim`; absent = no claim
+    /// made either way).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub striker: Option<bool>,
 }
 
 /// A remote-control command from the operator.

@@ -39,6 +39,10 @@ pub struct StateMessage {
     pub ball: Option<MessageBall>,
     /// That ball's age (s), `null` without a ball.
     pub ball_age: Option<f64>,
+    /// Whether the sender takes itself as the team's striker; only with
+    /// `ball.closest_to_ball.striker_claim` (one bit of the message's budget), else absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub striker: Option<bool>,
 }
 
 impl StateMessage {
@@ -55,6 +59,7 @@ impl StateMessage {
             head_yaw: self.head_yaw,
             ball: self.ball.map(|b| PointJson { x: b.x, y: b.y }),
             ball_age: self.ball_age.unwrap_or(0.0),
+            striker: self.striker,
         }
     }
 }
@@ -67,12 +72,15 @@ pub struct MessageSender {
 
 impl MessageSender {
     /// The message to send this frame, if any: the interval is known, a pose is known, and at
-    /// least the interval has passed since the last one (the first one at once).
+    /// least the interval has passed since the last one (the first one at once). `striker`
+    /// (whether the sender is striker this frame) goes out only with
+    /// `ball.closest_to_ball.striker_claim`.
     pub fn maybe_send(
         &mut self,
         world: &World,
         motion: &MotionCommand,
         params: &Parameters,
+        striker: bool,
     ) -> Option<StateMessage> {
         let interval = world.message_interval?;
         let pose = world.pose?;
@@ -100,6 +108,12 @@ impl MessageSender {
                 y: b.position.y,
             }),
             ball_age: ball.map(|b| b.age(world.now)),
+            striker: params
+                .behavior_node
+                .ball
+                .closest_to_ball
+                .striker_claim
+                .then_some(striker),
         })
     }
 }
@@ -123,12 +137,40 @@ mod tests {
             };
             world.update(&frame, &params);
             sender
-                .maybe_send(&world, &MotionCommand::STAND, &params)
+                .maybe_send(&world, &MotionCommand::STAND, &params, false)
                 .is_some()
         };
         assert!(at(0.1), "the first at once");
         assert!(!at(5.0));
         // 5.1 - 0.1 is 4.999999999999999 in floating point, still 5 s
         assert!(at(5.1));
+    }
+
+    #[test]
+    fn the_striker_claim_goes_out_only_with_striker_claim() {
+        let frame = match Frame::parse(r#"{"t": 1.0, "pose": {"x": 0, "y": 0, "yaw": 0}}"#) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        };
+        let mut params = Parameters::default();
+        let mut world = World::default();
+        world.update(&frame, &params);
+        let send = |params: &Parameters, striker: bool| {
+            MessageSender::default().maybe_send(&world, &MotionCommand::STAND, params, striker)
+        };
+        let plain = send(&params, true).expect("the first message goes out at once");
+        assert_eq!(plain.striker, None);
+        let json = serde_json::to_string(&plain).expect("json");
+        assert!(!json.contains("striker"), "the contract's message: {json}");
+        params.behavior_node.ball.closest_to_ball.striker_claim = true;
+        let claim = send(&params, true).expect("message");
+        assert_eq!(claim.striker, Some(true));
+        assert_eq!(claim.as_received().striker, Some(true));
+        assert!(
+            serde_json::to_string(&claim)
+                .expect("json")
+                .ends_with(r#","striker":true}"#)
+        );
+        assert_eq!(send(&params, false).map(|m| m.striker), Some(Some(false)));
     }
 }

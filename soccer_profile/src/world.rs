@@ -74,6 +74,8 @@ pub struct Teammate {
     pub head_yaw: f64,
     /// Its ball with the observation time, if it had one.
     pub ball: Option<(Point2<Field>, f64)>,
+    /// Its striker claim, if its message carried one (`ball.closest_to_ball.striker_claim`).
+    pub striker: Option<bool>,
 }
 
 /// Teammates by number (index = player number), cleared on penalty and after
@@ -133,7 +135,16 @@ impl Teammates {
             pose,
             head_yaw: message.head_yaw,
             ball,
+            striker: message.striker,
         })
+    }
+
+    /// Puts `mate` in its player's slot unless a teammate of that number is known already.
+    pub fn insert_if_absent(&mut self, mate: Teammate) {
+        let slot = &mut self.slots[usize::from(mate.player) & 7];
+        if slot.is_none() {
+            *slot = Some(mate);
+        }
     }
 
     /// Every teammate currently known.
@@ -233,6 +244,10 @@ impl World {
     /// chooses the retained ball. (The Voronoi answer and hysteresis are set by the decider.)
     pub fn update(&mut self, frame: &Frame, params: &Parameters) {
         let behavior = &params.behavior_node;
+        let kickoff_start = behavior.team.formation_at_kickoff
+            && self.primary_state == PrimaryState::Set
+            && frame.primary_state == PrimaryState::Playing;
+        let kicking_team = self.game.as_ref().and_then(|g| g.kicking_team);
         self.now = frame.t;
         self.player_number = frame.player_number;
         self.primary_state = frame.primary_state;
@@ -267,10 +282,41 @@ impl World {
             frame.player_number,
             behavior.team.maximum_player_state_age,
         );
+        if kickoff_start {
+            self.place_unheard_teammates(kicking_team, params);
+        }
         self.search_target = frame.search_target.map(|[x, y]| Point2::new(x, y));
         self.search_cell_size = frame.search_cell_size;
         self.ball = self.retained_ball(params);
         self.message_interval = message_interval(self.game.as_ref(), self.primary_state, params);
+    }
+
+    /// `team.formation_at_kickoff`: every active teammate not heard yet counts as heard now
+    /// at its kick-off pose of the formation for `kicking_team` (the set state's), without a
+    /// ball or a claim.
+    fn place_unheard_teammates(
+        &mut self,
+        kicking_team: Option<crate::frame::Team>,
+        params: &Parameters,
+    ) {
+        if self.game.is_none() {
+            return;
+        }
+        let active = self.active_players();
+        for player in active.descending() {
+            if player == self.player_number {
+                continue;
+            }
+            let pose = crate::formation::kickoff_pose(player, active, kicking_team, params);
+            self.teammates.insert_if_absent(Teammate {
+                player,
+                heard_at: self.now,
+                pose,
+                head_yaw: 0.0,
+                ball: None,
+                striker: None,
+            });
+        }
     }
 
     /// The ball the tree uses: this frame's, else the last local one within
@@ -534,6 +580,7 @@ mod tests {
             head_yaw: 0.0,
             ball: Some(PointJson { x: -1.0, y: 1.0 }),
             ball_age: 0.5,
+            striker: None,
         });
         world.update(&f, &params);
         let b = world.ball.expect("team ball");
@@ -580,6 +627,7 @@ mod tests {
             head_yaw: 0.0,
             ball: None,
             ball_age: 0.0,
+            striker: None,
         };
         f.teammate_messages = vec![
             good,
@@ -643,6 +691,7 @@ mod tests {
             head_yaw: 0.0,
             ball: None,
             ball_age: 0.0,
+            striker: None,
         });
         world.update(&f, &params);
         assert!(!world.is_last_active_robot());
@@ -652,5 +701,82 @@ mod tests {
         }
         world.update(&f, &params);
         assert!(world.is_last_active_robot());
+    }
+
+    /// Robot 4's frame at `t` in `state`, players 1..=5, own kick-off; `heard`: teammate 2's
+    /// message at (0.5, 0.5).
+    fn kickoff_frame(t: f64, state: &str, heard: bool) -> Frame {
+        let message = if heard {
+            r#"{"player": 2, "pose": {"x": 0.5, "y": 0.5, "yaw": 0}, "ball": null, "ball_age": 0}"#
+        } else {
+            ""
+        };
+        match Frame::parse(&format!(
+            r#"{{"t": {t}, "player_number": 4, "primary_state": "{state}",
+                "game": {{"kicking_team": "own", "players": [1, 2, 3, 4, 5], "penalized": [3]}},
+                "pose": {{"x": -1, "y": 0, "yaw": 0}}, "teammate_messages": [{message}]}}"#
+        )) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn known(world: &World) -> Vec<(u8, f64, Option<Pose2<Field>>)> {
+        world
+            .teammates
+            .iter()
+            .map(|m| (m.player, m.heard_at, m.pose))
+            .collect()
+    }
+
+    #[test]
+    fn play_starts_from_the_formation_with_formation_at_kickoff() {
+        let mut params = Parameters::default();
+        params.behavior_node.team.formation_at_kickoff = true;
+        let mut world = World::default();
+        world.update(&kickoff_frame(0.0, "set", false), &params);
+        assert!(world.teammates.is_empty());
+        world.update(&kickoff_frame(0.02, "playing", true), &params);
+        // Active: 1, 2, 4, 5 (3 is penalized). 2 was heard; 1 and 5 stand at their
+        // kick-off poses of the own kick-off formation (5 is the striker, the highest number).
+        let mut active = ActivePlayers::default();
+        for p in [1, 2, 4, 5] {
+            active.insert(p);
+        }
+        let pose =
+            |p| crate::formation::kickoff_pose(p, active, Some(crate::frame::Team::Own), &params);
+        let striker = pose(5).map(|p| (p.position.x, p.position.y));
+        assert!(striker.is_some_and(|(x, y)| (x + 0.585).abs() < 1e-12 && y == 0.0));
+        assert_eq!(
+            known(&world),
+            [
+                (1, 0.02, pose(1)),
+                (2, 0.02, Some(Pose2::new(0.5, 0.5, 0.0))),
+                (5, 0.02, pose(5)),
+            ]
+        );
+        assert!(!world.is_last_active_robot());
+        // The placed entries expire as a message would (team.maximum_player_state_age 1 s).
+        world.update(&kickoff_frame(1.03, "playing", false), &params);
+        assert!(world.teammates.is_empty());
+    }
+
+    #[test]
+    fn without_formation_at_kickoff_or_from_another_state_nobody_is_placed() {
+        let mut world = World::default();
+        let params = Parameters::default();
+        world.update(&kickoff_frame(0.0, "set", false), &params);
+        world.update(&kickoff_frame(0.02, "playing", false), &params);
+        assert!(world.teammates.is_empty(), "the contract's rule");
+        assert!(world.is_last_active_robot());
+        let mut params = Parameters::default();
+        params.behavior_node.team.formation_at_kickoff = true;
+        let mut world = World::default();
+        world.update(&kickoff_frame(0.0, "penalized", false), &params);
+        world.update(&kickoff_frame(0.02, "playing", false), &params);
+        assert!(
+            world.teammates.is_empty(),
+            "back from a penalty, not a kick-off"
+        );
     }
 }

@@ -299,6 +299,8 @@ impl From<&StateMessage> for TeamStateMsg {
                     y: m.ball_y,
                 }),
                 ball_age: m.ball_age,
+                // The ROS 2 type has no striker claim (specs/ros2_interfaces.md): none arrives.
+                striker: None,
             },
         }
     }
@@ -439,6 +441,7 @@ mod tests {
                 head_yaw: 0.1,
                 ball: None,
                 ball_age: 0.0,
+                striker: None,
             },
         };
         assert_eq!(TeamStateMsg::from(&StateMessage::from(&state)), state);

@@ -80,6 +80,7 @@ mod tests {
             head_yaw: 0.0,
             ball: None,
             ball_age: 0.0,
+            striker: None,
         }
     }
 

@@ -425,6 +425,7 @@ impl SoccerFeed {
         });
         scene.messages.clone_from(&self.messages);
         scene.events.clone_from(&self.events);
+        scene.record_roles();
     }
 
     fn selected_view(&self, key: (TeamSide, u8), heard: &Heard) -> SelectedView {

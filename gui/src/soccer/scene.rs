@@ -15,6 +15,104 @@ pub const MESSAGE_CAPACITY: usize = 200;
 /// Seconds a team message stays drawn on the field after it arrived.
 pub const MESSAGE_FLASH_SECONDS: f64 = 1.0;
 
+/// Seconds of role history the timeline's role strips show.
+pub const ROLE_WINDOW_SECONDS: f64 = 60.0;
+
+/// A stretch of time in which a robot kept one role: from the sample that started it to the
+/// sample that ended it (or its last sample), so consecutive segments touch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoleSegment {
+    /// When the role was first reported (s).
+    pub start: f64,
+    /// When another role replaced it, or the latest sample (s).
+    pub end: f64,
+    /// The role (`None`: not playing: another branch, fallen, penalized).
+    pub role: Option<String>,
+}
+
+/// Per robot, the roles of the last [`ROLE_WINDOW_SECONDS`] as segments, for the role strips.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoleHistory {
+    robots: Vec<((TeamSide, u8), VecDeque<RoleSegment>)>,
+}
+
+impl RoleHistory {
+    /// Takes robot `key`'s role at time `t` (one sample per tick or frame): the same role
+    /// extends its last segment to `t`, another ends it at `t` and starts a new one there. A
+    /// time before the robot's last sample (a seek back) starts its history again; segments
+    /// that ended more than [`ROLE_WINDOW_SECONDS`] before `t` are dropped.
+    pub fn record(&mut self, key: (TeamSide, u8), t: f64, role: Option<&str>) {
+        let index = match self.robots.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                self.robots.push((key, VecDeque::new()));
+                self.robots.len() - 1
+            }
+        };
+        let segments = &mut self.robots[index].1;
+        if segments.back().is_some_and(|s| t < s.end) {
+            segments.clear();
+        }
+        match segments.back_mut() {
+            Some(last) if last.role.as_deref() == role => last.end = t,
+            Some(last) => {
+                last.end = t;
+                segments.push_back(RoleSegment {
+                    start: t,
+                    end: t,
+                    role: role.map(str::to_owned),
+                });
+            }
+            None => segments.push_back(RoleSegment {
+                start: t,
+                end: t,
+                role: role.map(str::to_owned),
+            }),
+        }
+        while segments
+            .front()
+            .is_some_and(|s| s.end < t - ROLE_WINDOW_SECONDS)
+        {
+            segments.pop_front();
+        }
+    }
+
+    /// Robot `key`'s segments overlapping `[from, to]`, clipped to it, oldest first.
+    pub fn segments(&self, key: (TeamSide, u8), from: f64, to: f64) -> Vec<RoleSegment> {
+        let Some((_, segments)) = self.robots.iter().find(|(k, _)| *k == key) else {
+            return Vec::new();
+        };
+        segments
+            .iter()
+            .filter(|s| s.end >= from && s.start <= to)
+            .map(|s| RoleSegment {
+                start: s.start.max(from),
+                end: s.end.min(to),
+                role: s.role.clone(),
+            })
+            .collect()
+    }
+
+    /// Robot `key`'s role changes in `(from, to]`: a playing role followed by another
+    /// (entering or leaving play is no change, as in the play figures).
+    pub fn changes(&self, key: (TeamSide, u8), from: f64, to: f64) -> usize {
+        let Some((_, segments)) = self.robots.iter().find(|(k, _)| *k == key) else {
+            return 0;
+        };
+        segments
+            .iter()
+            .zip(segments.iter().skip(1))
+            .filter(|(a, b)| {
+                b.start > from
+                    && b.start <= to
+                    && a.role.is_some()
+                    && b.role.is_some()
+                    && a.role != b.role
+            })
+            .count()
+    }
+}
+
 /// A team of the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TeamSide {
@@ -251,6 +349,8 @@ pub struct SoccerScene {
     pub messages: VecDeque<MessageView>,
     /// The timeline, newest last.
     pub events: VecDeque<EventView>,
+    /// Every robot's recent roles (the timeline's role strips).
+    pub roles: RoleHistory,
 }
 
 impl SoccerScene {
@@ -274,6 +374,14 @@ impl SoccerScene {
             self.messages.pop_front();
         }
         self.messages.push_back(message);
+    }
+
+    /// Takes every robot's role at the scene's time into [`Self::roles`] (sources that fill
+    /// the scene frame by frame; the simulation records every tick).
+    pub fn record_roles(&mut self) {
+        for r in &self.robots {
+            self.roles.record(r.key(), self.time, r.role.as_deref());
+        }
     }
 
     /// Messages that arrived within [`MESSAGE_FLASH_SECONDS`] of the scene's time.
@@ -371,6 +479,66 @@ mod tests {
         assert_eq!(h.value(1, 0), 0.75);
         assert_eq!(h.value(2, 0), 0.0);
         assert_eq!(h.value(0, 1), 0.0);
+    }
+
+    #[test]
+    fn role_segments_come_from_the_samples_exactly() {
+        const H2: (TeamSide, u8) = (TeamSide::Home, 2);
+        let mut h = RoleHistory::default();
+        // Ticks of 0.5 s: searcher, searcher, supporter x3, not playing, striker x2.
+        let roles = [
+            Some("searcher"),
+            Some("searcher"),
+            Some("supporter"),
+            Some("supporter"),
+            Some("supporter"),
+            None,
+            Some("striker"),
+            Some("striker"),
+        ];
+        for (k, role) in roles.iter().enumerate() {
+            h.record(H2, k as f64 * 0.5, *role);
+        }
+        h.record((TeamSide::Away, 2), 3.5, Some("goalkeeper"));
+        let seg = |start: f64, end: f64, role: Option<&str>| RoleSegment {
+            start,
+            end,
+            role: role.map(str::to_owned),
+        };
+        assert_eq!(
+            h.segments(H2, 0.0, 3.5),
+            [
+                seg(0.0, 1.0, Some("searcher")),
+                seg(1.0, 2.5, Some("supporter")),
+                seg(2.5, 3.0, None),
+                seg(3.0, 3.5, Some("striker")),
+            ]
+        );
+        // Clipped to a window; only searcher -> supporter is a change (not leaving or
+        // entering play).
+        assert_eq!(
+            h.segments(H2, 2.0, 2.75),
+            [seg(2.0, 2.5, Some("supporter")), seg(2.5, 2.75, None)]
+        );
+        assert_eq!(h.changes(H2, 0.0, 3.5), 1);
+        assert_eq!(
+            h.changes(H2, 1.0, 3.5),
+            0,
+            "the change at 1.0 is not after 1.0"
+        );
+        assert_eq!(
+            h.segments((TeamSide::Away, 2), 0.0, 3.5),
+            [seg(3.5, 3.5, Some("goalkeeper"))]
+        );
+        assert!(h.segments((TeamSide::Away, 3), 0.0, 3.5).is_empty());
+        // 60 s later the old segments are gone; a seek back starts again.
+        h.record(H2, 64.0, Some("striker"));
+        assert_eq!(h.segments(H2, 0.0, 64.0), [seg(3.0, 64.0, Some("striker"))]);
+        h.record(H2, 10.0, Some("supporter"));
+        assert_eq!(
+            h.segments(H2, 0.0, 64.0),
+            [seg(10.0, 10.0, Some("supporter"))]
+        );
     }
 
     #[test]

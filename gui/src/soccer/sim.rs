@@ -176,6 +176,9 @@ impl SoccerSim {
             });
         }
         let now = self.game.now;
+        for p in &self.game.players {
+            scene.roles.record((team_of(p.side), p.number), now, p.role);
+        }
         for (side, m) in self.game.delivered() {
             let side = *side;
             scene.push_message(MessageView {

@@ -6,7 +6,7 @@
 use super::field_view::{FieldView, Layers, role_tag, team_colour};
 use super::live::SoccerLive;
 use super::replay::SoccerReplay;
-use super::scene::{SoccerScene, TeamSide, mmss};
+use super::scene::{ROLE_WINDOW_SECONDS, RoleSegment, SoccerScene, TeamSide, mmss};
 use super::sim::{SoccerSim, SoccerSimOptions};
 use crate::live::LinkState;
 use crate::tree_view::TreeView;
@@ -200,7 +200,7 @@ impl SoccerApp {
         egui::Panel::top("soccer-bar").show(ui, |ui| self.control_bar(ui));
         egui::Panel::bottom("soccer-timeline")
             .resizable(true)
-            .default_size(170.0)
+            .default_size(320.0)
             .show(ui, |ui| self.timeline(ui));
         egui::Panel::left("soccer-robots")
             .resizable(true)
@@ -455,7 +455,61 @@ impl SoccerApp {
         }
     }
 
+    /// One strip per robot, coloured by role over the last [`ROLE_WINDOW_SECONDS`]: a role
+    /// change is a change of colour. Each strip's accessible label counts its changes.
+    fn role_strips(&self, ui: &mut egui::Ui) {
+        let to = self.scene.time;
+        let from = to - ROLE_WINDOW_SECONDS;
+        ui.horizontal(|ui| {
+            ui.strong(format!("Roles, last {ROLE_WINDOW_SECONDS:.0} s"));
+            for role in ROLE_LEGEND {
+                ui.colored_label(role_colour(role), role.unwrap_or("not playing"));
+            }
+        });
+        for r in &self.scene.robots {
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(format!("{:<7}", r.label()))
+                        .monospace()
+                        .color(team_colour(r.team)),
+                );
+                let size = egui::vec2(ui.available_width().max(10.0), 10.0);
+                let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+                let segments = self.scene.roles.segments(r.key(), from, to);
+                let painter = ui.painter_at(rect);
+                painter.rect_filled(rect, 0.0, Color32::from_gray(30));
+                for (piece, colour) in strip_rects(&segments, from, to, rect) {
+                    painter.rect_filled(piece, 0.0, colour);
+                }
+                let text = strip_label(
+                    &r.label(),
+                    self.scene.roles.changes(r.key(), from, to),
+                    segments.last(),
+                );
+                let details: Vec<String> = segments
+                    .iter()
+                    .rev()
+                    .take(12)
+                    .map(|s| {
+                        format!(
+                            "{:.1}-{:.1} s {}",
+                            s.start,
+                            s.end,
+                            s.role.as_deref().unwrap_or("not playing")
+                        )
+                    })
+                    .collect();
+                let label = text.clone();
+                response
+                    .on_hover_text(format!("{text}\n{}", details.join("\n")))
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
+            });
+        }
+        ui.separator();
+    }
+
     fn timeline(&mut self, ui: &mut egui::Ui) {
+        self.role_strips(ui);
         ui.columns(2, |cols| {
             if let [left, right] = cols {
                 left.heading("Timeline");
@@ -505,10 +559,117 @@ impl SoccerApp {
     }
 }
 
+/// The roles of the strips' legend, in order (`None`: not playing).
+const ROLE_LEGEND: [Option<&str>; 6] = [
+    Some("striker"),
+    Some("supporter"),
+    Some("searcher"),
+    Some("goalkeeper"),
+    Some("penalty_shootout"),
+    None,
+];
+
+/// The colour of a role in the role strips (`None`: not playing).
+pub fn role_colour(role: Option<&str>) -> Color32 {
+    match role {
+        Some("striker") => Color32::from_rgb(230, 80, 60),
+        Some("supporter") => Color32::from_rgb(70, 150, 230),
+        Some("searcher") => Color32::from_rgb(235, 200, 60),
+        Some("goalkeeper") => Color32::from_rgb(90, 190, 110),
+        Some("penalty_shootout") => Color32::from_rgb(190, 110, 220),
+        Some(_) => Color32::from_gray(200),
+        None => Color32::from_gray(70),
+    }
+}
+
+/// The strip of `segments` between times `from` and `to` laid over `rect`: per segment its
+/// rectangle (time grows to the right) and role colour.
+pub fn strip_rects(
+    segments: &[RoleSegment],
+    from: f64,
+    to: f64,
+    rect: egui::Rect,
+) -> Vec<(egui::Rect, Color32)> {
+    let span = (to - from).max(f64::EPSILON);
+    let x = |t: f64| rect.left() + ((t - from) / span).clamp(0.0, 1.0) as f32 * rect.width();
+    segments
+        .iter()
+        .map(|s| {
+            let piece = egui::Rect::from_x_y_ranges(x(s.start)..=x(s.end), rect.y_range());
+            (piece, role_colour(s.role.as_deref()))
+        })
+        .collect()
+}
+
+/// A role strip's accessible label: `home 2 roles: 3 changes in the last 60 s, now striker`.
+pub fn strip_label(robot: &str, changes: usize, last: Option<&RoleSegment>) -> String {
+    let now = last.map_or("-", |s| s.role.as_deref().unwrap_or("not playing"));
+    format!(
+        "{robot} roles: {changes} change{} in the last {ROLE_WINDOW_SECONDS:.0} s, now {now}",
+        if changes == 1 { "" } else { "s" }
+    )
+}
+
 impl eframe::App for SoccerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.window_fit.apply(ui.ctx());
         self.show(ui);
         crate::window::close_after_frames(ui.ctx(), self.frames, self.close_after_frames);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_strip_lays_its_segments_over_the_window_in_role_colours() {
+        let seg = |start: f64, end: f64, role: Option<&str>| RoleSegment {
+            start,
+            end,
+            role: role.map(str::to_owned),
+        };
+        let rect = egui::Rect::from_min_max(egui::pos2(100.0, 10.0), egui::pos2(700.0, 20.0));
+        // A 60 s window from 40 s to 100 s over 600 px: 10 px per second.
+        let segments = [
+            seg(40.0, 55.0, Some("supporter")),
+            seg(55.0, 70.0, Some("striker")),
+            seg(70.0, 71.5, None),
+            seg(71.5, 100.0, Some("searcher")),
+        ];
+        let strip = strip_rects(&segments, 40.0, 100.0, rect);
+        let xs: Vec<(f32, f32)> = strip.iter().map(|(r, _)| (r.left(), r.right())).collect();
+        assert_eq!(
+            xs,
+            [
+                (100.0, 250.0),
+                (250.0, 400.0),
+                (400.0, 415.0),
+                (415.0, 700.0)
+            ]
+        );
+        assert!(strip.iter().all(|(r, _)| r.y_range() == rect.y_range()));
+        let colours: Vec<Color32> = strip.iter().map(|(_, c)| *c).collect();
+        assert_eq!(
+            colours,
+            [
+                role_colour(Some("supporter")),
+                role_colour(Some("striker")),
+                role_colour(None),
+                role_colour(Some("searcher")),
+            ]
+        );
+        // Every role of the legend has its own colour.
+        let mut legend: Vec<Color32> = ROLE_LEGEND.iter().map(|r| role_colour(*r)).collect();
+        legend.dedup();
+        assert_eq!(legend.len(), ROLE_LEGEND.len());
+        assert_eq!(
+            strip_label("home 2", 1, segments.last()),
+            "home 2 roles: 1 change in the last 60 s, now searcher"
+        );
+        assert_eq!(
+            strip_label("away 4", 0, None),
+            "away 4 roles: 0 changes in the last 60 s, now -"
+        );
     }
 }

@@ -175,6 +175,14 @@ pub struct ClosestToBall {
     /// robot knows no other field player, the `shared` choice answers false (the last active
     /// robot is striker by its own rule), so no robot carries a lone striker answer into play.
     pub ball_source: StrikerBallSource,
+    /// Whether the State message carries the sender's striker claim (`striker`: whether it
+    /// is striker when it sends; one bit of the message) and, with `striker_margin` > 0, the
+    /// claims replace each robot's private belief: the kept striker is the field player whose
+    /// message claimed the role last (this robot's own last sent claim included), and it
+    /// stays striker unless the partition's owner is cheaper to the ball by more than
+    /// `striker_margin`. Every robot reads the same messages, so the robots agree on the kept
+    /// striker instead of drifting apart. False: the message as the contract has it.
+    pub striker_claim: bool,
 }
 
 /// `ball.closest_to_ball.ball_source`: the ball of the striker choice.
@@ -223,6 +231,14 @@ pub struct Team {
     pub remaining_amount_of_messages_to_stop_sending: i64,
     /// A teammate not heard for this long is not used (s).
     pub maximum_player_state_age: f64,
+    /// Whether play starts from the ready formation (false: the contract's rule, a teammate
+    /// exists once heard). True: on entering `playing` from `set`, every active teammate not
+    /// heard yet counts as heard at that moment at its kick-off pose (contract B's ready
+    /// formation for the kick-off team of the set state), without a ball, until its first
+    /// message replaces it or `maximum_player_state_age` passes. No robot is then "the last
+    /// active robot" (striker or searcher) in the first tenths of a second of play while
+    /// the first messages are on their way.
+    pub formation_at_kickoff: bool,
 }
 
 /// `walking`.
@@ -419,6 +435,7 @@ impl Default for ClosestToBall {
             own_pose: OwnPose::Current,
             striker_margin: 0.0,
             ball_source: StrikerBallSource::Retained,
+            striker_claim: false,
         }
     }
 }
@@ -440,6 +457,7 @@ impl Default for Team {
         Self {
             remaining_amount_of_messages_to_stop_sending: 20,
             maximum_player_state_age: 1.0,
+            formation_at_kickoff: false,
         }
     }
 }

@@ -775,6 +775,34 @@ mod tests {
     }
 
     #[test]
+    fn bad_team_play_switches_point_at_their_values() {
+        let text = "{\n  ball: { closest_to_ball: { striker_claim: 'yes' } },\n}";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:2:45: error: `ball.closest_to_ball.striker_claim`: \
+              invalid type: string \"yes\", expected a boolean"
+            ]
+        );
+        let text = "{ team: { formation_at_kickoff: 1 } }";
+        let dir = folder(&[("location/l/behavior_node.json5", text)]);
+        assert_eq!(
+            errors(&dir, Some("l"), None),
+            [
+                "location/l/behavior_node.json5:1:33: error: `team.formation_at_kickoff`: \
+              invalid type: integer `1`, expected a boolean"
+            ]
+        );
+        let b = ok(&folder(&[]), None, None).behavior_node;
+        assert!(
+            !b.ball.closest_to_ball.striker_claim,
+            "the contract's message"
+        );
+        assert!(!b.team.formation_at_kickoff, "the contract's rule");
+    }
+
+    #[test]
     fn a_range_problem_of_a_default_value_points_at_the_base_file_start() {
         // The default fallback (0.05) is above a minimum written in the robot file.
         let dir = folder(&[(
