@@ -161,7 +161,7 @@ mod tests {
         let plain = send(&params, true).expect("the first message goes out at once");
         assert_eq!(plain.striker, None);
         let json = serde_json::to_string(&plain).expect("json");
-        assert!(!json.contains("striker"), "the contract's message: {json}");
+        assert!(!json.contains("striker"), "the default message: {json}");
         params.behavior_node.ball.closest_to_ball.striker_claim = true;
         let claim = send(&params, true).expect("message");
         assert_eq!(claim.striker, Some(true));

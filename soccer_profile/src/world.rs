@@ -767,7 +767,7 @@ mod tests {
         let params = Parameters::default();
         world.update(&kickoff_frame(0.0, "set", false), &params);
         world.update(&kickoff_frame(0.02, "playing", false), &params);
-        assert!(world.teammates.is_empty(), "the contract's rule");
+        assert!(world.teammates.is_empty(), "the default rule");
         assert!(world.is_last_active_robot());
         let mut params = Parameters::default();
         params.behavior_node.team.formation_at_kickoff = true;

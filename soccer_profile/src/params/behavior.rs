@@ -181,7 +181,8 @@ pub struct ClosestToBall {
     /// message claimed the role last (this robot's own last sent claim included), and it
     /// stays striker unless the partition's owner is cheaper to the ball by more than
     /// `striker_margin`. Every robot reads the same messages, so the robots agree on the kept
-    /// striker instead of drifting apart. False: the message as the contract has it.
+    /// striker instead of drifting apart. False (the default): the message has no claim and
+    /// each robot keeps its own striker choice.
     pub striker_claim: bool,
 }
 
@@ -231,10 +232,10 @@ pub struct Team {
     pub remaining_amount_of_messages_to_stop_sending: i64,
     /// A teammate not heard for this long is not used (s).
     pub maximum_player_state_age: f64,
-    /// Whether play starts from the ready formation (false: the contract's rule, a teammate
-    /// exists once heard). True: on entering `playing` from `set`, every active teammate not
-    /// heard yet counts as heard at that moment at its kick-off pose (contract B's ready
-    /// formation for the kick-off team of the set state), without a ball, until its first
+    /// Whether play starts from the ready formation (false, the default: a teammate exists
+    /// once heard). True: on entering `playing` from `set`, every active teammate not heard
+    /// yet counts as heard at that moment at its kick-off pose (the ready formation of the
+    /// set state's kick-off team), without a ball, until its first
     /// message replaces it or `maximum_player_state_age` passes. No robot is then "the last
     /// active robot" (striker or searcher) in the first tenths of a second of play while
     /// the first messages are on their way.
