@@ -9,7 +9,7 @@
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
-use super::tree::{Arena, Behaviors, Slot};
+use super::tree::{Arena, Behaviors, Links, Slot};
 use std::any::Any;
 
 /// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
@@ -128,6 +128,28 @@ pub struct Cx<'t, C> {
 }
 
 impl<'t, C> Cx<'t, C> {
+    /// The context of node `id` (in `state`, with `links`) ticking or halting with the nodes
+    /// after it, `below`.
+    #[inline(always)]
+    pub(crate) fn new(
+        arena: &'t mut Arena,
+        ctx: &'t mut C,
+        below: &'t mut Behaviors<C>,
+        id: u32,
+        state: NodeState,
+        links: Links,
+    ) -> Self {
+        Self {
+            arena,
+            ctx,
+            below,
+            id,
+            state,
+            children_start: links.children_start,
+            child_count: links.children_end.saturating_sub(links.children_start),
+        }
+    }
+
     /// The profile's context.
     #[inline]
     pub fn ctx(&self) -> &C {
@@ -181,17 +203,9 @@ impl<'t, C> Cx<'t, C> {
     /// The id of child `i` (`u32::MAX`, which no tick reaches, when there is no such child).
     #[inline(always)]
     fn child(&self, i: usize) -> u32 {
-        if i < self.child_count as usize {
-            let at = self.children_start as usize + i;
-            self.arena
-                .shape
-                .child_ids
-                .get(at)
-                .copied()
-                .unwrap_or(u32::MAX)
-        } else {
-            u32::MAX
-        }
+        self.arena
+            .shape
+            .child_id(self.children_start, self.child_count as usize, i)
     }
 
     /// The slot of descendant `node` among those below this node.
@@ -266,16 +280,13 @@ impl<'t, C> Cx<'t, C> {
     #[inline]
     fn grandchild(&self, i: usize, k: usize) -> u32 {
         match self.slot(self.child(i)) {
-            Some(slot) if k < slot.links.child_count() => {
-                let at = slot.links.children_start as usize + k;
+            Some(slot) => {
+                let links = slot.links;
                 self.arena
                     .shape
-                    .child_ids
-                    .get(at)
-                    .copied()
-                    .unwrap_or(u32::MAX)
+                    .child_id(links.children_start, links.child_count(), k)
             }
-            _ => u32::MAX,
+            None => u32::MAX,
         }
     }
 

@@ -153,6 +153,18 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
+    /// The id of child `i` of a node whose `child_count` children start at `children_start`
+    /// in `child_ids` (`u32::MAX`, which no tick reaches, when there is no such child).
+    #[inline(always)]
+    pub fn child_id(&self, children_start: u32, child_count: usize, i: usize) -> u32 {
+        if i < child_count {
+            let at = children_start as usize + i;
+            self.child_ids.get(at).copied().unwrap_or(u32::MAX)
+        } else {
+            u32::MAX
+        }
+    }
+
     /// The ids of node `id`'s children (empty for an unknown id).
     #[inline]
     pub fn children(&self, id: u32) -> &[u32] {
@@ -308,15 +320,7 @@ impl Arena {
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
-        let mut cx = Cx {
-            arena: self,
-            ctx,
-            below,
-            id,
-            state: *state,
-            children_start: links.children_start,
-            child_count: links.children_end.saturating_sub(links.children_start),
-        };
+        let mut cx = Cx::new(self, ctx, below, id, *state, links);
         let result = behavior.tick(&mut cx);
         match result {
             Ok(status) => {
@@ -369,15 +373,7 @@ impl Arena {
         id: u32,
         ctx: &mut C,
     ) {
-        behavior.halt(&mut Cx {
-            arena: self,
-            ctx,
-            below,
-            id,
-            state: *state,
-            children_start: links.children_start,
-            child_count: links.children_end.saturating_sub(links.children_start),
-        });
+        behavior.halt(&mut Cx::new(self, ctx, below, id, *state, links));
         *state = NodeState::Idle;
         if let Some(conditions) = conditions
             && let Err(message) = run(&conditions.on_halted, &mut self.blackboards)
