@@ -223,19 +223,14 @@ fn shared_booster_original_game_xml_loads_and_drives_the_robot() {
     );
 }
 
-#[test]
-fn a_booster_tree_without_the_brain_is_refused_naming_the_nodes_and_the_choice() {
+/// Runs `soccer decide` on one empty frame with the tree `xml`, written to a file `name`:
+/// stdout, stderr, exit code.
+fn decide_with_tree(name: &str, xml: &str) -> (String, String, i32) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let tree = dir.path().join("no_brain.xml");
-    std::fs::write(
-        &tree,
-        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"MainTree\">\n    <Sequence>\n      \
-         <Chase/>\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
-         </BehaviorTree>\n</root>\n",
-    )
-    .expect("writes the tree");
+    let tree = dir.path().join(name);
+    std::fs::write(&tree, xml).expect("writes the tree");
     let tree = tree.to_string_lossy().into_owned();
-    let (out, err, code) = run(
+    run(
         &[
             "soccer",
             "decide",
@@ -246,6 +241,16 @@ fn a_booster_tree_without_the_brain_is_refused_naming_the_nodes_and_the_choice()
             "-",
         ],
         "{}\n",
+    )
+}
+
+#[test]
+fn a_booster_tree_without_the_brain_is_refused_naming_the_nodes_and_the_choice() {
+    let (out, err, code) = decide_with_tree(
+        "no_brain.xml",
+        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"MainTree\">\n    <Sequence>\n      \
+         <Chase/>\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
+         </BehaviorTree>\n</root>\n",
     );
     assert_eq!(code, 1, "{out}");
     let choice = "is a node of Booster's vocabulary, which runs with Booster's brain: choose it \
@@ -269,27 +274,11 @@ fn a_booster_tree_without_the_brain_is_refused_naming_the_nodes_and_the_choice()
 
 #[test]
 fn a_bad_booster_port_is_refused_with_its_file_line_column_node_and_port() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let tree = dir.path().join("bad.xml");
-    std::fs::write(
-        &tree,
+    let (out, err, code) = decide_with_tree(
+        "bad.xml",
         "<root BTCPP_format=\"4\" brain=\"booster\">\n  <BehaviorTree ID=\"MainTree\">\n    \
          <Sequence>\n      <Chase vx_limit=\"fast\" />\n      <Kick min_msec_kick=\"-5\" />\n    </Sequence>\n  \
          </BehaviorTree>\n</root>\n",
-    )
-    .expect("writes the tree");
-    let tree = tree.to_string_lossy().into_owned();
-    let (out, err, code) = run(
-        &[
-            "soccer",
-            "decide",
-            "sample/soccer/parameters",
-            "--tree",
-            &tree,
-            "--input",
-            "-",
-        ],
-        "{}\n",
     );
     assert_ne!(code, 0, "{out}");
     assert!(
