@@ -160,19 +160,7 @@ enum Command {
     /// Is my edit better? Play many seeded matches of a config (and exactly the same matches of
     /// `--against`), then print each metric's mean with its 95% interval, the paired
     /// difference B - A and whether it is significant, and the decisions never chosen.
-    Evaluate {
-        /// Config A (config.json).
-        config: PathBuf,
-        /// Config B, played on the same matches (same seeds and scenarios).
-        #[arg(long, value_name = "CONFIG_B")]
-        against: Option<PathBuf>,
-        /// A scenario (repeatable; match i plays them in turn; default: every scenario of
-        /// the sample).
-        #[arg(long, value_name = "FILE")]
-        scenario: Vec<PathBuf>,
-        #[command(flatten)]
-        common: evaluate::Common,
-    },
+    Evaluate(evaluate::EvaluateArgs),
     /// Replay a recording (MCAP) or snapshots (JSON Lines) through a fresh node and compare the
     /// decisions; exit 0 identical, 1 different, 2 usage error or unreadable file.
     Replay {
@@ -282,34 +270,7 @@ enum SoccerCommand {
     /// the same matches with config B's), always against config A's team, then print each
     /// metric's mean with its 95% interval, the paired difference B - A and whether it is
     /// significant, and the tree nodes never in effect.
-    Evaluate {
-        /// Config A's parameters folder (base/, location/NAME/, robot/NAME/).
-        params_dir: PathBuf,
-        /// Config A's location override folder name.
-        #[arg(long)]
-        location: Option<String>,
-        /// Robot override folder name (both configs).
-        #[arg(long)]
-        robot: Option<String>,
-        /// Config A's tree (.json5 or BT.CPP .xml; default: the built-in tree).
-        #[arg(long)]
-        tree: Option<PathBuf>,
-        /// Config B's parameters folder (default: A's).
-        #[arg(long, value_name = "PARAMS_DIR_B")]
-        against: Option<PathBuf>,
-        /// Config B's location override (default: A's).
-        #[arg(long, value_name = "NAME")]
-        against_location: Option<String>,
-        /// Config B's tree (default: A's).
-        #[arg(long, value_name = "FILE_B")]
-        against_tree: Option<PathBuf>,
-        /// A scenario (repeatable; match i plays them in turn; default: every soccer scenario
-        /// of the sample).
-        #[arg(long, value_name = "FILE")]
-        scenario: Vec<PathBuf>,
-        #[command(flatten)]
-        common: evaluate::Common,
-    },
+    Evaluate(evaluate::SoccerEvaluateArgs),
     /// Run the ball-search heatmap offline: one JSON frame per input line, the map and the
     /// search target per output line.
     Heatmap {
@@ -444,30 +405,10 @@ fn main() -> ExitCode {
                 robot: params.robot,
                 input,
             }),
-            SoccerCommand::Evaluate {
-                params_dir,
-                location,
-                robot,
-                tree,
-                against,
-                against_location,
-                against_tree,
-                scenario,
-                common,
-            } => {
+            SoccerCommand::Evaluate(args) => {
                 fake_publisher::soccer::decide_on_this_thread();
                 evaluate::run_soccer(
-                    &evaluate::SoccerEvaluateArgs {
-                        params_dir,
-                        location,
-                        robot,
-                        tree,
-                        against,
-                        against_location,
-                        against_tree,
-                        scenarios: scenario,
-                        common,
-                    },
+                    &args,
                     &sample_dir(),
                 )
             }
@@ -496,20 +437,7 @@ fn main() -> ExitCode {
             &file,
             format == Format::Json,
         )),
-        Command::Evaluate {
-            config,
-            against,
-            scenario,
-            common,
-        } => evaluate::run(
-            &evaluate::EvaluateArgs {
-                config,
-                against,
-                scenarios: scenario,
-                common,
-            },
-            &sample_dir(),
-        ),
+        Command::Evaluate(args) => evaluate::run(&args, &sample_dir()),
         Command::Sim {
             config,
             scenario,

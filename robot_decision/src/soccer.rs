@@ -58,10 +58,23 @@ pub fn load_decider(
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<SoccerDecider> {
+    load_setup(params_dir, location, robot, tree).map(|(_, _, decider)| decider)
+}
+
+/// One soccer configuration: its parameters with the tree file's brain choice applied, its
+/// tree, and the tree compiled (diagnostics printed on failure).
+pub(crate) fn load_setup(
+    params_dir: &Path,
+    location: Option<&str>,
+    robot: Option<&str>,
+    tree: Option<&Path>,
+) -> Option<(Arc<params::Parameters>, TreeSpec, SoccerDecider)> {
     let mut parameters = load_params(params_dir, location, robot)?;
     let tree_file = load_soccer_tree(tree)?;
     tree_file.apply_to(&mut parameters);
-    compile_or_report(&tree_file.spec, Arc::new(parameters), tree)
+    let parameters = Arc::new(parameters);
+    let decider = compile_or_report(&tree_file.spec, Arc::clone(&parameters), tree)?;
+    Some((parameters, tree_file.spec, decider))
 }
 
 /// The tree of `tree` (default: the built-in one) and the brain its file chooses, printing

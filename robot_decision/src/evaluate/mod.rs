@@ -155,16 +155,19 @@ impl Common {
     }
 }
 
-/// What `evaluate` was asked to do (RoboMaster).
-#[derive(Debug, Clone)]
+/// What `evaluate` was asked to do (RoboMaster; its command-line flags).
+#[derive(Debug, Clone, clap::Args)]
 pub struct EvaluateArgs {
-    /// Config A.
+    /// Config A (config.json).
     pub config: PathBuf,
-    /// Config B, played on the same matches.
+    /// Config B, played on the same matches (same seeds and scenarios).
+    #[arg(long, value_name = "CONFIG_B")]
     pub against: Option<PathBuf>,
-    /// Scenarios, in turn (empty: every scenario of the sample).
+    /// A scenario (repeatable; match i plays them in turn; default: every scenario of
+    /// the sample).
+    #[arg(long = "scenario", value_name = "FILE")]
     pub scenarios: Vec<PathBuf>,
-    /// The flags both profiles share.
+    #[command(flatten)]
     pub common: Common,
 }
 

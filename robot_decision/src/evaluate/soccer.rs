@@ -31,26 +31,34 @@ const ROLES: [&str; 5] = [
     "penalty_shootout",
 ];
 
-/// What `soccer evaluate` was asked to do.
-#[derive(Debug, Clone)]
+/// What `soccer evaluate` was asked to do (its command-line flags).
+#[derive(Debug, Clone, clap::Args)]
 pub struct SoccerEvaluateArgs {
-    /// Config A's parameters folder.
+    /// Config A's parameters folder (base/, location/NAME/, robot/NAME/).
     pub params_dir: PathBuf,
-    /// Config A's location override.
+    /// Config A's location override folder name.
+    #[arg(long)]
     pub location: Option<String>,
-    /// The robot override, for both configs.
+    /// Robot override folder name (both configs).
+    #[arg(long)]
     pub robot: Option<String>,
-    /// Config A's tree (default: the built-in one).
+    /// Config A's tree (.json5 or BT.CPP .xml; default: the built-in tree).
+    #[arg(long)]
     pub tree: Option<PathBuf>,
     /// Config B's parameters folder (default: A's).
+    #[arg(long, value_name = "PARAMS_DIR_B")]
     pub against: Option<PathBuf>,
     /// Config B's location override (default: A's).
+    #[arg(long, value_name = "NAME")]
     pub against_location: Option<String>,
     /// Config B's tree (default: A's).
+    #[arg(long, value_name = "FILE_B")]
     pub against_tree: Option<PathBuf>,
-    /// Scenarios, in turn (empty: every soccer scenario of the sample).
+    /// A scenario (repeatable; match i plays them in turn; default: every soccer scenario
+    /// of the sample).
+    #[arg(long = "scenario", value_name = "FILE")]
     pub scenarios: Vec<PathBuf>,
-    /// The flags both profiles share.
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -68,11 +76,7 @@ fn load_config(
     robot: Option<&str>,
     tree: Option<&Path>,
 ) -> Option<Config> {
-    let mut params = crate::soccer::load_params(dir, location, robot)?;
-    let tree_file = crate::soccer::load_soccer_tree(tree)?;
-    tree_file.apply_to(&mut params);
-    let (params, spec) = (Arc::new(params), tree_file.spec);
-    crate::soccer::compile_or_report(&spec, Arc::clone(&params), tree)?;
+    let (params, spec, _) = crate::soccer::load_setup(dir, location, robot, tree)?;
     Some(Config { params, spec })
 }
 
