@@ -46,6 +46,8 @@ struct RobotTrack {
     number: u8,
     role: Option<&'static str>,
     striker_ticks: u64,
+    /// Whether the robot was sampled in the tick being taken.
+    sampled: bool,
 }
 
 /// What is counted of one team.
@@ -127,7 +129,9 @@ impl PlayFigures {
         let mut strikers = [0u32; 2];
         let mut playing = [false; 2];
         let mut sees = [false; 2];
-        let mut seen_now: Vec<usize> = Vec::new();
+        for robot in &mut self.robots {
+            robot.sampled = false;
+        }
         for s in samples {
             let team = team_index(s.side);
             let index = match self
@@ -142,13 +146,14 @@ impl PlayFigures {
                         number: s.number,
                         role: None,
                         striker_ticks: 0,
+                        sampled: false,
                     });
                     self.robots.len() - 1
                 }
             };
-            seen_now.push(index);
             let tick = self.tick;
             let robot = &mut self.robots[index];
+            robot.sampled = true;
             if let (Some(before), Some(now)) = (robot.role, s.role)
                 && before != now
             {
@@ -169,10 +174,7 @@ impl PlayFigures {
             robot.role = s.role;
         }
         // Robots missing from this tick do not play.
-        for (i, robot) in self.robots.iter_mut().enumerate() {
-            if seen_now.contains(&i) {
-                continue;
-            }
+        for robot in self.robots.iter_mut().filter(|r| !r.sampled) {
             if robot.striker_ticks > 0 {
                 self.stints[team_index(robot.side)].push(robot.striker_ticks as f64 * self.tick);
                 robot.striker_ticks = 0;
