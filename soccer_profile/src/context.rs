@@ -210,7 +210,9 @@ impl SoccerContext {
             // Obstacles are each robot's own perception: the shared choice leaves them out,
             // and the support leaves compute their own partition with them.
             self.partition_among(Some(ball), false);
-            self.memory.voronoi_fresh = false;
+            // Without perceived obstacles this is the partition the support leaves use too
+            // (they finish it); with obstacles they compute their own.
+            self.memory.voronoi_fresh = self.world.obstacles.is_empty();
             // Until another field player is heard, not striker (several strikers would carry
             // over from Set); unless no other field player plays: then the cell is ours.
             let keeper = self.params.behavior_node.goalkeeper.player_number;
