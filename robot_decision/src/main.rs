@@ -407,10 +407,7 @@ fn main() -> ExitCode {
             }),
             SoccerCommand::Evaluate(args) => {
                 fake_publisher::soccer::decide_on_this_thread();
-                evaluate::run_soccer(
-                    &args,
-                    &sample_dir(),
-                )
+                evaluate::run_soccer(&args, &sample_dir())
             }
         },
         Command::Run {
