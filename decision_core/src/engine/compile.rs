@@ -268,7 +268,7 @@ impl<C: 'static> Builder<'_, C> {
         self.behaviors.push(None);
         self.arena.shape.links.push(Links {
             children_start: 0,
-            children_end: 0,
+            child_count: 0,
         });
         self.arena.shape.scopes.push(scope);
         self.conditions.push(None);
@@ -416,7 +416,7 @@ impl<C: 'static> Builder<'_, C> {
         let first_child = self.arena.shape.child_ids.len();
         let links = &mut self.arena.shape.links[id as usize];
         links.children_start = u32::try_from(first_child).unwrap_or(u32::MAX);
-        links.children_end = u32::try_from(first_child + child_count).unwrap_or(u32::MAX);
+        links.child_count = u32::try_from(child_count).unwrap_or(u32::MAX);
         self.arena
             .shape
             .child_ids

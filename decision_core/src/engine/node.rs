@@ -146,7 +146,7 @@ impl<'t, C> Cx<'t, C> {
             id,
             state,
             children_start: links.children_start,
-            child_count: links.children_end.saturating_sub(links.children_start),
+            child_count: links.child_count,
         }
     }
 

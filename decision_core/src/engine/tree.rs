@@ -130,16 +130,16 @@ fn run(script: &Option<Script>, bbs: &mut Blackboards) -> Result<(), String> {
 /// Where a node's children are (kept in the node's slot too, for the visit).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
-    /// The node's children are `child_ids[children_start..children_end]`.
+    /// The node's children are `child_ids[children_start..][..child_count]`.
     pub children_start: u32,
-    pub children_end: u32,
+    pub child_count: u32,
 }
 
 impl Links {
     /// The number of children.
     #[inline(always)]
     pub fn child_count(&self) -> usize {
-        self.children_end.saturating_sub(self.children_start) as usize
+        self.child_count as usize
     }
 }
 
@@ -176,8 +176,9 @@ impl Shape {
     /// The ids of the children of the node with `links`.
     #[inline(always)]
     pub fn children_of(&self, links: &Links) -> &[u32] {
+        let start = links.children_start as usize;
         self.child_ids
-            .get(links.children_start as usize..links.children_end as usize)
+            .get(start..start + links.child_count())
             .unwrap_or(&[])
     }
 
