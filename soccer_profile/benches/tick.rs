@@ -68,38 +68,10 @@ fn voronoi(c: &mut Criterion) {
 criterion_group!(partition, voronoi);
 
 fn heatmap(c: &mut Criterion) {
-    use soccer_profile::frame::PoseJson;
-    use soccer_profile::search::{HeatmapFrame, SearchSuggestor, TeammateState};
+    use soccer_profile::search::SearchSuggestor;
     let params = Parameters::default();
     let mut suggestor = SearchSuggestor::new(params.search_suggestor.clone(), params.field.clone());
-    let frames: Vec<HeatmapFrame> = (0..1000)
-        .map(|i| {
-            let t = f64::from(i) * 0.02;
-            HeatmapFrame {
-                t,
-                pose: Some(PoseJson {
-                    x: -1.0,
-                    y: 0.5,
-                    yaw: (t * 0.7).sin() * 2.0,
-                }),
-                teammates: (2u8..=5)
-                    .filter(|p| *p != 2)
-                    .map(|player| TeammateState {
-                        player,
-                        t: (t / 0.5).floor() * 0.5,
-                        pose: Some(PoseJson {
-                            x: f64::from(player) - 3.0,
-                            y: -1.0,
-                            yaw: t,
-                        }),
-                        head_yaw: 0.0,
-                        ball: None,
-                    })
-                    .collect(),
-                ..HeatmapFrame::default()
-            }
-        })
-        .collect();
+    let frames = soccer_profile::bench_support::heatmap_frames(1000);
     for f in &frames {
         let _ = suggestor.update(f);
     }

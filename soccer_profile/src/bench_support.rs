@@ -1,5 +1,6 @@
 //! Frames of a five-a-side situation for the tick benchmark and the allocation test: this
-//! robot (number 3) with five teammates heard every frame, as striker, supporter or searcher.
+//! robot (number 3) with five teammates heard every frame, as striker, supporter or searcher;
+//! and the heatmap's frames (this robot turning its head, three teammates heard twice a second).
 
 use crate::frame::{BallJson, Frame, PointJson, PoseJson, PrimaryState, TeammateMessage};
 
@@ -72,6 +73,39 @@ pub fn frames(situation: Situation, n: usize) -> Vec<Frame> {
                 search_target: (situation == Situation::Searcher).then_some([2.0, -1.5]),
                 search_cell_size: Some([0.5, 0.5]),
                 ..Frame::default()
+            }
+        })
+        .collect()
+}
+
+/// `n` heatmap frames 20 ms apart: this robot at (-1, 0.5) turning, three teammates whose
+/// messages arrive every 0.5 s, no ball anywhere.
+pub fn heatmap_frames(n: usize) -> Vec<crate::search::HeatmapFrame> {
+    use crate::search::{HeatmapFrame, TeammateState};
+    (0..n)
+        .map(|i| {
+            let t = i as f64 * 0.02;
+            HeatmapFrame {
+                t,
+                pose: Some(PoseJson {
+                    x: -1.0,
+                    y: 0.5,
+                    yaw: (t * 0.7).sin() * 2.0,
+                }),
+                teammates: (3u8..=5)
+                    .map(|player| TeammateState {
+                        player,
+                        t: (t / 0.5).floor() * 0.5,
+                        pose: Some(PoseJson {
+                            x: f64::from(player) - 3.0,
+                            y: -1.0,
+                            yaw: t,
+                        }),
+                        head_yaw: 0.0,
+                        ball: None,
+                    })
+                    .collect(),
+                ..HeatmapFrame::default()
             }
         })
         .collect()

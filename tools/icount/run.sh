@@ -18,9 +18,13 @@ command -v valgrind >/dev/null || { echo "icount: valgrind is not installed" >&2
 
 cargo build -q --release -p bt_xml --example schedule_ticks
 cargo build -q --release -p decision_core --example sample_ticks
+cargo build -q --release -p soccer_profile --example soccer_ticks
+cargo build -q --release -p path_planner --example plan_ticks
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 bt="$target_dir/release/examples/schedule_ticks"
 rm_ticks="$target_dir/release/examples/sample_ticks"
+soccer="$target_dir/release/examples/soccer_ticks"
+planner="$target_dir/release/examples/plan_ticks"
 trees=bt_xml/benches/trees
 
 # Instructions of one run of COMMAND...
@@ -47,6 +51,13 @@ measure() {
     bt/wide_fallback) per_tick 100 300 "$bt" "$trees/wide_fallback.xml" ;;
     robomaster/tick) per_tick 430 1290 "$rm_ticks" ;;
     robomaster/decide_line) per_tick_decide 430 1290 ;;
+    # The soccer frames and the planner's scenes repeat every 1000 ticks and 440 plans: the
+    # differences cover whole cycles.
+    soccer/striker) per_tick 1000 3000 "$soccer" striker ;;
+    soccer/supporter) per_tick 1000 3000 "$soccer" supporter ;;
+    soccer/searcher) per_tick 1000 3000 "$soccer" searcher ;;
+    soccer/heatmap_update) per_tick 1000 3000 "$soccer" heatmap ;;
+    planner/crowded_per_robot) per_tick 440 1320 "$planner" ;;
     *) echo "unknown measurement $1" >&2; exit 2 ;;
   esac
 }
@@ -58,7 +69,8 @@ per_tick_decide() {
   echo $(( (b - a) / ($2 - $1) ))
 }
 
-names="bt/game_like bt/game_like_while bt/deep bt/wide_fallback robomaster/tick robomaster/decide_line"
+names="bt/game_like bt/game_like_while bt/deep bt/wide_fallback robomaster/tick robomaster/decide_line
+  soccer/striker soccer/supporter soccer/searcher soccer/heatmap_update planner/crowded_per_robot"
 declare -A base
 if [ -f "$baselines" ]; then
   while read -r name value; do
