@@ -4,7 +4,6 @@
 //! Prints a digest of the plans so nothing is optimised away.
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::{ObsSet, crowded_frame};
