@@ -64,15 +64,17 @@ impl StateMessage {
     }
 }
 
-/// When the last message went out.
+/// When the last message went out, and the striker claim it carried.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MessageSender {
     last_sent: Option<f64>,
+    last_claim: Option<bool>,
 }
 
 impl MessageSender {
     /// The message to send this frame, if any: the interval is known, a pose is known, and at
-    /// least the interval has passed since the last one (the first one at once). `striker`
+    /// least the interval has passed since the last one (the first one at once), or the
+    /// striker claim changed and `ball.closest_to_ball.claim_change_gap` has passed. `striker`
     /// (whether the sender is striker this frame) goes out only with
     /// `ball.closest_to_ball.striker_claim`.
     pub fn maybe_send(
@@ -84,12 +86,21 @@ impl MessageSender {
     ) -> Option<StateMessage> {
         let interval = world.message_interval?;
         let pose = world.pose?;
+        let choice = &params.behavior_node.ball.closest_to_ball;
+        let claim = choice.striker_claim.then_some(striker);
         if let Some(last) = self.last_sent
             && !has_reached(world.now - last, interval)
         {
-            return None;
+            let claim_changed = claim.is_some() && claim != self.last_claim;
+            let gap_passed = choice
+                .claim_change_gap
+                .is_some_and(|gap| has_reached(world.now - last, gap));
+            if !(claim_changed && gap_passed) {
+                return None;
+            }
         }
         self.last_sent = Some(world.now);
+        self.last_claim = claim;
         let ball = world.local_ball_for_message(params);
         Some(StateMessage {
             player: world.player_number,
@@ -108,12 +119,7 @@ impl MessageSender {
                 y: b.position.y,
             }),
             ball_age: ball.map(|b| b.age(world.now)),
-            striker: params
-                .behavior_node
-                .ball
-                .closest_to_ball
-                .striker_claim
-                .then_some(striker),
+            striker: claim,
         })
     }
 }
@@ -172,5 +178,52 @@ mod tests {
                 .ends_with(r#","striker":true}"#)
         );
         assert_eq!(send(&params, false).map(|m| m.striker), Some(Some(false)));
+    }
+
+    #[test]
+    fn a_changed_claim_goes_out_once_the_claim_change_gap_has_passed() {
+        // (600 + 600) s * 5 players / (1220 - 20) messages = 5 s between regular messages
+        let game = r#""game": {"remaining_messages": 1220}"#;
+        let pose = r#""pose": {"x": 0, "y": 0, "yaw": 0}"#;
+        let run = |gap: Option<f64>, claim: bool, plan: &[(f64, bool)]| -> Vec<f64> {
+            let mut params = Parameters::default();
+            params.behavior_node.ball.closest_to_ball.striker_claim = claim;
+            params.behavior_node.ball.closest_to_ball.claim_change_gap = gap;
+            let mut world = World::default();
+            let mut sender = MessageSender::default();
+            let mut sent = Vec::new();
+            for &(t, striker) in plan {
+                let frame = match Frame::parse(&format!(r#"{{"t": {t}, {game}, {pose}}}"#)) {
+                    Ok(f) => f,
+                    Err(e) => panic!("{e}"),
+                };
+                world.update(&frame, &params);
+                if sender
+                    .maybe_send(&world, &MotionCommand::STAND, &params, striker)
+                    .is_some()
+                {
+                    sent.push(t);
+                }
+            }
+            sent
+        };
+        // Striker from 0.5 s (too soon after the first message: it goes out at 1.0 s), still
+        // at 1.5 s, not any more at 3.0 s; the next regular message is due 5 s after the
+        // last one.
+        let plan = [
+            (0.0, false),
+            (0.5, true),
+            (1.0, true),
+            (1.5, true),
+            (3.0, false),
+            (3.5, false),
+            (5.0, false),
+            (7.0, false),
+            (8.0, false),
+        ];
+        assert_eq!(run(Some(1.0), true, &plan), vec![0.0, 1.0, 3.0, 8.0]);
+        // Without the gap, or without claims, only the regular messages go out.
+        assert_eq!(run(None, true, &plan), vec![0.0, 5.0]);
+        assert_eq!(run(Some(1.0), false, &plan), vec![0.0, 5.0]);
     }
 }

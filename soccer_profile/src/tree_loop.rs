@@ -49,7 +49,8 @@ pub struct SoccerLoop {
 }
 
 impl SoccerLoop {
-    /// The raw "owns the ball's cell" answer must hold `enter_duration` to make a striker; a
+    /// The raw "owns the ball's cell" answer must hold `enter_duration` to make a striker
+    /// (at once while nobody claims the role, with `enter_at_once_when_unclaimed`); a
     /// striker stays one until it has been false for `exit_duration`.
     fn update_striker_hysteresis(&mut self, ctx: &mut SoccerContext) {
         let raw = ctx.owns_ball_cell();
@@ -66,9 +67,14 @@ impl SoccerLoop {
         let hysteresis = &ctx.params.behavior_node.ball.closest_to_ball;
         let held = now - self.raw_since;
         let (enter, exit) = (hysteresis.enter_duration, hysteresis.exit_duration);
+        // Nobody holds the role: nothing to hand over, so no reason to wait.
+        let at_once = raw
+            && hysteresis.striker_claim
+            && hysteresis.enter_at_once_when_unclaimed
+            && ctx.claimed_striker().is_none();
         let world = &mut ctx.world;
         world.owns_ball_cell = raw;
-        if raw && !world.is_striker && has_reached(held, enter) {
+        if raw && !world.is_striker && (has_reached(held, enter) || at_once) {
             world.is_striker = true;
         } else if !raw && world.is_striker && has_reached(held, exit) {
             world.is_striker = false;
@@ -156,5 +162,70 @@ impl TreeLoop for BoosterLoop {
 
     fn fault(&self) -> Option<&str> {
         self.fault.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Frame;
+    use crate::leaves::test_support::with_params;
+    use crate::params::Parameters;
+
+    /// Robot 3 at (-1, 0) facing +x, next to the ball at (-0.8, 0); teammate 2 at (2, 0)
+    /// facing -x, its message claiming the striker role or not; at time `t`.
+    fn scene(t: f64, mate_claims: bool) -> Frame {
+        let text = format!(
+            r#"{{"t": {t}, "player_number": 3, "pose": {{"x": -1, "y": 0, "yaw": 0}},
+                "ball": {{"x": -0.8, "y": 0}},
+                "teammate_messages": [{{"player": 2, "pose": {{"x": 2, "y": 0, "yaw": 3.14159}},
+                    "striker": {mate_claims}}}]}}"#
+        );
+        Frame::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn params(at_once: bool) -> Parameters {
+        let mut p = Parameters::default();
+        let choice = &mut p.behavior_node.ball.closest_to_ball;
+        choice.striker_claim = true;
+        choice.enter_at_once_when_unclaimed = at_once;
+        choice.enter_duration = 0.3;
+        p
+    }
+
+    /// Whether robot 3 is striker after each of `times` (the same scene at each time).
+    fn striker_after(at_once: bool, mate_claims: bool, times: &[f64]) -> Vec<bool> {
+        let mut ctx = with_params(&scene(times[0], mate_claims), params(at_once));
+        let mut blackboards = Blackboards::new();
+        let mut soccer = SoccerLoop::default();
+        let params = ctx.params.clone();
+        times
+            .iter()
+            .map(|&t| {
+                ctx.world.update(&scene(t, mate_claims), &params);
+                soccer.before_tick(&mut ctx, &mut blackboards);
+                ctx.world.is_striker
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nobody_claiming_the_role_the_owner_takes_it_at_once_only_with_the_parameter() {
+        let times = [10.0, 10.1, 10.2, 10.3];
+        assert_eq!(striker_after(true, false, &times), [true, true, true, true]);
+        // The contract's rule: the raw answer must hold enter_duration (0.3 s).
+        assert_eq!(
+            striker_after(false, false, &times),
+            [false, false, false, true]
+        );
+    }
+
+    #[test]
+    fn a_teammate_claiming_the_role_makes_the_owner_wait_enter_duration() {
+        let times = [10.0, 10.1, 10.2, 10.3];
+        assert_eq!(
+            striker_after(true, true, &times),
+            [false, false, false, true]
+        );
     }
 }

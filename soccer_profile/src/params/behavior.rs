@@ -184,6 +184,20 @@ pub struct ClosestToBall {
     /// striker instead of drifting apart. False (the default): the message has no claim and
     /// each robot keeps its own striker choice.
     pub striker_claim: bool,
+    /// With `striker_claim`: whether a robot whose raw answer turns true becomes striker at
+    /// once, without waiting `enter_duration`, while no field player claims the role (no
+    /// fresh State message or own last sent one says striker). The hysteresis is there to
+    /// hand the role over without flapping; when nobody holds the role, as in the first
+    /// tenths of a second of play, waiting only leaves the team without a striker. False
+    /// (the default): `enter_duration` always applies.
+    pub enter_at_once_when_unclaimed: bool,
+    /// With `striker_claim`: a change of this robot's striker claim goes out in a State
+    /// message at once, as soon as this long (s) has passed since its last message, instead
+    /// of waiting for the next regular one, so the team learns of a new striker within
+    /// tenths of a second. The message interval is computed from the remaining budget, so
+    /// the extra messages lengthen it a little and the budget holds. `null` (the default):
+    /// the claim waits for the next regular message.
+    pub claim_change_gap: Option<f64>,
 }
 
 /// `ball.closest_to_ball.ball_source`: the ball of the striker choice.
@@ -437,6 +451,8 @@ impl Default for ClosestToBall {
             striker_margin: 0.0,
             ball_source: StrikerBallSource::Retained,
             striker_claim: false,
+            enter_at_once_when_unclaimed: false,
+            claim_change_gap: None,
         }
     }
 }
@@ -632,6 +648,10 @@ impl BehaviorParameters {
             (
                 "ball.closest_to_ball.striker_margin",
                 self.ball.closest_to_ball.striker_margin,
+            ),
+            (
+                "ball.closest_to_ball.claim_change_gap",
+                self.ball.closest_to_ball.claim_change_gap.unwrap_or(0.0),
             ),
             (
                 "ball.interception.maximum_ball_distance",
