@@ -621,10 +621,14 @@ fn children_message(kind: &str, model: &NodeModel, found: usize) -> String {
     }
 }
 
-/// The registered name closest to `name` by edit distance, if close enough to be a typo.
 /// The error of a literal number (written `text`) below a port's minimum (see
 /// [`PortDecl::minimum`]).
-fn out_of_range(key: &str, text: &str, value: &Value, decl: &PortDecl) -> Option<String> {
+pub(crate) fn out_of_range(
+    key: &str,
+    text: &str,
+    value: &Value,
+    decl: &PortDecl,
+) -> Option<String> {
     let (bound, inclusive) = decl.minimum?;
     let v = value.as_double().ok()?;
     let fine = v.is_finite() && if inclusive { v >= bound } else { v > bound };
@@ -636,7 +640,7 @@ fn out_of_range(key: &str, text: &str, value: &Value, decl: &PortDecl) -> Option
 
 /// The error of a literal that is none of a port's `choices`, with the nearest as a
 /// suggestion.
-fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
+pub(crate) fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
     let mut message = format!(
         "port `{key}`: `{text}` is not one of {}",
         choices.join(", ")

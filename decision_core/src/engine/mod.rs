@@ -52,6 +52,7 @@
 #[cfg(feature = "bench-leaves")]
 pub mod bench_leaves;
 pub mod blackboard;
+mod bound_leaf;
 mod compile;
 pub mod node;
 pub mod nodes;

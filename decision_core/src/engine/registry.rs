@@ -17,8 +17,10 @@ use serde_json::{Map, Value};
 
 use super::Status;
 use super::blackboard::{EntryType, Value as BbValue, parse_literal};
+use super::bound_leaf::{MakeLeaf, Rebuild};
 use super::compile::NodeBuilder;
-use super::node::{Behavior, Cx, Fault};
+use super::node::{Behavior, Cx, Fault, NodeState, Port};
+use std::sync::Arc;
 
 /// A leaf predicate over the profile context `C`.
 pub trait Condition<C>: Send {
@@ -260,11 +262,6 @@ impl<'a> LeafParams<'a> {
 }
 
 /// Constructor of a condition leaf from its params.
-pub(crate) type MakeCondition<C> =
-    Box<dyn Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync>;
-type MakeAction<C> =
-    Box<dyn Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync>;
-
 /// Builds a node kind's behaviour from its compiled ports and children.
 pub type MakeNode<C> =
     Box<dyn Fn(&mut NodeBuilder<'_>) -> Result<Box<dyn Behavior<C>>, String> + Send + Sync>;
@@ -609,33 +606,36 @@ impl<C: 'static> Registry<C> {
     }
 
     /// Registers a leaf condition `id` with its declared `ports`, built from their literal
-    /// values (the compiler has checked their names, presence, types and choices).
+    /// values (the compiler has checked their names, presence, types and choices); a port
+    /// given as `{key}` is read from its entry (see [`bound_leaf`](super::bound_leaf)).
     pub fn condition(
         &mut self,
         id: &str,
         ports: Vec<PortDecl>,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync + 'static,
     ) {
-        let make: MakeCondition<C> = Box::new(make);
-        let model = NodeModel::new(Children::None, ports).condition();
+        let make: MakeLeaf<dyn Condition<C>> = Arc::new(make);
+        let model = NodeModel::new(Children::None, ports.clone()).condition();
         self.register(id, model, move |b| {
-            let leaf = make(&b.params()).map_err(|e| e.to_string())?;
-            Ok(Box::new(ConditionNode(leaf)) as Box<dyn Behavior<C>>)
+            let (leaf, rebuild) = leaf_parts(b, &ports, &make)?;
+            Ok(Box::new(ConditionNode { leaf, rebuild }) as Box<dyn Behavior<C>>)
         });
     }
 
     /// Registers a leaf action `id` with its declared `ports`, built from their literal
-    /// values (the compiler has checked their names, presence, types and choices).
+    /// values (the compiler has checked their names, presence, types and choices); a port
+    /// given as `{key}` is read from its entry (see [`bound_leaf`](super::bound_leaf)).
     pub fn action(
         &mut self,
         id: &str,
         ports: Vec<PortDecl>,
         make: impl Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync + 'static,
     ) {
-        let make: MakeAction<C> = Box::new(make);
-        self.register(id, NodeModel::new(Children::None, ports), move |b| {
-            let leaf = make(&b.params()).map_err(|e| e.to_string())?;
-            Ok(Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>)
+        let make: MakeLeaf<dyn Action<C>> = Arc::new(make);
+        let model = NodeModel::new(Children::None, ports.clone());
+        self.register(id, model, move |b| {
+            let (leaf, rebuild) = leaf_parts(b, &ports, &make)?;
+            Ok(Box::new(ActionNode { leaf, rebuild }) as Box<dyn Behavior<C>>)
         });
     }
 
@@ -677,13 +677,63 @@ impl<C: 'static> Registry<C> {
     }
 }
 
+/// A leaf node's parts: the leaf built from literal ports, or, when ports name entries, the
+/// rebuild that builds it on its first tick.
+type LeafParts<L> = (Option<Box<L>>, Option<Box<Rebuild<L>>>);
+
+/// Builds a leaf node's [`LeafParts`].
+fn leaf_parts<L: ?Sized>(
+    b: &NodeBuilder<'_>,
+    ports: &[PortDecl],
+    make: &MakeLeaf<L>,
+) -> Result<LeafParts<L>, String> {
+    let bound: Vec<(PortDecl, Port)> = ports
+        .iter()
+        .filter_map(|decl| match b.port(decl.name) {
+            port @ Port::Entry(_) if decl.direction != PortDirection::Output => {
+                Some((decl.clone(), port))
+            }
+            _ => None,
+        })
+        .collect();
+    if bound.is_empty() {
+        let leaf = make(&b.params()).map_err(|e| e.to_string())?;
+        return Ok((Some(leaf), None));
+    }
+    let params = b.params().map().clone();
+    Ok((
+        None,
+        Some(Box::new(Rebuild::new(params, bound, make.clone()))),
+    ))
+}
+
+/// The leaf of a node, built afresh when its bound ports' entries changed.
+fn refreshed<'l, L: ?Sized, C>(
+    leaf: &'l mut Option<Box<L>>,
+    rebuild: &mut Option<Box<Rebuild<L>>>,
+    cx: &Cx<'_, C>,
+) -> Result<&'l mut L, Fault> {
+    if let Some(rebuild) = rebuild
+        && let Some(new) = rebuild.refresh(cx)?
+    {
+        *leaf = Some(new);
+    }
+    // A node without a leaf has a rebuild, whose first refresh built one or failed.
+    leaf.as_deref_mut()
+        .ok_or_else(|| Fault::from("the leaf was not built"))
+}
+
 /// A registered [`Condition`] as a node: `Success` when it holds, else `Failure`.
-struct ConditionNode<C>(Box<dyn Condition<C>>);
+struct ConditionNode<C> {
+    leaf: Option<Box<dyn Condition<C>>>,
+    rebuild: Option<Box<Rebuild<dyn Condition<C>>>>,
+}
 
 impl<C> Behavior<C> for ConditionNode<C> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        let leaf = refreshed(&mut self.leaf, &mut self.rebuild, cx)?;
         let now = cx.now();
-        Ok(if self.0.check(cx.ctx(), now) {
+        Ok(if leaf.check(cx.ctx(), now) {
             Status::Success
         } else {
             Status::Failure
@@ -693,26 +743,49 @@ impl<C> Behavior<C> for ConditionNode<C> {
     fn halt(&mut self, _cx: &mut Cx<'_, C>) {}
 
     fn explain_into(&self, ctx: &C, now: f64, out: &mut String) -> bool {
-        self.0.explain_into(ctx, now, out);
-        true
+        match &self.leaf {
+            Some(leaf) => {
+                leaf.explain_into(ctx, now, out);
+                true
+            }
+            None => false,
+        }
     }
 
     fn explanation_is_json_safe(&self) -> bool {
-        self.0.explanation_is_json_safe()
+        self.leaf
+            .as_ref()
+            .is_none_or(|leaf| leaf.explanation_is_json_safe())
     }
 }
 
-/// A registered [`Action`] as a node: its status; halted when abandoned while running.
-struct ActionNode<C>(Box<dyn Action<C>>);
+/// A registered [`Action`] as a node: its status; halted when abandoned while running. An
+/// action rebuilt while running (an entry of its ports changed) halts its old instance first.
+struct ActionNode<C> {
+    leaf: Option<Box<dyn Action<C>>>,
+    rebuild: Option<Box<Rebuild<dyn Action<C>>>>,
+}
 
 impl<C> Behavior<C> for ActionNode<C> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        if let Some(rebuild) = &mut self.rebuild
+            && let Some(new) = rebuild.refresh(cx)?
+            && let Some(mut old) = self.leaf.replace(new)
+            && cx.state() == NodeState::Running
+        {
+            old.halt(cx.ctx_mut());
+        }
+        let Some(leaf) = self.leaf.as_deref_mut() else {
+            return Err(Fault::from("the leaf was not built"));
+        };
         let now = cx.now();
-        Ok(self.0.tick(cx.ctx_mut(), now))
+        Ok(leaf.tick(cx.ctx_mut(), now))
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {
-        self.0.halt(cx.ctx_mut());
+        if let Some(leaf) = &mut self.leaf {
+            leaf.halt(cx.ctx_mut());
+        }
     }
 
     fn can_resume(&self) -> bool {

@@ -283,6 +283,32 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_leaf_port_may_name_a_blackboard_entry() {
+        use crate::leaves::test_support::compile_leaf;
+        use decision_core::engine::blackboard::Value;
+        let mut ctx = context(&frame(r#"{"primary_state": "ready"}"#));
+        let mut tree = compile_leaf("is_primary_state", json!({"state": "{wanted}"}), &mut ctx)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut tick = |tree: &mut decision_core::engine::Tree<_>, wanted: &str| {
+            let root = tree.root_scope();
+            tree.blackboard_mut()
+                .set(root, "wanted", Value::Str(wanted.to_owned()))
+                .unwrap_or_else(|e| panic!("{e}"));
+            tree.try_tick(&mut ctx, 0.0).map_err(|e| e.to_string())
+        };
+        assert_eq!(tick(&mut tree, "ready"), Ok(Status::Success));
+        assert_eq!(tick(&mut tree, "set"), Ok(Status::Failure));
+        assert_eq!(
+            tick(&mut tree, "redy"),
+            Err(
+                "is_primary_state: port `state`: `redy` is not one of damping, prepare, stop, \
+                 initial, ready, set, playing, finished, penalized (did you mean `ready`?)"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
     fn primary_state_and_game_questions() {
         let mut ctx = context(&frame(r#"{"primary_state": "ready"}"#));
         assert_eq!(
