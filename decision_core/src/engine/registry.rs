@@ -617,8 +617,13 @@ impl<C: 'static> Registry<C> {
         let make: MakeLeaf<dyn Condition<C>> = Arc::new(make);
         let model = NodeModel::new(Children::None, ports.clone()).condition();
         self.register(id, model, move |b| {
-            let (leaf, rebuild) = leaf_parts(b, &ports, &make)?;
-            Ok(Box::new(ConditionNode { leaf, rebuild }) as Box<dyn Behavior<C>>)
+            Ok(match leaf_parts(b, &ports, &make)? {
+                LeafParts::Built(leaf) => Box::new(ConditionNode(leaf)) as Box<dyn Behavior<C>>,
+                LeafParts::Bound(rebuild) => Box::new(BoundCondition {
+                    leaf: None,
+                    rebuild,
+                }),
+            })
         });
     }
 
@@ -634,8 +639,13 @@ impl<C: 'static> Registry<C> {
         let make: MakeLeaf<dyn Action<C>> = Arc::new(make);
         let model = NodeModel::new(Children::None, ports.clone());
         self.register(id, model, move |b| {
-            let (leaf, rebuild) = leaf_parts(b, &ports, &make)?;
-            Ok(Box::new(ActionNode { leaf, rebuild }) as Box<dyn Behavior<C>>)
+            Ok(match leaf_parts(b, &ports, &make)? {
+                LeafParts::Built(leaf) => Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>,
+                LeafParts::Bound(rebuild) => Box::new(BoundAction {
+                    leaf: None,
+                    rebuild,
+                }),
+            })
         });
     }
 
@@ -679,7 +689,10 @@ impl<C: 'static> Registry<C> {
 
 /// A leaf node's parts: the leaf built from literal ports, or, when ports name entries, the
 /// rebuild that builds it on its first tick.
-type LeafParts<L> = (Option<Box<L>>, Option<Box<Rebuild<L>>>);
+enum LeafParts<L: ?Sized> {
+    Built(Box<L>),
+    Bound(Box<Rebuild<L>>),
+}
 
 /// Builds a leaf node's [`LeafParts`].
 fn leaf_parts<L: ?Sized>(
@@ -698,46 +711,62 @@ fn leaf_parts<L: ?Sized>(
         .collect();
     if bound.is_empty() {
         let leaf = make(&b.params()).map_err(|e| e.to_string())?;
-        return Ok((Some(leaf), None));
+        return Ok(LeafParts::Built(leaf));
     }
     let params = b.params().map().clone();
-    Ok((
-        None,
-        Some(Box::new(Rebuild::new(params, bound, make.clone()))),
-    ))
-}
-
-/// The leaf of a node, built afresh when its bound ports' entries changed.
-fn refreshed<'l, L: ?Sized, C>(
-    leaf: &'l mut Option<Box<L>>,
-    rebuild: &mut Option<Box<Rebuild<L>>>,
-    cx: &Cx<'_, C>,
-) -> Result<&'l mut L, Fault> {
-    if let Some(rebuild) = rebuild
-        && let Some(new) = rebuild.refresh(cx)?
-    {
-        *leaf = Some(new);
-    }
-    // A node without a leaf has a rebuild, whose first refresh built one or failed.
-    leaf.as_deref_mut()
-        .ok_or_else(|| Fault::from("the leaf was not built"))
+    Ok(LeafParts::Bound(Box::new(Rebuild::new(
+        params,
+        bound,
+        make.clone(),
+    ))))
 }
 
 /// A registered [`Condition`] as a node: `Success` when it holds, else `Failure`.
-struct ConditionNode<C> {
-    leaf: Option<Box<dyn Condition<C>>>,
-    rebuild: Option<Box<Rebuild<dyn Condition<C>>>>,
+struct ConditionNode<C>(Box<dyn Condition<C>>);
+
+/// `Success` when `leaf` holds at this tick, else `Failure`.
+#[inline]
+fn check<C>(leaf: &mut dyn Condition<C>, cx: &Cx<'_, C>) -> Status {
+    if leaf.check(cx.ctx(), cx.now()) {
+        Status::Success
+    } else {
+        Status::Failure
+    }
 }
 
 impl<C> Behavior<C> for ConditionNode<C> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        let leaf = refreshed(&mut self.leaf, &mut self.rebuild, cx)?;
-        let now = cx.now();
-        Ok(if leaf.check(cx.ctx(), now) {
-            Status::Success
-        } else {
-            Status::Failure
-        })
+        Ok(check(self.0.as_mut(), cx))
+    }
+
+    fn halt(&mut self, _cx: &mut Cx<'_, C>) {}
+
+    fn explain_into(&self, ctx: &C, now: f64, out: &mut String) -> bool {
+        self.0.explain_into(ctx, now, out);
+        true
+    }
+
+    fn explanation_is_json_safe(&self) -> bool {
+        self.0.explanation_is_json_safe()
+    }
+}
+
+/// A [`ConditionNode`] whose ports name entries: built on its first tick, and again when an
+/// entry changed.
+struct BoundCondition<C> {
+    leaf: Option<Box<dyn Condition<C>>>,
+    rebuild: Box<Rebuild<dyn Condition<C>>>,
+}
+
+impl<C> Behavior<C> for BoundCondition<C> {
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        if let Some(new) = self.rebuild.refresh(cx)? {
+            self.leaf = Some(new);
+        }
+        match self.leaf.as_deref_mut() {
+            Some(leaf) => Ok(check(leaf, cx)),
+            None => Err(Fault::from("the leaf was not built")),
+        }
     }
 
     fn halt(&mut self, _cx: &mut Cx<'_, C>) {}
@@ -759,17 +788,34 @@ impl<C> Behavior<C> for ConditionNode<C> {
     }
 }
 
-/// A registered [`Action`] as a node: its status; halted when abandoned while running. An
-/// action rebuilt while running (an entry of its ports changed) halts its old instance first.
-struct ActionNode<C> {
-    leaf: Option<Box<dyn Action<C>>>,
-    rebuild: Option<Box<Rebuild<dyn Action<C>>>>,
-}
+/// A registered [`Action`] as a node: its status; halted when abandoned while running.
+struct ActionNode<C>(Box<dyn Action<C>>);
 
 impl<C> Behavior<C> for ActionNode<C> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        if let Some(rebuild) = &mut self.rebuild
-            && let Some(new) = rebuild.refresh(cx)?
+        let now = cx.now();
+        Ok(self.0.tick(cx.ctx_mut(), now))
+    }
+
+    fn halt(&mut self, cx: &mut Cx<'_, C>) {
+        self.0.halt(cx.ctx_mut());
+    }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
+}
+
+/// An [`ActionNode`] whose ports name entries: built on its first tick, and again when an
+/// entry changed; rebuilt while running, its old instance is halted first.
+struct BoundAction<C> {
+    leaf: Option<Box<dyn Action<C>>>,
+    rebuild: Box<Rebuild<dyn Action<C>>>,
+}
+
+impl<C> Behavior<C> for BoundAction<C> {
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        if let Some(new) = self.rebuild.refresh(cx)?
             && let Some(mut old) = self.leaf.replace(new)
             && cx.state() == NodeState::Running
         {
