@@ -16,6 +16,7 @@ mod options;
 mod queue;
 pub mod recording;
 pub mod ros2;
+mod session;
 pub mod soccer;
 pub mod topics;
 mod transport;
