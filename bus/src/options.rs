@@ -115,12 +115,12 @@ pub struct Ros2Options {
 impl Ros2Options {
     /// The Zenoh configuration the ROS 2 transport opens its session with: `zenoh`'s flags and
     /// file with the same precedence as [`ZenohOptions::session_config`] (a client waits and
-    /// retries likewise), over rmw_zenoh's session defaults where no file is named.
+    /// retries likewise), over rmw_zenoh's session defaults where no file is named (the file
+    /// of `ZENOH_SESSION_CONFIG_URI` when set, as rmw_zenoh reads it).
     #[cfg(feature = "ros2")]
     pub fn session_config(&self) -> Result<zenoh::Config, crate::BusError> {
-        let defaults = hiroz::config::session_config().map_err(|e| {
-            crate::BusError::Config(format!("rmw_zenoh's session configuration: {e}"))
-        })?;
+        let uri = std::env::var_os(crate::session::RMW_SESSION_CONFIG_URI);
+        let defaults = crate::session::rmw_defaults(uri.as_deref())?;
         crate::session::session_config(
             &self.zenoh,
             crate::session::Defaults::Rmw(Box::new(defaults)),

@@ -20,6 +20,26 @@ pub(crate) enum Defaults {
     Rmw(Box<zenoh::Config>),
 }
 
+/// The environment variable naming rmw_zenoh's session configuration file (rmw_zenoh_cpp's).
+#[cfg(feature = "ros2")]
+pub(crate) const RMW_SESSION_CONFIG_URI: &str = "ZENOH_SESSION_CONFIG_URI";
+
+/// rmw_zenoh's session defaults: the file at `uri` (what `ZENOH_SESSION_CONFIG_URI` names)
+/// when given, else the configuration every rmw_zenoh node starts from.
+#[cfg(feature = "ros2")]
+pub(crate) fn rmw_defaults(uri: Option<&std::ffi::OsStr>) -> Result<zenoh::Config, BusError> {
+    match uri {
+        Some(path) => zenoh::Config::from_file(path).map_err(|e| {
+            BusError::Config(format!(
+                "{RMW_SESSION_CONFIG_URI} `{}`: {e}",
+                path.to_string_lossy()
+            ))
+        }),
+        None => hiroz::config::session_config()
+            .map_err(|e| BusError::Config(format!("rmw_zenoh's session configuration: {e}"))),
+    }
+}
+
 /// The JSON transport's session configuration.
 pub(crate) fn zenoh_config(options: &ZenohOptions) -> Result<zenoh::Config, BusError> {
     session_config(options, Defaults::LoopbackZenoh)
@@ -130,7 +150,7 @@ mod tests {
     use super::*;
 
     /// rmw_zenoh-like defaults: what a session starts from on ROS 2 without a file.
-    fn rmw_defaults() -> zenoh::Config {
+    fn rmw_like_defaults() -> zenoh::Config {
         let mut config = zenoh::Config::default();
         for (key, value) in [
             ("mode", r#""peer""#),
@@ -171,7 +191,7 @@ mod tests {
             config_file: None,
             multicast_scouting: false,
         };
-        let ros = session_config(&options, Defaults::Rmw(Box::new(rmw_defaults())))
+        let ros = session_config(&options, Defaults::Rmw(Box::new(rmw_like_defaults())))
             .expect("ROS 2 config");
         let json = zenoh_config(&options).expect("JSON config");
         for key in [
@@ -191,6 +211,34 @@ mod tests {
         assert!(get(&ros, "timestamping/enabled").contains("true"));
     }
 
+    #[cfg(feature = "ros2")]
+    #[test]
+    fn the_rmw_defaults_come_from_zenoh_session_config_uri_when_it_names_a_file()
+    -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let builtin = rmw_defaults(None)?;
+        assert_eq!(
+            get(&builtin, "connect/endpoints"),
+            r#"["tcp/localhost:7447"]"#
+        );
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("session.json5");
+        std::fs::write(
+            &path,
+            r#"{ connect: { endpoints: ["tcp/10.0.0.9:7447"] } }"#,
+        )?;
+        let from_file = rmw_defaults(Some(path.as_os_str()))?;
+        assert_eq!(
+            get(&from_file, "connect/endpoints"),
+            r#"["tcp/10.0.0.9:7447"]"#
+        );
+        let missing = rmw_defaults(Some(dir.path().join("nothing.json5").as_os_str()));
+        assert!(
+            missing.is_err_and(|e| e.to_string().contains("ZENOH_SESSION_CONFIG_URI")),
+            "a missing file is an error naming the variable"
+        );
+        Ok(())
+    }
+
     #[test]
     fn a_file_is_the_base_for_either_transport() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
@@ -208,7 +256,7 @@ mod tests {
             config_file: Some(path),
             multicast_scouting: false,
         };
-        let ros = session_config(&options, Defaults::Rmw(Box::new(rmw_defaults())))?;
+        let ros = session_config(&options, Defaults::Rmw(Box::new(rmw_like_defaults())))?;
         let json = zenoh_config(&options)?;
         for config in [&ros, &json] {
             assert_eq!(get(config, "mode"), r#""client""#);
