@@ -18,7 +18,7 @@ pub struct DecodeError {
 /// Decodes a JSON payload received on `topic` into `T`, naming the offending field on error.
 pub fn decode<T: DeserializeOwned>(topic: &str, payload: &[u8]) -> Result<T, DecodeError> {
     let mut de = serde_json::Deserializer::from_slice(payload);
-    let value = decision_core::strict_serde::deserialize::<_, T>(&mut de).map_err(|err| {
+    let value = strict_serde::deserialize::<_, T>(&mut de).map_err(|err| {
         let field = err.path().to_string();
         DecodeError {
             topic: topic.to_owned(),

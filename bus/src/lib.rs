@@ -6,7 +6,7 @@
 //!
 //! Main types: [`Bus`] (publish, subscribe), [`Subscription`] (one queue for several topics),
 //! [`decode`] / [`DecodeError`] (typed payloads, errors naming the field), [`ZenohOptions`] and
-//! [`BusArgs`] (how to reach the network), [`recording`] (MCAP files of bus traffic). The wire contract is in the crate's README.
+//! [`Ros2Options`] (how to reach the network; their flags are `bus_cli::BusArgs`), [`recording`] (MCAP files of bus traffic). The wire contract is in the crate's README.
 
 #![warn(missing_docs)]
 
@@ -16,6 +16,7 @@ mod options;
 mod queue;
 pub mod recording;
 pub mod ros2;
+mod session;
 pub mod soccer;
 pub mod topics;
 mod transport;

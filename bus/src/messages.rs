@@ -2,7 +2,7 @@
 //! field, the Nav2 goal / status / feedback, our pose, and the viewer topics. Every message has
 //! a `header` with a stamp; JSON field names are the .msg field names.
 
-use decision_core::robomaster::world::nav_status;
+use robomaster_msgs::{game_stage, nav_status};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -102,9 +102,9 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// `game_stage` while the match is fought.
-    pub const STAGE_BATTLE: u8 = decision_core::robomaster::world::STAGE_IN_BATTLE;
+    pub const STAGE_BATTLE: u8 = game_stage::IN_BATTLE;
     /// `game_stage` after the match has ended (settlement).
-    pub const STAGE_SETTLEMENT: u8 = 5;
+    pub const STAGE_SETTLEMENT: u8 = game_stage::SETTLEMENT;
 }
 
 /// `global_interface/Serial` on `serial_msg`.
@@ -241,7 +241,8 @@ pub struct GoalStatus {
     pub goal_id: Option<u64>,
 }
 
-/// The codes are the engine's ([`nav_status`]): defined once, where the decisions read them.
+/// The codes are `robomaster_msgs`' ([`nav_status`]): defined once, for the bus and the
+/// decisions that read them.
 impl GoalStatus {
     /// `status` of a goal in no known state (also the value before any goal).
     pub const UNKNOWN: u8 = nav_status::UNKNOWN;

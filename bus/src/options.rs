@@ -53,6 +53,14 @@ pub struct ZenohOptions {
     pub multicast_scouting: bool,
 }
 
+impl ZenohOptions {
+    /// The Zenoh configuration the JSON transport opens its session with (the precedence rules
+    /// above), for checks and tools.
+    pub fn session_config(&self) -> Result<zenoh::Config, crate::BusError> {
+        crate::session::zenoh_config(self)
+    }
+}
+
 impl Default for ZenohOptions {
     /// Peer listening on `tcp/127.0.0.1:7447`, no connect, namespace `red`, no file, scouting off.
     fn default() -> Self {
@@ -105,6 +113,20 @@ pub struct Ros2Options {
 }
 
 impl Ros2Options {
+    /// The Zenoh configuration the ROS 2 transport opens its session with: `zenoh`'s flags and
+    /// file with the same precedence as [`ZenohOptions::session_config`] (a client waits and
+    /// retries likewise), over rmw_zenoh's session defaults where no file is named (the file
+    /// of `ZENOH_SESSION_CONFIG_URI` when set, as rmw_zenoh reads it).
+    #[cfg(feature = "ros2")]
+    pub fn session_config(&self) -> Result<zenoh::Config, crate::BusError> {
+        let uri = std::env::var_os(crate::session::RMW_SESSION_CONFIG_URI);
+        let defaults = crate::session::rmw_defaults(uri.as_deref())?;
+        crate::session::session_config(
+            &self.zenoh,
+            crate::session::Defaults::Rmw(Box::new(defaults)),
+        )
+    }
+
     /// Node `node_name` joining the graph the rmw_zenoh way through the router at `router`
     /// (a peer connected to it, listening on a free loopback port for direct links), domain 0,
     /// Humble, the root namespace, multicast scouting off.

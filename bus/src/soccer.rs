@@ -6,10 +6,10 @@
 use crate::messages::Header;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use soccer_profile::frame::{
-    BallJson, GameState, ObstacleJson, PointJson, PoseJson, PrimaryState, TeammateMessage,
+use soccer_msgs::{
+    BallJson, GameState, MotionCommand, ObstacleJson, PointJson, PoseJson, PrimaryState,
+    TeammateMessage,
 };
-use soccer_profile::motion::MotionCommand;
 
 /// Input: the game controller's state as this robot sees it, with its primary state.
 pub const GAME_STATE: &str = "game_controller_state";

@@ -14,8 +14,9 @@ use zenoh::bytes::Encoding;
 use zenoh::pubsub::{Publisher, Subscriber};
 
 use crate::decode::{DecodeError, decode};
-use crate::options::{Mode, ZenohOptions};
+use crate::options::ZenohOptions;
 use crate::queue::{QUEUE_CAPACITY, Queue};
+use crate::session::zenoh_config;
 
 /// Why a bus operation failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,93 +146,6 @@ fn normalize_topic(topic: &str) -> Result<&str, BusError> {
     }
     validate_key_part("topic", topic)?;
     Ok(topic)
-}
-
-/// Builds the session configuration (see [`ZenohOptions`] for the precedence rules).
-fn zenoh_config(options: &ZenohOptions) -> Result<zenoh::Config, BusError> {
-    let from_file = options.config_file.is_some();
-    let mut config = match &options.config_file {
-        Some(path) => zenoh::Config::from_file(path)
-            .map_err(|err| BusError::Config(format!("zenoh config `{}`: {err}", path.display())))?,
-        None => zenoh::Config::default(),
-    };
-    let set = |config: &mut zenoh::Config, key: &str, value: String| {
-        config
-            .insert_json5(key, &value)
-            .map_err(|err| BusError::Config(format!("zenoh config `{key}` = {value}: {err}")))
-    };
-    let unset = |config: &zenoh::Config, key: &str| {
-        config
-            .get_json(key)
-            .map(|v| v.trim() == "null")
-            .unwrap_or(true)
-    };
-
-    if !from_file || options.mode == Mode::Client {
-        set(&mut config, "mode", json(options.mode.as_str()))?;
-    }
-    if !from_file || !options.listen.is_empty() {
-        set(
-            &mut config,
-            "listen/endpoints",
-            json(options.listen.clone()),
-        )?;
-    }
-    if !from_file || !options.connect.is_empty() {
-        set(
-            &mut config,
-            "connect/endpoints",
-            json(options.connect.clone()),
-        )?;
-    }
-    if options.multicast_scouting {
-        set(&mut config, "scouting/multicast/enabled", "true".to_owned())?;
-    } else if !from_file || unset(&config, "scouting/multicast/enabled") {
-        set(
-            &mut config,
-            "scouting/multicast/enabled",
-            "false".to_owned(),
-        )?;
-    }
-    if !from_file || unset(&config, "scouting/gossip/enabled") {
-        set(&mut config, "scouting/gossip/enabled", "false".to_owned())?;
-    }
-    if !from_file {
-        // A message waits up to 50 ms for a free batch before it is dropped, not zenoh's 1 ms:
-        // on a loaded two-core computer the transmit task is not always scheduled within a
-        // millisecond (puts were lost in tests), and a late input or decision beats a lost one.
-        set(
-            &mut config,
-            "transport/link/tx/queue/congestion_control/drop/wait_before_drop",
-            "50000".to_owned(),
-        )?;
-    }
-    let client = options.mode == Mode::Client
-        || (from_file
-            && config
-                .get_json("mode")
-                .map(|m| m.contains("client"))
-                .unwrap_or(false));
-    if client {
-        if !from_file && options.connect.is_empty() && !options.multicast_scouting {
-            return Err(BusError::Config(
-                "client mode needs at least one connect endpoint".to_owned(),
-            ));
-        }
-        // Wait and retry until the listener is up instead of failing at once.
-        if !from_file || unset(&config, "connect/timeout_ms") {
-            set(&mut config, "connect/timeout_ms", "-1".to_owned())?;
-        }
-        if !from_file || unset(&config, "connect/exit_on_failure") {
-            set(&mut config, "connect/exit_on_failure", "false".to_owned())?;
-        }
-    }
-    Ok(config)
-}
-
-/// A JSON (hence JSON5) rendering of a config value.
-fn json(value: impl Into<serde_json::Value>) -> String {
-    value.into().to_string()
 }
 
 /// A handle on the bus: publish JSON messages, subscribe to topics. Cheap to clone; all
@@ -661,6 +575,7 @@ impl Drop for Subscription {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Mode;
 
     #[test]
     fn namespaces_are_validated() {

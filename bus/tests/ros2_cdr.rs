@@ -1,5 +1,6 @@
 //! The CDR of our ROS 2 messages against an implementation that shares none of our code: the
-//! `rosbags` Python package, reading the `.msg` files of `ros2/global_interface/`.
+//! `rosbags` Python package, reading the `.msg` files of `ros2/global_interface/` and
+//! `ros2/soccer_decision_msgs/`.
 //!
 //! `.ci/run` runs the two ignored tests around `ros2/check_cdr.py`:
 //! 1. `write_samples_for_rosbags` writes one payload and its expected values per message type
@@ -13,7 +14,7 @@
 use bus::messages::{Header, Stamp};
 use bus::ros2::cdr::{decode, encode};
 use bus::ros2::msg::{self, RosMessage};
-use bus::ros2::soccer_msg;
+use bus::ros2::{soccer_inputs, soccer_msg};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -305,11 +306,71 @@ fn samples() -> Vec<Sample> {
             x: 2.5,
             y: -1.5,
         }),
+        // The soccer inputs (our package soccer_decision_msgs).
+        sample(soccer_inputs::GameControllerState {
+            header: header("", 26),
+            primary_state: 6,
+            has_game: true,
+            phase: 1,
+            kicking_team: 2,
+            sub_state: 4,
+            first_half: true,
+            remaining_time_in_half: 412.5,
+            half_duration: 600.0,
+            remaining_messages: -3,
+            sending_suspended: true,
+            players: vec![1, 2, 3, 5],
+            penalized: vec![4],
+        }),
+        sample(soccer_inputs::Localization {
+            header: header("", 27),
+            has_pose: true,
+            x: -2.5,
+            y: 1.25,
+            yaw: -0.75,
+            head_yaw: 0.5,
+        }),
+        sample(soccer_inputs::BallState {
+            header: header("", 28),
+            has_ball: true,
+            x: 1.5,
+            y: -0.25,
+            vx: 0.125,
+            vy: -2.0,
+            has_rule_ball: false,
+            rule_x: 0.0,
+            rule_y: 0.0,
+        }),
+        sample(soccer_inputs::Obstacle {
+            x: 3.0,
+            y: -1.0,
+            radius: 0.3,
+        }),
+        sample(soccer_inputs::Obstacles {
+            header: header("", 29),
+            obstacles: vec![
+                soccer_inputs::Obstacle {
+                    x: 1.0,
+                    y: 2.0,
+                    radius: 0.25,
+                },
+                soccer_inputs::Obstacle {
+                    x: -4.5,
+                    y: 0.0,
+                    radius: 0.5,
+                },
+            ],
+        }),
+        sample(soccer_inputs::FallState {
+            header: header("", 30),
+            fallen: true,
+            stand_up_available: false,
+        }),
     ]
 }
 
 /// How many samples there are (the rosbags check expects every one).
-const SAMPLES: usize = 23;
+const SAMPLES: usize = 29;
 
 /// The file stem of sample `index`: `01-global_interface.msg.ObjHP` (two samples may share
 /// a type).

@@ -49,7 +49,7 @@ pub struct BusArgs {
     pub multicast_scouting: bool,
     /// Speak ROS 2 (rmw_zenoh: CDR, the original's topic names, TF, the Nav2 action) instead
     /// of JSON on our own keys; connects to the rmw_zenoh router on tcp/127.0.0.1:7447 unless
-    /// --listen / --connect say otherwise.
+    /// --listen / --connect / --zenoh-config say otherwise (--client waits for it).
     #[arg(long)]
     pub ros2: bool,
     /// ROS domain id (with --ros2; default: ROS_DOMAIN_ID, else 0).
@@ -64,13 +64,14 @@ pub struct BusArgs {
 }
 
 impl BusArgs {
-    /// The ROS 2 options these flags ask for, for a node named `node_name`. Without
-    /// `--listen`, `--connect` or `--zenoh-config` the session is a peer that connects to the
-    /// rmw_zenoh router's default endpoint (as every rmw_zenoh node does) and listens on a free
-    /// loopback port.
+    /// The ROS 2 options these flags ask for, for a node named `node_name`. `--listen`,
+    /// `--connect`, `--zenoh-config` and `--client` mean what they mean for the JSON transport
+    /// (the same session configuration: `bus::Ros2Options::session_config`). Without them the
+    /// session is a peer that connects to the rmw_zenoh router's default endpoint (as every
+    /// rmw_zenoh node does) and, unless a client, listens on a free loopback port.
     pub fn ros2_options(&self, node_name: &str) -> Result<Ros2Options, String> {
         let mut zenoh = self.options(false);
-        if self.listen.is_empty() && self.zenoh_config.is_none() {
+        if self.listen.is_empty() && self.zenoh_config.is_none() && !self.client {
             // As rmw_zenoh's peers: a free local port for direct links to other peers.
             zenoh.listen = vec!["tcp/127.0.0.1:0".to_owned()];
         }
@@ -225,6 +226,91 @@ mod tests {
         let bad = parse(&["--ros2", "--domain", "233"]).map(|a| a.ros2_options("x"));
         assert!(bad.is_some_and(|r| r.is_err_and(|e| e.contains("233"))));
         assert!(parse(&["--domain", "1"]).is_none(), "--domain needs --ros2");
+    }
+
+    /// The value of `key` a session opens with: an unset connect retry is Zenoh's default
+    /// (which rmw_zenoh's session configuration writes out unchanged).
+    fn effective(
+        config: &zenoh::Config,
+        key: &str,
+    ) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+        let value = config.get_json(key)?;
+        Ok(match (key, value.as_str()) {
+            ("connect/timeout_ms", "null") => r#"{"router":-1,"peer":-1,"client":0}"#.to_owned(),
+            ("connect/exit_on_failure", "null") => {
+                r#"{"router":false,"peer":false,"client":true}"#.to_owned()
+            }
+            _ => value,
+        })
+    }
+
+    /// `--ros2` with the session flags opens the session the JSON transport opens with them:
+    /// the same mode, endpoints, scouting and client retry, from the file where one is named.
+    #[test]
+    fn ros2_sessions_honour_the_session_flags_as_the_json_transport()
+    -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let dir = tempfile::tempdir()?;
+        let file = dir.path().join("zenoh.json5");
+        std::fs::write(
+            &file,
+            r#"{ mode: "client", connect: { endpoints: ["tcp/127.0.0.1:9"] },
+                 listen: { endpoints: [] } }"#,
+        )?;
+        let file = file.to_string_lossy().into_owned();
+        let keys = [
+            "mode",
+            "listen/endpoints",
+            "connect/endpoints",
+            "connect/timeout_ms",
+            "connect/exit_on_failure",
+            "scouting/multicast/enabled",
+        ];
+        let cases: [&[&str]; 7] = [
+            &["--zenoh-config", &file],
+            &["--zenoh-config", &file, "--client"],
+            &["--zenoh-config", &file, "--connect", "tcp/127.0.0.1:7450"],
+            &["--zenoh-config", &file, "--listen", "tcp/127.0.0.1:7451"],
+            &["--client", "--connect", "tcp/127.0.0.1:7450"],
+            &[
+                "--listen",
+                "tcp/127.0.0.1:7451",
+                "--connect",
+                "tcp/127.0.0.1:7450",
+            ],
+            &["--listen", "tcp/127.0.0.1:7451", "--multicast-scouting"],
+        ];
+        for flags in cases {
+            let Some(json_args) = parse(flags) else {
+                panic!("{flags:?} parse");
+            };
+            let ros2_flags: Vec<&str> = flags.iter().copied().chain(["--ros2"]).collect();
+            let Some(ros2_args) = parse(&ros2_flags) else {
+                panic!("{ros2_flags:?} parse");
+            };
+            let ros2 = ros2_args.ros2_options("robot_decision")?.session_config()?;
+            // The node (listening by default) and the tools (connecting by default) alike.
+            for default_listen in [true, false] {
+                let json = json_args.options(default_listen).session_config()?;
+                for key in keys {
+                    assert_eq!(
+                        effective(&ros2, key)?,
+                        effective(&json, key)?,
+                        "{flags:?} (default_listen {default_listen}): {key}"
+                    );
+                }
+            }
+        }
+        // A client waits for its router and retries, as the JSON transport's clients do.
+        let client = parse(&["--ros2", "--client", "--connect", "tcp/127.0.0.1:7450"])
+            .map(|a| a.ros2_options("x"));
+        let Some(Ok(client)) = client else {
+            panic!("{client:?}");
+        };
+        let config = client.session_config()?;
+        assert_eq!(config.get_json("connect/timeout_ms")?, "-1");
+        assert_eq!(config.get_json("connect/exit_on_failure")?, "false");
+        assert_eq!(config.get_json("mode")?, r#""client""#);
+        Ok(())
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The soccer node on ROS 2 (rmw_zenoh wire format) on 127.0.0.1: a Zenoh router,
 //! `robot-decision soccer run --ros2 --ros-namespace home` and this test as the robot's
-//! perception and game controller. The inputs go in as JSON in `std_msgs/String`; the motion
+//! perception and game controller. The inputs go in as our package's messages
+//! (`soccer_decision_msgs/GameControllerState`, `Localization`, `BallState`); the motion
 //! command comes back as `soccer_decision_msgs/MotionCommand` (and turns towards the ball once
 //! the game is on), a viewer in the root namespace follows the team by prefix, and malformed
 //! CDR on an input is counted; in Humble's wire format and in Jazzy's (type hashes in the keys).

@@ -4,65 +4,9 @@
 use crate::motion::MotionCommand;
 use crate::params::Parameters;
 use crate::world::{World, has_reached};
-use serde::Serialize;
 
-/// A pose in a message.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct MessagePose {
-    /// x (m).
-    pub x: f64,
-    /// y (m).
-    pub y: f64,
-    /// Heading (rad).
-    pub yaw: f64,
-}
-
-/// A ball position in a message.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct MessageBall {
-    /// x (m).
-    pub x: f64,
-    /// y (m).
-    pub y: f64,
-}
-
-/// The State message a robot sends to its team.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct StateMessage {
-    /// The sender's number.
-    pub player: u8,
-    /// The sender's field pose.
-    pub pose: MessagePose,
-    /// The commanded head yaw relative to the body.
-    pub head_yaw: f64,
-    /// The sender's local ball, if any.
-    pub ball: Option<MessageBall>,
-    /// That ball's age (s), `null` without a ball.
-    pub ball_age: Option<f64>,
-    /// Whether the sender takes itself as the team's striker; only with
-    /// `ball.closest_to_ball.striker_claim` (one bit of the message's budget), else absent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub striker: Option<bool>,
-}
-
-impl StateMessage {
-    /// The message as a teammate receives it (the frame's `teammate_messages` entry).
-    pub fn as_received(&self) -> crate::frame::TeammateMessage {
-        use crate::frame::{PointJson, PoseJson};
-        crate::frame::TeammateMessage {
-            player: self.player,
-            pose: Some(PoseJson {
-                x: self.pose.x,
-                y: self.pose.y,
-                yaw: self.pose.yaw,
-            }),
-            head_yaw: self.head_yaw,
-            ball: self.ball.map(|b| PointJson { x: b.x, y: b.y }),
-            ball_age: self.ball_age.unwrap_or(0.0),
-            striker: self.striker,
-        }
-    }
-}
+/// The State message and its parts are the soccer messages' types (`soccer_msgs::team`).
+pub use soccer_msgs::team::{MessageBall, MessagePose, StateMessage};
 
 /// When the last message went out, and the striker claim it carried.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -8,8 +8,10 @@
 //! this over rmw_zenoh ([`crate::Bus::ros2`]): a ROS 2 node without a bridge.
 //!
 //! Main items: [`msg`] (the types), [`cdr::encode`] / [`cdr::decode`], the conversions in
-//! [`convert`] (`From` to the ROS types, `TryFrom` back with an error naming the field), which
-//! ROS topic each runtime topic travels as ([`routes`]), and the TF lookup of the pose ([`tf`]).
+//! [`convert`] (`From` to the ROS types, `TryFrom` back with an error naming the field), the
+//! soccer behaviour's messages of our package `soccer_decision_msgs` ([`soccer_inputs`],
+//! [`soccer_msg`]), which ROS topic each runtime topic travels as ([`routes`]), and the TF
+//! lookup of the pose ([`tf`]).
 
 pub mod cdr;
 pub mod convert;
@@ -20,6 +22,7 @@ mod nav;
 pub(crate) mod rmw;
 pub mod router;
 pub mod routes;
+pub mod soccer_inputs;
 pub mod soccer_msg;
 pub mod tf;
 pub mod type_hash;

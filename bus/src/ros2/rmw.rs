@@ -183,18 +183,10 @@ impl std::fmt::Debug for Ros2Transport {
 impl Ros2Transport {
     /// Opens the context (the Zenoh session) and declares the node.
     pub(crate) fn open(options: &Ros2Options) -> Result<Self, BusError> {
-        let zenoh = &options.zenoh;
+        // The session as the JSON transport's: the same flags, file and client retry.
         let mut builder = ZContextBuilder::default()
             .with_domain_id(options.domain_id as usize)
-            .with_mode(zenoh.mode.as_str())
-            .with_connect_endpoints(zenoh.connect.iter().cloned())
-            .with_listen_endpoints(zenoh.listen.iter().cloned());
-        if let Some(file) = &zenoh.config_file {
-            builder = builder.with_config_file(file);
-        }
-        if !zenoh.multicast_scouting {
-            builder = builder.disable_multicast_scouting();
-        }
+            .with_zenoh_config(options.session_config()?);
         if options.distro == Distro::Jazzy {
             builder = builder.keyexpr_format(KeyExprFormat::Custom(Arc::new(JazzyKeys)));
         }

@@ -4,10 +4,10 @@
 //! feedback through the `NavigateThroughPoses` action).
 //!
 //! Names follow the original: the inputs are absolute (`/obj_hp`), the node's own outputs
-//! relative (`robot_decision/decision`, under the node's namespace). The soccer outputs travel
-//! as messages of our package `soccer_decision_msgs` ([`super::soccer_msg`]); the runtime's
-//! topics without a ROS message (trace, tree layout, events, the soccer inputs) carry their
-//! JSON in a `std_msgs/String`.
+//! relative (`robot_decision/decision`, under the node's namespace). The soccer inputs and
+//! outputs travel as messages of our package `soccer_decision_msgs` ([`super::soccer_inputs`],
+//! [`super::soccer_msg`]); the runtime's topics without a ROS message (trace, tree layout,
+//! events, the viewer's) carry their JSON in a `std_msgs/String`.
 
 use super::cdr;
 use super::convert::ConvertError;
@@ -171,9 +171,13 @@ pub fn route(topic: &str) -> Route<'_> {
     }
 }
 
-/// The soccer outputs with a message of `soccer_decision_msgs`: each robot's motion command,
+/// The soccer topics with a message of `soccer_decision_msgs`: each robot's inputs
+/// (game-controller state, localization, ball, obstacles, fall state), its motion command,
 /// heatmap and search target (`player_<N>/...`, relative) and the team's State messages.
 fn soccer_route(topic: &str) -> Option<Route<'_>> {
+    use super::soccer_inputs::{
+        BallState, FallState, GameControllerState, Localization, Obstacles,
+    };
     use super::soccer_msg::{Heatmap, MotionCommand, SearchTarget, StateMessage};
     use crate::soccer;
     let route = |type_name, to_ros, from_ros| {
@@ -201,6 +205,31 @@ fn soccer_route(topic: &str) -> Option<Route<'_>> {
         None => topic,
     };
     match soccer::split_robot_topic(robot)?.1 {
+        soccer::GAME_STATE => route(
+            GameControllerState::TYPE_NAME,
+            to_ros::<soccer::GameStateMsg, GameControllerState>,
+            from_ros::<GameControllerState, soccer::GameStateMsg>,
+        ),
+        soccer::LOCALIZATION => route(
+            Localization::TYPE_NAME,
+            to_ros::<soccer::LocalizationMsg, Localization>,
+            from_ros::<Localization, soccer::LocalizationMsg>,
+        ),
+        soccer::BALL => route(
+            BallState::TYPE_NAME,
+            to_ros::<soccer::BallMsg, BallState>,
+            from_ros::<BallState, soccer::BallMsg>,
+        ),
+        soccer::OBSTACLES => route(
+            Obstacles::TYPE_NAME,
+            to_ros::<soccer::ObstaclesMsg, Obstacles>,
+            from_ros::<Obstacles, soccer::ObstaclesMsg>,
+        ),
+        soccer::FALL_STATE => route(
+            FallState::TYPE_NAME,
+            to_ros::<soccer::FallStateMsg, FallState>,
+            from_ros::<FallState, soccer::FallStateMsg>,
+        ),
         soccer::MOTION_COMMAND => route(
             MotionCommand::TYPE_NAME,
             to_ros::<soccer::MotionCommandMsg, MotionCommand>,
@@ -459,7 +488,7 @@ mod tests {
                 crate::soccer::SUGGESTED_SEARCH_POSITION,
                 "soccer_decision_msgs/msg/SearchTarget",
             ),
-            (crate::soccer::BALL, "std_msgs/msg/String"),
+            (crate::soccer::BALL, "soccer_decision_msgs/msg/BallState"),
         ] {
             let name = crate::soccer::robot_topic(1, topic);
             assert_eq!(message_route(&name).type_name, type_name, "{name}");

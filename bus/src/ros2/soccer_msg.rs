@@ -8,8 +8,8 @@ use crate::messages::Header;
 use crate::soccer::{HeatmapMsg, MotionCommandMsg, SearchPositionMsg, TeamStateMsg};
 use geometry::{Field, Point2, Pose2};
 use serde::{Deserialize, Serialize};
-use soccer_profile::frame::{Foot, PointJson, PoseJson, TeammateMessage};
-use soccer_profile::motion::{Body, Head, MotionCommand as Command, TurnDirection};
+use soccer_msgs::motion::{Body, Foot, Head, MotionCommand as Command, TurnDirection};
+use soccer_msgs::{PointJson, PoseJson, TeammateMessage};
 
 /// `soccer_decision_msgs/MotionCommand`: body and head motion (kinds as in the `.msg`
 /// constants, the fields the kind uses, the rest 0).

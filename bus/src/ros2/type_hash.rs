@@ -200,6 +200,30 @@ pub const OURS: &[Interface] = &[
         "soccer_decision_msgs/msg/StateMessage",
         include_str!("../../../ros2/soccer_decision_msgs/msg/StateMessage.msg"),
     ),
+    msg(
+        "soccer_decision_msgs/msg/GameControllerState",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/GameControllerState.msg"),
+    ),
+    msg(
+        "soccer_decision_msgs/msg/Localization",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/Localization.msg"),
+    ),
+    msg(
+        "soccer_decision_msgs/msg/BallState",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/BallState.msg"),
+    ),
+    msg(
+        "soccer_decision_msgs/msg/Obstacle",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/Obstacle.msg"),
+    ),
+    msg(
+        "soccer_decision_msgs/msg/Obstacles",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/Obstacles.msg"),
+    ),
+    msg(
+        "soccer_decision_msgs/msg/FallState",
+        include_str!("../../../ros2/soccer_decision_msgs/msg/FallState.msg"),
+    ),
 ];
 
 /// Type ids of `type_description_interfaces/msg/FieldType`.

@@ -9,8 +9,9 @@ use waypoint_graph::WaypointGraph;
 pub const HP_SLOTS: usize = 16;
 /// Number of positions in `car_pos`: red 0..5, blue 6..11.
 pub const POSITION_SLOTS: usize = 12;
-/// `game_stage` of the battle; other stages are skipped unless `Debug`.
-pub const STAGE_IN_BATTLE: u8 = 4;
+/// `game_stage` of the battle; other stages are skipped unless `Debug` (the wire code is
+/// `robomaster_msgs`', shared with the bus).
+pub const STAGE_IN_BATTLE: u8 = robomaster_msgs::game_stage::IN_BATTLE;
 /// The lower computer's auto-aim mode.
 pub const MODE_AUTOAIM: u8 = 8;
 
@@ -20,33 +21,8 @@ pub type Point2 = geometry::MapPoint;
 /// Our pose in the map (TF map <- base_link), single precision.
 pub type Pose = geometry::MapPose;
 
-/// Nav2 goal status codes (action_msgs/GoalStatus).
-pub mod nav_status {
-    /// No status known.
-    pub const UNKNOWN: u8 = 0;
-    /// Goal accepted.
-    pub const ACCEPTED: u8 = 1;
-    /// Goal executing.
-    pub const EXECUTING: u8 = 2;
-    /// Cancel requested.
-    pub const CANCELING: u8 = 3;
-    /// Goal reached.
-    pub const SUCCEEDED: u8 = 4;
-    /// Goal cancelled.
-    pub const CANCELED: u8 = 5;
-    /// Goal aborted.
-    pub const ABORTED: u8 = 6;
-
-    /// Whether the goal is still in flight.
-    pub fn is_active(status: u8) -> bool {
-        status == ACCEPTED || status == EXECUTING
-    }
-
-    /// Whether the goal ended without success (and may be re-sent).
-    pub fn ended_without_success(status: u8) -> bool {
-        status == CANCELED || status == ABORTED
-    }
-}
+/// Nav2 goal status codes (action_msgs/GoalStatus), the wire's, shared with the bus.
+pub use robomaster_msgs::nav_status;
 
 /// One tick's inputs.
 #[derive(Debug, Clone, PartialEq)]
