@@ -293,6 +293,8 @@ fn samples() -> Vec<Sample> {
             ball_x: 0.5,
             ball_y: 0.75,
             ball_age: 1.5,
+            has_striker_claim: true,
+            striker: true,
         }),
         sample(soccer_msg::Heatmap {
             header: header("", 24),

@@ -104,6 +104,10 @@ pub struct StateMessage {
     pub ball_y: f64,
     /// The ball's age when sent (s).
     pub ball_age: f64,
+    /// Whether `striker` holds the sender's striker claim.
+    pub has_striker_claim: bool,
+    /// Whether the sender takes itself as the team's striker.
+    pub striker: bool,
 }
 
 /// `soccer_decision_msgs/Heatmap`: the ball-search heatmap, row-major.
@@ -278,6 +282,8 @@ impl From<&TeamStateMsg> for StateMessage {
             ball_x: ball.x,
             ball_y: ball.y,
             ball_age: t.ball_age,
+            has_striker_claim: t.striker.is_some(),
+            striker: t.striker.unwrap_or(false),
         }
     }
 }
@@ -299,8 +305,7 @@ impl From<&StateMessage> for TeamStateMsg {
                     y: m.ball_y,
                 }),
                 ball_age: m.ball_age,
-                // The ROS 2 type has no striker claim (specs/ros2_interfaces.md): none arrives.
-                striker: None,
+                striker: m.has_striker_claim.then_some(m.striker),
             },
         }
     }
@@ -445,6 +450,16 @@ mod tests {
             },
         };
         assert_eq!(TeamStateMsg::from(&StateMessage::from(&state)), state);
+        for claim in [Some(true), Some(false)] {
+            let mut claiming = state.clone();
+            claiming.message.striker = claim;
+            let ros = StateMessage::from(&claiming);
+            assert_eq!(
+                (ros.has_striker_claim, ros.striker),
+                (true, claim == Some(true))
+            );
+            assert_eq!(TeamStateMsg::from(&ros), claiming);
+        }
         let map = HeatmapMsg {
             header: Header::at(2.0),
             length: 3,
