@@ -82,6 +82,9 @@ pub struct Memory {
     pub sites: Vec<Site>,
     /// Whether `voronoi` holds this tick's partition (possibly stopped at the ball's cell).
     pub voronoi_fresh: bool,
+    /// The supporter's candidate cells (its own cells inside the field), row by row: read
+    /// once from the partition, then scored (buffer reused).
+    pub support_cells: Vec<Point2<Field>>,
     /// The field player this robot takes as the team's striker (`ball.closest_to_ball.
     /// striker_margin`; unused while it is 0).
     pub believed_striker: Option<u8>,

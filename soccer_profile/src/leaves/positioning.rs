@@ -184,14 +184,16 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let field = &c.params.field;
     let v = &c.params.behavior_node.voronoi;
     let player = c.world.player_number;
-    let grid = &c.memory.voronoi;
     let inside = |p: &Point2<Field>| field.contains(p.x, p.y);
-    let (mut sum_x, mut sum_y, mut n) = (0.0, 0.0, 0usize);
-    for p in grid.cells_of(player).filter(inside) {
+    let cells = &mut c.memory.support_cells;
+    cells.clear();
+    cells.extend(c.memory.voronoi.cells_of(player).filter(inside));
+    let (mut sum_x, mut sum_y) = (0.0, 0.0);
+    for p in cells.iter() {
         sum_x += p.x;
         sum_y += p.y;
-        n += 1;
     }
+    let n = cells.len();
     if n == 0 {
         return None;
     }
@@ -216,10 +218,11 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
         forward + near_ball - anchor
     };
     // Each cell scored once; the last of equal scores wins, as `max_by` has it.
-    let (_, best) = grid
-        .cells_of(player)
-        .filter(inside)
-        .map(|p| (score(p), p))
+    let (_, best) = c
+        .memory
+        .support_cells
+        .iter()
+        .map(|&p| (score(p), p))
         .max_by(|a, b| a.0.total_cmp(&b.0))?;
     Some(facing_ball(
         c,
