@@ -67,14 +67,17 @@ impl SoccerLoop {
         let hysteresis = &ctx.params.behavior_node.ball.closest_to_ball;
         let held = now - self.raw_since;
         let (enter, exit) = (hysteresis.enter_duration, hysteresis.exit_duration);
-        // Nobody holds the role: nothing to hand over, so no reason to wait.
-        let at_once = raw
-            && hysteresis.striker_claim
-            && hysteresis.enter_at_once_when_unclaimed
-            && ctx.claimed_striker().is_none();
+        // Nobody holds the role: nothing to hand over, so no reason to wait. Asked only of a
+        // robot about to become striker, once the wait has not decided already.
+        let enters = raw
+            && !ctx.world.is_striker
+            && (has_reached(held, enter)
+                || (hysteresis.striker_claim
+                    && hysteresis.enter_at_once_when_unclaimed
+                    && ctx.claimed_striker().is_none()));
         let world = &mut ctx.world;
         world.owns_ball_cell = raw;
-        if raw && !world.is_striker && (has_reached(held, enter) || at_once) {
+        if enters {
             world.is_striker = true;
         } else if !raw && world.is_striker && has_reached(held, exit) {
             world.is_striker = false;
