@@ -71,6 +71,11 @@ pub struct NodeBuilder<'a> {
 }
 
 impl NodeBuilder<'_> {
+    /// The model of the node's kind (its declared ports).
+    pub(crate) fn model(&self) -> &NodeModel {
+        self.model
+    }
+
     /// The node's label.
     pub fn name(&self) -> &str {
         self.spec.label()

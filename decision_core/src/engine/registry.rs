@@ -615,9 +615,9 @@ impl<C: 'static> Registry<C> {
         make: impl Fn(&LeafParams) -> Result<Box<dyn Condition<C>>, ParamError> + Send + Sync + 'static,
     ) {
         let make: MakeLeaf<dyn Condition<C>> = Arc::new(make);
-        let model = NodeModel::new(Children::None, ports.clone()).condition();
+        let model = NodeModel::new(Children::None, ports).condition();
         self.register(id, model, move |b| {
-            Ok(match leaf_parts(b, &ports, &make)? {
+            Ok(match leaf_parts(b, &make)? {
                 LeafParts::Built(leaf) => Box::new(ConditionNode(leaf)) as Box<dyn Behavior<C>>,
                 LeafParts::Bound(rebuild) => Box::new(BoundCondition {
                     leaf: None,
@@ -637,9 +637,9 @@ impl<C: 'static> Registry<C> {
         make: impl Fn(&LeafParams) -> Result<Box<dyn Action<C>>, ParamError> + Send + Sync + 'static,
     ) {
         let make: MakeLeaf<dyn Action<C>> = Arc::new(make);
-        let model = NodeModel::new(Children::None, ports.clone());
+        let model = NodeModel::new(Children::None, ports);
         self.register(id, model, move |b| {
-            Ok(match leaf_parts(b, &ports, &make)? {
+            Ok(match leaf_parts(b, &make)? {
                 LeafParts::Built(leaf) => Box::new(ActionNode(leaf)) as Box<dyn Behavior<C>>,
                 LeafParts::Bound(rebuild) => Box::new(BoundAction {
                     leaf: None,
@@ -695,12 +695,10 @@ enum LeafParts<L: ?Sized> {
 }
 
 /// Builds a leaf node's [`LeafParts`].
-fn leaf_parts<L: ?Sized>(
-    b: &NodeBuilder<'_>,
-    ports: &[PortDecl],
-    make: &MakeLeaf<L>,
-) -> Result<LeafParts<L>, String> {
-    let bound: Vec<(PortDecl, Port)> = ports
+fn leaf_parts<L: ?Sized>(b: &NodeBuilder<'_>, make: &MakeLeaf<L>) -> Result<LeafParts<L>, String> {
+    let bound: Vec<(PortDecl, Port)> = b
+        .model()
+        .ports
         .iter()
         .filter_map(|decl| match b.port(decl.name) {
             port @ Port::Entry(_) if decl.direction != PortDirection::Output => {
