@@ -9,7 +9,7 @@
 //! tick.
 
 use super::blackboard::{EntryType, Value};
-use super::compile::{not_a_choice, out_of_range};
+use super::compile::literal_problem;
 use super::node::{Cx, Fault, Port};
 use super::registry::{LeafParams, ParamError, PortDecl};
 use serde_json::Map;
@@ -84,10 +84,7 @@ fn checked(decl: &PortDecl, value: &Value) -> Result<serde_json::Value, String> 
     }
     .map_err(|e| format!("port `{name}`: {e}"))?;
     let text = typed.to_string_value().unwrap_or_default();
-    if !decl.choices.is_empty() && !decl.choices.contains(&text.as_str()) {
-        return Err(not_a_choice(name, &text, decl.choices));
-    }
-    if let Some(message) = out_of_range(name, &text, &typed, decl) {
+    if let Some(message) = literal_problem(name, &text, &typed, decl) {
         return Err(message);
     }
     Ok(match typed {

@@ -505,11 +505,8 @@ impl<C: 'static> Builder<'_, C> {
                         "port `{key}` is an output: give a blackboard entry `{{key}}`, not `{text}`"
                     ),
                 )),
-                None if !decl.choices.is_empty() && !decl.choices.contains(&text.as_str()) => {
-                    errors.push((at, not_a_choice(key, &text, decl.choices)));
-                }
                 None => match parse_literal(&text, decl.ty) {
-                    Ok(v) => match out_of_range(key, &text, &v, decl) {
+                    Ok(v) => match literal_problem(key, &text, &v, decl) {
                         Some(message) => errors.push((at, message)),
                         None => {
                             ports.insert(key.clone(), Port::Literal(v));
@@ -626,14 +623,24 @@ fn children_message(kind: &str, model: &NodeModel, found: usize) -> String {
     }
 }
 
-/// The error of a literal number (written `text`) below a port's minimum (see
-/// [`PortDecl::minimum`]).
-pub(crate) fn out_of_range(
+/// What is wrong with `value` (written `text`) for port `key` of `decl` beyond its type: not
+/// one of the port's choices, or out of its range. The one rule for literals at load and for
+/// entry values read by leaves at tick time.
+pub(crate) fn literal_problem(
     key: &str,
     text: &str,
     value: &Value,
     decl: &PortDecl,
 ) -> Option<String> {
+    if !decl.choices.is_empty() && !decl.choices.contains(&text) {
+        return Some(not_a_choice(key, text, decl.choices));
+    }
+    out_of_range(key, text, value, decl)
+}
+
+/// The error of a literal number (written `text`) below a port's minimum (see
+/// [`PortDecl::minimum`]).
+fn out_of_range(key: &str, text: &str, value: &Value, decl: &PortDecl) -> Option<String> {
     let (bound, inclusive) = decl.minimum?;
     let v = value.as_double().ok()?;
     let fine = v.is_finite() && if inclusive { v >= bound } else { v > bound };
@@ -645,7 +652,7 @@ pub(crate) fn out_of_range(
 
 /// The error of a literal that is none of a port's `choices`, with the nearest as a
 /// suggestion.
-pub(crate) fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
+fn not_a_choice(key: &str, text: &str, choices: &[&str]) -> String {
     let mut message = format!(
         "port `{key}`: `{text}` is not one of {}",
         choices.join(", ")
