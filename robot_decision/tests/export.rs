@@ -192,6 +192,7 @@ fn nodes_lists_every_profile_as_text_json_and_a_groot2_palette() {
             "base_hp_at_least",
             "enemy_at",
             "friend_at",
+            "guards",
             "hp_above",
             "hp_at_most",
             "navigate",

@@ -316,6 +316,17 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
+    /// Records `status` in the trace as child `i`'s result of this tick, for a node that
+    /// evaluated the child's condition itself instead of ticking it; the child stays idle, as
+    /// a completed round of a `Sequence` leaves its children.
+    #[inline]
+    pub fn record_child(&mut self, i: usize, status: Status) {
+        if self.arena.tracing {
+            let child = self.child(i);
+            self.arena.trace.record(child, status);
+        }
+    }
+
     /// Keeps `fault` as the error of the current tick where no result can be returned (a child
     /// ticked inside [`Behavior::halt`]); the first such error wins.
     pub fn defer_fault(&mut self, fault: Fault) {

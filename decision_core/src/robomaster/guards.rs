@@ -432,29 +432,94 @@ const SLOT: PortDecl = PortDecl::input(
     "the unit slot 0..5 (hero, engineer, infantry 3, 4, 5, sentry)",
 );
 
-/// Registers every guard leaf.
+/// One guard condition of a decision, held by value: the ticks of the guard leaves and of
+/// [`super::guard_set`] call it without a second dynamic dispatch.
+#[derive(Debug, Clone)]
+pub enum Guard {
+    /// A scalar bound (HP, time, outpost, base, mode).
+    Bound(Bound),
+    /// A unit at one of some waypoints (ours, a friend's, an enemy's).
+    AtWaypoint(AtWaypoint),
+}
+
+impl Condition<RmContext> for Guard {
+    #[inline]
+    fn check(&mut self, ctx: &RmContext, now: f64) -> bool {
+        match self {
+            Guard::Bound(bound) => bound.check(ctx, now),
+            Guard::AtWaypoint(at) => at.check(ctx, now),
+        }
+    }
+
+    fn explain(&self, ctx: &RmContext, now: f64) -> String {
+        let mut out = String::new();
+        self.explain_into(ctx, now, &mut out);
+        out
+    }
+
+    fn explain_into(&self, ctx: &RmContext, now: f64, out: &mut String) {
+        match self {
+            Guard::Bound(bound) => bound.explain_into(ctx, now, out),
+            Guard::AtWaypoint(at) => at.explain_into(ctx, now, out),
+        }
+    }
+
+    fn explanation_is_json_safe(&self) -> bool {
+        match self {
+            Guard::Bound(bound) => bound.explanation_is_json_safe(),
+            Guard::AtWaypoint(at) => at.explanation_is_json_safe(),
+        }
+    }
+}
+
+/// The guard leaf kinds: every bound kind, then the three waypoint guards.
+pub fn guard_kinds() -> impl Iterator<Item = &'static str> {
+    BoundKind::ALL
+        .iter()
+        .map(|(_, name)| *name)
+        .chain([AT_WAYPOINT, FRIEND_AT, ENEMY_AT])
+}
+
+/// The declared ports of guard leaf `kind` (`None` for another kind).
+fn guard_ports(kind: &str) -> Option<Vec<PortDecl>> {
+    if let Some((bound, _)) = BoundKind::ALL.iter().find(|(_, name)| *name == kind) {
+        let value = PortDecl::input("value", EntryType::Double, bound.value_description());
+        return Some(vec![value]);
+    }
+    match kind {
+        AT_WAYPOINT => Some(vec![IDS]),
+        FRIEND_AT | ENEMY_AT => Some(vec![SLOT, IDS]),
+        _ => None,
+    }
+}
+
+/// Builds guard leaf `kind` from its params (`None` for another kind).
+pub fn make_guard(kind: &str, p: &LeafParams) -> Option<Result<Guard, ParamError>> {
+    if let Some((bound, _)) = BoundKind::ALL.iter().find(|(_, name)| *name == kind) {
+        return Some(p.f64("value").map(|v| Guard::Bound(Bound::new(*bound, v))));
+    }
+    let whose = match kind {
+        AT_WAYPOINT => Ok(Whose::Own),
+        FRIEND_AT => slot_param(p).map(Whose::Friend),
+        ENEMY_AT => slot_param(p).map(Whose::Enemy),
+        _ => return None,
+    };
+    Some(whose.and_then(|whose| {
+        let ids = ids_param(p)?;
+        Ok(Guard::AtWaypoint(AtWaypoint::new(whose, ids)))
+    }))
+}
+
+/// Registers every guard leaf and [`super::guard_set`]'s `guards`.
 pub fn register(registry: &mut Registry<RmContext>) {
-    for (kind, name) in BoundKind::ALL {
-        let value = PortDecl::input("value", EntryType::Double, kind.value_description());
-        registry.condition(name, vec![value], move |p| {
-            Ok(Box::new(Bound::new(kind, p.f64("value")?)))
+    for kind in guard_kinds() {
+        let ports = guard_ports(kind).unwrap_or_default();
+        registry.condition(kind, ports, move |p| match make_guard(kind, p) {
+            Some(guard) => Ok(Box::new(guard?) as Box<dyn Condition<RmContext>>),
+            None => Err(ParamError::new("", format!("`{kind}` is no guard kind"))),
         });
     }
-    registry.condition(AT_WAYPOINT, vec![IDS], |p| {
-        Ok(Box::new(AtWaypoint::new(Whose::Own, ids_param(p)?)))
-    });
-    registry.condition(FRIEND_AT, vec![SLOT, IDS], |p| {
-        Ok(Box::new(AtWaypoint::new(
-            Whose::Friend(slot_param(p)?),
-            ids_param(p)?,
-        )))
-    });
-    registry.condition(ENEMY_AT, vec![SLOT, IDS], |p| {
-        Ok(Box::new(AtWaypoint::new(
-            Whose::Enemy(slot_param(p)?),
-            ids_param(p)?,
-        )))
-    });
+    super::guard_set::register(registry);
 }
 
 #[cfg(test)]

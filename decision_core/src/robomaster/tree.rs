@@ -1,8 +1,9 @@
 //! Compiling `decisions.json` into the engine's IR: one `weighted_selection` whose rules are
-//! the decisions, each a guard (`Sequence` of its conditions) and the `navigate` action.
+//! the decisions, each a guard (`guards`, checking its conditions in order) and the `navigate` action.
 //! A guard is emitted only for fields that are not "-1", in the order of the guard table of `docs/src/formats/decisions.md`.
 
 use super::decisions::{Decision, SKIP};
+use super::guard_set::GUARDS;
 use super::guards::{AT_WAYPOINT, BoundKind, ENEMY_AT, FRIEND_AT};
 use super::load::Tables;
 use super::navigate::NAVIGATE;
@@ -22,8 +23,8 @@ pub struct DecisionNodes {
 }
 
 /// The tree for `tables` and the node ids of every decision, in file order: one
-/// `weighted_selection` whose rules are the decisions, each with its guard (a `Sequence` of
-/// its conditions, the condition itself when there is one, `AlwaysSuccess` when there is
+/// `weighted_selection` whose rules are the decisions, each with its guard (a `guards` node
+/// over its conditions, the condition itself when there is one, `AlwaysSuccess` when there is
 /// none) and `navigate` as body.
 pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
     let decisions_file = tables.files.decisions.display().to_string();
@@ -62,7 +63,7 @@ pub fn decision_tree(tables: &Tables) -> (TreeSpec, Vec<DecisionNodes>) {
                 .map(|i| NodeId(guard_root.0 + 1 + i))
                 .collect();
             (
-                TreeSpec::new("Sequence")
+                TreeSpec::new(GUARDS)
                     .named("guards")
                     .with_children(guard_specs),
                 ids,
