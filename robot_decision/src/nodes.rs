@@ -189,11 +189,15 @@ fn text(profiles: &[Profile]) -> String {
     out
 }
 
-/// One kind's lines: id, category, children, then a line per port.
+/// One kind's lines: id, category, children, what the kind does, then a line per port.
 fn kind_text(id: &str, model: &NodeModel) -> String {
     let mut out = format!("  {id}  {}", model.category.name());
     if model.free_ports {
         out.push_str(", any ports");
+    }
+    if !model.description.is_empty() {
+        out.push_str(": ");
+        out.push_str(model.description);
     }
     out.push('\n');
     for port in &model.ports {

@@ -56,6 +56,7 @@ mod bound_leaf;
 mod compile;
 pub mod node;
 pub mod nodes;
+mod port_values;
 mod registry;
 pub mod script;
 mod spec;
@@ -66,6 +67,7 @@ pub mod tree;
 
 pub use compile::{CompileError, NodeBuilder, compile, compile_owned, compile_with};
 pub use node::{Behavior, Cx, Fault, FaultKind, NodeState, Port, TickError};
+pub use port_values::PortValues;
 pub use registry::{
     Action, Category, Children, Condition, LeafParams, NodeModel, ParamError, PortDecl,
     PortDirection, Registry,

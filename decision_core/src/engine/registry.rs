@@ -481,6 +481,8 @@ pub struct NodeModel {
     /// At most this many asynchronous children (`is_async` kinds) are allowed, a load error
     /// otherwise (`ReactiveSequence`: one).
     pub max_async_children: Option<usize>,
+    /// What the kind does, in a line (empty when not given); `nodes` prints it.
+    pub description: &'static str,
 }
 
 impl NodeModel {
@@ -494,6 +496,7 @@ impl NodeModel {
             opens_scope: false,
             is_async: false,
             max_async_children: None,
+            description: "",
         }
     }
 
@@ -507,6 +510,7 @@ impl NodeModel {
             opens_scope: true,
             is_async: false,
             max_async_children: None,
+            description: "",
         }
     }
 
@@ -520,6 +524,7 @@ impl NodeModel {
             opens_scope: false,
             is_async: false,
             max_async_children: None,
+            description: "",
         }
     }
 
@@ -538,6 +543,12 @@ impl NodeModel {
     /// This model with at most `n` asynchronous children.
     pub fn with_max_async_children(mut self, n: usize) -> Self {
         self.max_async_children = Some(n);
+        self
+    }
+
+    /// The model with the kind's one-line description.
+    pub fn described(mut self, description: &'static str) -> Self {
+        self.description = description;
         self
     }
 

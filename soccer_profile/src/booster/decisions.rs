@@ -4,12 +4,12 @@
 //! Striker: `find` → `auto_visual_kick` → `assist` → `chase` → `kick` / `cross` →
 //! `adjust`. Goalkeeper: `find` → `retreat` → `chase` → `kick` → `adjust`.
 
-use super::{BrainState, KickType, Leaf, NodeKind, Ports, ball, field, on_field};
+use super::{BrainState, KickType, ball, field, leaf, on_field};
 use crate::context::SoccerContext;
 use crate::params::FieldDimensions;
 use decision_core::engine::blackboard::EntryType::{Double, Str};
 use decision_core::engine::blackboard::Value;
-use decision_core::engine::{Cx, Fault, PortDecl, Status};
+use decision_core::engine::{Behavior, Cx, Fault, PortDecl, PortValues, Registry, Status};
 use geometry::{Field, Point2, Pose2, wrap_pi};
 use std::f64::consts::FRAC_PI_2;
 
@@ -20,63 +20,63 @@ const AUTO_VISUAL_KICK_ANGLE: f64 = 0.8;
 /// Kick-direction error within which the robot stands right for a kick (rad).
 const KICK_ANGLE_TOLERANCE: f64 = 0.25;
 
-/// Catalogue entries of `StrikerDecide` and `GoalieDecide`.
-pub fn kinds() -> Vec<NodeKind> {
-    vec![
-        NodeKind {
-            id: "StrikerDecide",
-            doc: "The striker's next step: find, auto_visual_kick, assist, chase, kick, cross or adjust.",
-            ports: vec![
-                PortDecl::input_or(
-                    "chase_threshold",
-                    Double,
-                    "1.0",
-                    "chase while the ball is farther than this (m; x0.9 while chasing)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
-                PortDecl::input_or(
-                    "position",
-                    Str,
-                    "offense",
-                    "`offense` or `defense` (kept for Booster's files)",
-                )
-                .one_of(&["offense", "defense"]),
-                PortDecl::output("decision_out", Str, "the decision taken"),
-            ],
-            make: |_| Ok(Box::new(StrikerDecide)),
-        },
-        NodeKind {
-            id: "GoalieDecide",
-            doc: "The goalkeeper's next step: find, retreat, chase, kick or adjust.",
-            ports: vec![
-                PortDecl::input_or(
-                    "chase_threshold",
-                    Double,
-                    "1.0",
-                    "chase while the ball is farther than this (m; x0.9 while chasing)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "adjust_angle_tolerance",
-                    Double,
-                    "0.1",
-                    "kick-direction error still good for a kick (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "adjust_y_tolerance",
-                    Double,
-                    "0.1",
-                    "sideways ball offset still good for a kick (m)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
-                PortDecl::output("decision_out", Str, "the decision taken"),
-            ],
-            make: |_| Ok(Box::new(GoalieDecide)),
-        },
-    ]
+/// Registers `StrikerDecide` and `GoalieDecide`.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    leaf(
+        registry,
+        "StrikerDecide",
+        "The striker's next step: find, auto_visual_kick, assist, chase, kick, cross or adjust.",
+        vec![
+            PortDecl::input_or(
+                "chase_threshold",
+                Double,
+                "1.0",
+                "chase while the ball is farther than this (m; x0.9 while chasing)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
+            PortDecl::input_or(
+                "position",
+                Str,
+                "offense",
+                "`offense` or `defense` (kept for Booster's files)",
+            )
+            .one_of(&["offense", "defense"]),
+            PortDecl::output("decision_out", Str, "the decision taken"),
+        ],
+        |ports| Ok(Box::new(StrikerDecide { ports })),
+    );
+    leaf(
+        registry,
+        "GoalieDecide",
+        "The goalkeeper's next step: find, retreat, chase, kick or adjust.",
+        vec![
+            PortDecl::input_or(
+                "chase_threshold",
+                Double,
+                "1.0",
+                "chase while the ball is farther than this (m; x0.9 while chasing)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "adjust_angle_tolerance",
+                Double,
+                "0.1",
+                "kick-direction error still good for a kick (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "adjust_y_tolerance",
+                Double,
+                "0.1",
+                "sideways ball offset still good for a kick (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
+            PortDecl::output("decision_out", Str, "the decision taken"),
+        ],
+        |ports| Ok(Box::new(GoalieDecide { ports })),
+    );
 }
 
 /// The striker's decision (`None` ball = `find`).
@@ -166,12 +166,15 @@ pub(crate) fn goalie_decision(
 }
 
 /// `StrikerDecide`.
-struct StrikerDecide;
+struct StrikerDecide {
+    ports: PortValues,
+}
 
-impl Leaf for StrikerDecide {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for StrikerDecide {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let threshold = p.f64(cx, "chase_threshold")?;
-        let last = p.text(cx, "decision_in");
+        let last = p.text(cx, "decision_in")?;
         let c = cx.ctx();
         let decision = striker_decision(
             &c.memory.booster,
@@ -185,16 +188,23 @@ impl Leaf for StrikerDecide {
         p.set(cx, "decision_out", Value::Str(decision.to_owned()))?;
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `GoalieDecide`.
-struct GoalieDecide;
+struct GoalieDecide {
+    ports: PortValues,
+}
 
-impl Leaf for GoalieDecide {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for GoalieDecide {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let threshold = p.f64(cx, "chase_threshold")?;
         let tolerance = p.f64(cx, "adjust_angle_tolerance")?;
-        let last = p.text(cx, "decision_in");
+        let last = p.text(cx, "decision_in")?;
         let c = cx.ctx();
         let decision = goalie_decision(
             &c.memory.booster,
@@ -206,6 +216,10 @@ impl Leaf for GoalieDecide {
         );
         p.set(cx, "decision_out", Value::Str(decision.to_owned()))?;
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 

@@ -4,114 +4,129 @@
 //! `look_forward`, `look_around`, `look_at` a field point and `search`. A yaw is mapped to
 //! looking at a point 3 m away in that direction; pitch is not modelled.
 
-use super::{Leaf, NodeKind, Ports, ball, elapsed, look, look_at_angle};
+use super::{ball, elapsed, leaf, look, look_at_angle};
 use crate::context::SoccerContext;
 use crate::motion::Head;
 use decision_core::engine::blackboard::EntryType::{Double, Int};
-use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
+use decision_core::engine::{
+    Behavior, Cx, Fault, NodeState, PortDecl, PortValues, Registry, Status,
+};
 
-/// Catalogue entries of the camera nodes, `CamTrackBall` through `MoveHead`.
-pub fn kinds() -> Vec<NodeKind> {
-    vec![
-        NodeKind {
-            id: "CamTrackBall",
-            doc: "Keeps the ball in view: looks at the own or the team ball; nothing without one.",
-            ports: vec![],
-            make: |_| Ok(Box::new(CamTrackBall)),
-        },
-        NodeKind {
-            id: "CamFindBall",
-            doc: "Sweeps the head to search while no ball is known.",
-            ports: vec![],
-            make: |_| Ok(Box::new(CamFindBall)),
-        },
-        NodeKind {
-            id: "CamFastScan",
-            doc: "A fast head scan through 7 poses, one every `msecs_interval`; then SUCCESS.",
-            ports: vec![
-                PortDecl::input_or(
-                    "msecs_interval",
-                    Int,
-                    "300",
-                    "milliseconds spent on each of the 7 head poses",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(CamFastScan { since: 0.0 })),
-        },
-        NodeKind {
-            id: "CamScanField",
-            doc: "A time-based head sweep from left_yaw to right_yaw and back every msec_cycle.",
-            ports: vec![
-                PortDecl::input_or(
-                    "low_pitch",
-                    Double,
-                    "0.5",
-                    "pitch in the second half of the cycle (rad; not modelled)",
-                ),
-                PortDecl::input_or(
-                    "high_pitch",
-                    Double,
-                    "0.2",
-                    "pitch in the first half of the cycle (rad; not modelled)",
-                ),
-                PortDecl::input_or("left_yaw", Double, "0.8", "leftmost head yaw (rad)"),
-                PortDecl::input_or("right_yaw", Double, "-0.8", "rightmost head yaw (rad)"),
-                PortDecl::input_or("msec_cycle", Int, "4000", "length of one sweep cycle (ms)")
-                    .above(0.0),
-            ],
-            make: |_| Ok(Box::new(CamScanField)),
-        },
-        NodeKind {
-            id: "MoveHead",
-            doc: "Sets the head to `yaw` (looking in that direction) and `pitch` (not modelled).",
-            ports: vec![
-                PortDecl::input_or("pitch", Double, "0", "head pitch (rad; not modelled)"),
-                PortDecl::input_or(
-                    "yaw",
-                    Double,
-                    "0",
-                    "head yaw relative to the body (rad, left positive)",
-                ),
-            ],
-            make: |_| Ok(Box::new(MoveHead)),
-        },
-    ]
+/// Registers the camera nodes, `CamTrackBall` through `MoveHead`.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    leaf(
+        registry,
+        "CamTrackBall",
+        "Keeps the ball in view: looks at the own or the team ball; nothing without one.",
+        vec![],
+        |_| Ok(Box::new(CamTrackBall)),
+    );
+    leaf(
+        registry,
+        "CamFindBall",
+        "Sweeps the head to search while no ball is known.",
+        vec![],
+        |_| Ok(Box::new(CamFindBall)),
+    );
+    leaf(
+        registry,
+        "CamFastScan",
+        "A fast head scan through 7 poses, one every `msecs_interval`; then SUCCESS.",
+        vec![
+            PortDecl::input_or(
+                "msecs_interval",
+                Int,
+                "300",
+                "milliseconds spent on each of the 7 head poses",
+            )
+            .at_least(0.0),
+        ],
+        |ports| Ok(Box::new(CamFastScan { ports, since: 0.0 })),
+    );
+    leaf(
+        registry,
+        "CamScanField",
+        "A time-based head sweep from left_yaw to right_yaw and back every msec_cycle.",
+        vec![
+            PortDecl::input_or(
+                "low_pitch",
+                Double,
+                "0.5",
+                "pitch in the second half of the cycle (rad; not modelled)",
+            ),
+            PortDecl::input_or(
+                "high_pitch",
+                Double,
+                "0.2",
+                "pitch in the first half of the cycle (rad; not modelled)",
+            ),
+            PortDecl::input_or("left_yaw", Double, "0.8", "leftmost head yaw (rad)"),
+            PortDecl::input_or("right_yaw", Double, "-0.8", "rightmost head yaw (rad)"),
+            PortDecl::input_or("msec_cycle", Int, "4000", "length of one sweep cycle (ms)")
+                .above(0.0),
+        ],
+        |ports| Ok(Box::new(CamScanField { ports })),
+    );
+    leaf(
+        registry,
+        "MoveHead",
+        "Sets the head to `yaw` (looking in that direction) and `pitch` (not modelled).",
+        vec![
+            PortDecl::input_or("pitch", Double, "0", "head pitch (rad; not modelled)"),
+            PortDecl::input_or(
+                "yaw",
+                Double,
+                "0",
+                "head yaw relative to the body (rad, left positive)",
+            ),
+        ],
+        |ports| Ok(Box::new(MoveHead { ports })),
+    );
 }
 
 /// `CamTrackBall`: looks at the ball the robot knows (own, remembered or the team's).
 struct CamTrackBall;
 
-impl Leaf for CamTrackBall {
-    fn tick(&mut self, _p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CamTrackBall {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         let c = cx.ctx_mut();
         if let Some(b) = ball(c) {
             look(c, Head::LookAt(b));
         }
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `CamFindBall`: searches with the head while no ball is known.
 struct CamFindBall;
 
-impl Leaf for CamFindBall {
-    fn tick(&mut self, _p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CamFindBall {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         let c = cx.ctx_mut();
         if ball(c).is_none() {
             look(c, Head::Search);
         }
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `CamFastScan` (stateful): searches with the head for 7 × `msecs_interval`.
 struct CamFastScan {
+    ports: PortValues,
     since: f64,
 }
 
-impl Leaf for CamFastScan {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CamFastScan {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let interval = p.f64(cx, "msecs_interval")? / 1000.0;
         let now = cx.now();
         if cx.state() != NodeState::Running {
@@ -124,19 +139,24 @@ impl Leaf for CamFastScan {
             Ok(Status::Running)
         }
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `CamScanField`: a triangular yaw sweep on the injected clock.
-struct CamScanField;
+struct CamScanField {
+    ports: PortValues,
+}
 
-impl Leaf for CamScanField {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CamScanField {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let left = p.f64(cx, "left_yaw")?;
         let right = p.f64(cx, "right_yaw")?;
+        // Above 0, as the port declares: an entry's value is checked when it is read.
         let cycle = p.f64(cx, "msec_cycle")? / 1000.0;
-        if cycle <= 0.0 {
-            return Err(Fault::from("port `msec_cycle`: must be > 0"));
-        }
         let phase = (cx.now() / cycle).fract();
         // 0 -> left, 0.5 -> right, 1 -> left again.
         let s = 1.0 - (2.0 * phase - 1.0).abs();
@@ -144,16 +164,27 @@ impl Leaf for CamScanField {
         look_at_angle(cx.ctx_mut(), yaw);
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `MoveHead`: looks `yaw` to the side.
-struct MoveHead;
+struct MoveHead {
+    ports: PortValues,
+}
 
-impl Leaf for MoveHead {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for MoveHead {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let yaw = p.f64(cx, "yaw")?;
         look_at_angle(cx.ctx_mut(), yaw);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 

@@ -5,86 +5,95 @@
 //! walks up to the ball and kicks it when it is within reach).
 
 use super::{
-    BrainState, KickType, Leaf, NodeKind, Ports, ball, drive, elapsed, field, look, on_field,
-    opponent_goal, own_goal,
+    BrainState, KickType, ball, drive, elapsed, field, leaf, look, on_field, opponent_goal,
+    own_goal,
 };
 use crate::context::SoccerContext;
 use crate::frame::Foot;
 use crate::motion::{Body, Head};
 use crate::params::FieldDimensions;
 use decision_core::engine::blackboard::EntryType::{Double, Int};
-use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
+use decision_core::engine::{
+    Behavior, Cx, Fault, NodeState, PortDecl, PortValues, Registry, Status,
+};
 use geometry::{Field, Point2, Pose2};
 
-/// Catalogue entries of `CalcKickDir`, `Kick` and `RLVisionKick`.
-pub fn kinds() -> Vec<NodeKind> {
-    vec![
-        NodeKind {
-            id: "CalcKickDir",
-            doc: "Chooses where the ball goes: at the goal, a cross in front of it when the goal looks narrow, or away from the own goal when defending a set play.",
-            ports: vec![
-                PortDecl::input_or(
-                    "cross_threshold",
-                    Double,
-                    "0.2",
-                    "cross when the goal posts span less than this angle from the ball (rad)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(CalcKickDir)),
+/// Registers `CalcKickDir`, `Kick` and `RLVisionKick`.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    leaf(
+        registry,
+        "CalcKickDir",
+        "Chooses where the ball goes: at the goal, a cross in front of it when the goal looks narrow, or away from the own goal when defending a set play.",
+        vec![
+            PortDecl::input_or(
+                "cross_threshold",
+                Double,
+                "0.2",
+                "cross when the goal posts span less than this angle from the ball (rad)",
+            )
+            .at_least(0.0),
+        ],
+        |ports| Ok(Box::new(CalcKickDir { ports })),
+    );
+    leaf(
+        registry,
+        "Kick",
+        "Kicks the ball towards the kick target; RUNNING for min_msec_kick plus the walk to the ball, FAILURE when the ball is lost for 1 s.",
+        vec![
+            PortDecl::input_or("min_msec_kick", Int, "500", "shortest kick (ms)").at_least(0.0),
+            PortDecl::input_or(
+                "msecs_stablize",
+                Int,
+                "1000",
+                "settling time after the kick, added to the shortest kick (ms)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "speed_limit",
+                Double,
+                "0.8",
+                "walking speed through the ball (m/s)",
+            )
+            .above(0.0),
+        ],
+        |ports| {
+            Ok(Box::new(Kick {
+                ports,
+                ..Kick::default()
+            }))
         },
-        NodeKind {
-            id: "Kick",
-            doc: "Kicks the ball towards the kick target; RUNNING for min_msec_kick plus the walk to the ball, FAILURE when the ball is lost for 1 s.",
-            ports: vec![
-                PortDecl::input_or("min_msec_kick", Int, "500", "shortest kick (ms)").at_least(0.0),
-                PortDecl::input_or(
-                    "msecs_stablize",
-                    Int,
-                    "1000",
-                    "settling time after the kick, added to the shortest kick (ms)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "speed_limit",
-                    Double,
-                    "0.8",
-                    "walking speed through the ball (m/s)",
-                )
-                .above(0.0),
-            ],
-            make: |_| Ok(Box::new(Kick::default())),
+    );
+    leaf(
+        registry,
+        "RLVisionKick",
+        "The vision kick: kicks towards the kick target while looking at the ball; SUCCESS after max_msec_kick or once the ball is far after min_msec_kick, FAILURE when the ball is lost or out or the robot falls.",
+        vec![
+            PortDecl::input_or("max_msec_kick", Int, "10000", "longest kick (ms)").at_least(0.0),
+            PortDecl::input_or("min_msec_kick", Int, "3000", "shortest kick (ms)").at_least(0.0),
+            PortDecl::input_or(
+                "range",
+                Double,
+                "1.5",
+                "ball range within which the kick keeps going after the shortest time (m)",
+            )
+            .at_least(0.0),
+        ],
+        |ports| {
+            if let (Some(min), Some(max)) = (
+                ports.literal_f64("min_msec_kick"),
+                ports.literal_f64("max_msec_kick"),
+            ) && min > max
+            {
+                return Err(format!(
+                    "port `min_msec_kick`: {min} is more than max_msec_kick {max}"
+                ));
+            }
+            Ok(Box::new(RLVisionKick {
+                ports,
+                ..RLVisionKick::default()
+            }))
         },
-        NodeKind {
-            id: "RLVisionKick",
-            doc: "The vision kick: kicks towards the kick target while looking at the ball; SUCCESS after max_msec_kick or once the ball is far after min_msec_kick, FAILURE when the ball is lost or out or the robot falls.",
-            ports: vec![
-                PortDecl::input_or("max_msec_kick", Int, "10000", "longest kick (ms)")
-                    .at_least(0.0),
-                PortDecl::input_or("min_msec_kick", Int, "3000", "shortest kick (ms)")
-                    .at_least(0.0),
-                PortDecl::input_or(
-                    "range",
-                    Double,
-                    "1.5",
-                    "ball range within which the kick keeps going after the shortest time (m)",
-                )
-                .at_least(0.0),
-            ],
-            make: |p| {
-                if let (Some(min), Some(max)) = (
-                    p.literal_f64("min_msec_kick"),
-                    p.literal_f64("max_msec_kick"),
-                ) && min > max
-                {
-                    return Err(format!(
-                        "port `min_msec_kick`: {min} is more than max_msec_kick {max}"
-                    ));
-                }
-                Ok(Box::new(RLVisionKick::default()))
-            },
-        },
-    ]
+    );
 }
 
 /// The angle the goal posts span seen from `from`.
@@ -129,10 +138,13 @@ pub(crate) fn calc_kick_dir(
 }
 
 /// `CalcKickDir`: the kick direction for the known ball (nothing without one).
-struct CalcKickDir;
+struct CalcKickDir {
+    ports: PortValues,
+}
 
-impl Leaf for CalcKickDir {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CalcKickDir {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let threshold = p.f64(cx, "cross_threshold")?;
         let c = cx.ctx_mut();
         if let Some(b) = ball(c) {
@@ -140,6 +152,10 @@ impl Leaf for CalcKickDir {
             calc_kick_dir(&mut c.memory.booster, &f, b, threshold);
         }
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
@@ -162,14 +178,16 @@ fn kick_motion(c: &SoccerContext, pose: &Pose2<Field>, b: Point2<Field>) -> Body
 /// `Kick` (stateful): kicks for `min_msec_kick` + `msecs_stablize` + range / speed.
 #[derive(Default)]
 struct Kick {
+    ports: PortValues,
     since: f64,
     duration: f64,
     start_ball: Option<Point2<Field>>,
     last_seen: f64,
 }
 
-impl Leaf for Kick {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for Kick {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let now = cx.now();
         if cx.state() != NodeState::Running {
             let min = p.f64(cx, "min_msec_kick")? / 1000.0;
@@ -207,16 +225,22 @@ impl Leaf for Kick {
         drive(c, motion);
         Ok(Status::Running)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `RLVisionKick` (stateful): the vision kick.
 #[derive(Default)]
 struct RLVisionKick {
+    ports: PortValues,
     since: f64,
 }
 
-impl Leaf for RLVisionKick {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for RLVisionKick {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let now = cx.now();
         let min = p.f64(cx, "min_msec_kick")? / 1000.0;
         let max = p.f64(cx, "max_msec_kick")? / 1000.0;
@@ -244,6 +268,10 @@ impl Leaf for RLVisionKick {
         let motion = kick_motion(c, &pose, b);
         drive(c, motion);
         Ok(Status::Running)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 

@@ -5,10 +5,10 @@
 //! cooperation sets `odom_calibrated` from whether a pose is known. Their ports are checked
 //! as Booster declares them.
 
-use super::{Leaf, NodeKind, Ports};
+use super::leaf;
 use crate::context::SoccerContext;
 use decision_core::engine::blackboard::EntryType::{Bool, Double, Int, Str};
-use decision_core::engine::{Cx, Fault, PortDecl, Status};
+use decision_core::engine::{Behavior, Cx, Fault, PortDecl, PortValues, Registry, Status};
 use geometry::Pose2;
 
 /// The localisation modes of `SelfLocate`.
@@ -47,66 +47,70 @@ const MARKING_LOCATORS: [(&str, &str); 6] = [
     ),
 ];
 
-/// The localisation and utility nodes.
-pub fn kinds() -> Vec<NodeKind> {
-    let mut out = vec![
-        NodeKind {
-            id: "SelfLocate",
-            doc: "Marker-based pose search in a mode's constraint box (our world model is already localized: SUCCESS).",
-            ports: vec![
-                PortDecl::input_or(
-                    "mode",
-                    Str,
-                    "enter_field",
-                    "enter_field, face_forward, trust_direction or fall_recovery",
-                )
-                .one_of(&MODES),
-                PortDecl::input_or(
-                    "msecs_interval",
-                    Int,
-                    "10000",
-                    "least time between two searches (ms)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(Locator)),
-        },
-        NodeKind {
-            id: "SelfLocateEnterField",
-            doc: "Localizes at a touchline entry point of the own half (our world model is already localized: SUCCESS).",
-            ports: vec![
-                PortDecl::input_or(
-                    "msecs_interval",
-                    Int,
-                    "1000",
-                    "least time between two searches (ms)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(Locator)),
-        },
-        NodeKind {
-            id: "CalibrateOdom",
-            doc: "Sets the odometry to a pose (remembered in the brain state; our pose comes from the world model).",
-            ports: vec![
-                PortDecl::input_or("x", Double, "0", "x on the field (m)"),
-                PortDecl::input_or("y", Double, "0", "y on the field (m)"),
-                PortDecl::input_or("theta", Double, "0", "heading (rad)"),
-            ],
-            make: |_| Ok(Box::new(CalibrateOdom)),
-        },
-        NodeKind {
-            id: "PrintMsg",
-            doc: "Keeps `msg` as the brain state's last message (libraries print nothing).",
-            ports: vec![PortDecl::input("msg", Str, "the text to print")],
-            make: |_| Ok(Box::new(PrintMsg)),
-        },
-    ];
+/// Registers the localisation and utility nodes.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    leaf(
+        registry,
+        "SelfLocate",
+        "Marker-based pose search in a mode's constraint box (our world model is already localized: SUCCESS).",
+        vec![
+            PortDecl::input_or(
+                "mode",
+                Str,
+                "enter_field",
+                "enter_field, face_forward, trust_direction or fall_recovery",
+            )
+            .one_of(&MODES),
+            PortDecl::input_or(
+                "msecs_interval",
+                Int,
+                "10000",
+                "least time between two searches (ms)",
+            )
+            .at_least(0.0),
+        ],
+        |_| Ok(Box::new(Locator)),
+    );
+    leaf(
+        registry,
+        "SelfLocateEnterField",
+        "Localizes at a touchline entry point of the own half (our world model is already localized: SUCCESS).",
+        vec![
+            PortDecl::input_or(
+                "msecs_interval",
+                Int,
+                "1000",
+                "least time between two searches (ms)",
+            )
+            .at_least(0.0),
+        ],
+        |_| Ok(Box::new(Locator)),
+    );
+    leaf(
+        registry,
+        "CalibrateOdom",
+        "Sets the odometry to a pose (remembered in the brain state; our pose comes from the world model).",
+        vec![
+            PortDecl::input_or("x", Double, "0", "x on the field (m)"),
+            PortDecl::input_or("y", Double, "0", "y on the field (m)"),
+            PortDecl::input_or("theta", Double, "0", "heading (rad)"),
+        ],
+        |ports| Ok(Box::new(CalibrateOdom { ports })),
+    );
+    leaf(
+        registry,
+        "PrintMsg",
+        "Keeps `msg` as the brain state's last message (libraries print nothing).",
+        vec![PortDecl::input("msg", Str, "the text to print")],
+        |ports| Ok(Box::new(PrintMsg { ports })),
+    );
+
     for (id, doc) in MARKING_LOCATORS {
-        out.push(NodeKind {
+        leaf(
+            registry,
             id,
             doc,
-            ports: vec![
+            vec![
                 PortDecl::input_or(
                     "msecs_interval",
                     Int,
@@ -135,40 +139,57 @@ pub fn kinds() -> Vec<NodeKind> {
                     "check the fix against the field before accepting it",
                 ),
             ],
-            make: |_| Ok(Box::new(Locator)),
-        });
+            |_| Ok(Box::new(Locator)),
+        );
     }
-    out
 }
 
 /// A locator: the world model's pose is the fix.
 struct Locator;
 
-impl Leaf for Locator {
-    fn tick(&mut self, _p: &Ports, _cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for Locator {
+    fn tick(&mut self, _cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
 /// `CalibrateOdom`.
-struct CalibrateOdom;
+struct CalibrateOdom {
+    ports: PortValues,
+}
 
-impl Leaf for CalibrateOdom {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CalibrateOdom {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let pose = Pose2::new(p.f64(cx, "x")?, p.f64(cx, "y")?, p.f64(cx, "theta")?);
         cx.ctx_mut().memory.booster.odometry_reset = Some(pose);
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `PrintMsg`.
-struct PrintMsg;
+struct PrintMsg {
+    ports: PortValues,
+}
 
-impl Leaf for PrintMsg {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
-        let msg = p.text(cx, "msg");
+impl Behavior<SoccerContext> for PrintMsg {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
+        let msg = p.text(cx, "msg")?;
         cx.ctx_mut().memory.booster.message = Some(msg);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 

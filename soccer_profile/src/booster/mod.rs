@@ -8,8 +8,10 @@
 //!   self-localisation nodes, which our world model already answers).
 //! * [`cooperation`]: the root blackboard keys Booster's brain creates (`initEntry`) and
 //!   writes before every tick (game controller, ball memory, team ball, lead, kick-off wait).
-//! * [`catalogue`]: every node with its one-line doc and its ports (BT.CPP's typed ports with
-//!   defaults), the single source the registry and the docs are built from.
+//! * Each area registers its nodes through the engine's [`NodeModel`] (BT.CPP's typed ports
+//!   with defaults, ranges and choices, and the node's one-line doc); a node reads its ports
+//!   by name through [`PortValues`], which checks an entry-bound port's value as the compiler
+//!   checks a literal.
 //!
 //! Nodes read the blackboard through their ports only; what Booster's C++ brain keeps beside
 //! the tree (kick direction, lead, striker rank) lives in [`BrainState`] in the context's
@@ -27,90 +29,64 @@ pub mod walking;
 use crate::context::SoccerContext;
 use crate::motion::{Body, Head};
 use crate::params::FieldDimensions;
-use decision_core::engine::blackboard::Value;
 use decision_core::engine::{
-    Behavior, Children, Cx, Fault, NodeBuilder, NodeModel, Port, PortDecl, Registry, Status,
-    TreeSpec,
+    Behavior, Children, NodeBuilder, NodeModel, PortDecl, PortValues, Registry, TreeSpec,
 };
 use geometry::{Field, Point2, Pose2, Vector2};
 
-/// A Booster node's behaviour over its resolved ports.
-pub trait Leaf: Send {
-    /// Ticks once: reads ports from `ports`, acts on `cx`'s context.
-    fn tick(&mut self, ports: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault>;
-    /// The node was running and is abandoned (BT.CPP's `onHalted`).
-    fn halt(&mut self, _ctx: &mut SoccerContext) {}
+/// Builds a Booster node from its resolved ports; an `Err` is a compile error of the node.
+type MakeNode = fn(PortValues) -> Result<Box<dyn Behavior<SoccerContext>>, String>;
+
+/// Registers Booster leaf `id` with its declared `ports` and its one-line `doc`; `make`
+/// builds the node from its resolved ports (an `Err` is a compile error of the node).
+fn leaf(
+    registry: &mut Registry<SoccerContext>,
+    id: &'static str,
+    doc: &'static str,
+    ports: Vec<PortDecl>,
+    make: MakeNode,
+) {
+    let model = NodeModel::new(Children::None, ports).described(doc);
+    registry.register(id, model, move |b: &mut NodeBuilder<'_>| {
+        make(PortValues::of(b))
+    });
 }
 
-/// Builds a node's [`Leaf`] from its ports; an error is a compile error of the node.
-pub type Make = fn(&Ports) -> Result<Box<dyn Leaf>, String>;
-
-/// One node kind of the vocabulary: id, one-line doc, ports, constructor.
-pub struct NodeKind {
-    /// The registration id (the XML tag).
-    pub id: &'static str,
-    /// What the node does, in a line.
-    pub doc: &'static str,
-    /// Its ports with defaults, as BT.CPP's `providedPorts()`.
-    pub ports: Vec<PortDecl>,
-    /// Builds the node's [`Leaf`] from its resolved ports; an `Err` is a compile error.
-    pub make: Make,
-}
-
-/// Every node of the vocabulary, by area.
-pub fn catalogue() -> Vec<NodeKind> {
-    let mut all = Vec::new();
-    all.extend(head::kinds());
-    all.extend(walking::kinds());
-    all.extend(kicking::kinds());
-    all.extend(decisions::kinds());
-    all.extend(positioning::kinds());
-    all.extend(locating::kinds());
-    all
-}
-
-/// Registers every Booster node.
+/// Registers every Booster node, by area.
 pub fn register(registry: &mut Registry<SoccerContext>) {
-    for kind in catalogue() {
-        let make = kind.make;
-        let names: Vec<&'static str> = kind.ports.iter().map(|p| p.name).collect();
-        registry.register(
-            kind.id,
-            NodeModel::new(Children::None, kind.ports),
-            move |b: &mut NodeBuilder<'_>| {
-                let ports = Ports::resolve(b, &names);
-                let leaf = make(&ports)?;
-                Ok(Box::new(Node { ports, leaf }) as Box<dyn Behavior<SoccerContext>>)
-            },
-        );
-    }
+    head::register(registry);
+    walking::register(registry);
+    kicking::register(registry);
+    decisions::register(registry);
+    positioning::register(registry);
+    locating::register(registry);
+}
+
+/// The ids of the Booster nodes, sorted.
+pub fn node_ids() -> &'static [String] {
+    static IDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        let mut registry = Registry::new();
+        register(&mut registry);
+        registry.names().map(str::to_owned).collect()
+    })
 }
 
 /// Whether `id` is a Booster node.
 pub fn is_booster_node(id: &str) -> bool {
-    catalogue().iter().any(|k| k.id == id)
+    node_ids().binary_search_by(|k| k.as_str().cmp(id)).is_ok()
 }
 
 /// Whether `spec` uses a Booster node anywhere (such a tree needs Booster's brain).
 pub fn uses_booster_nodes(spec: &TreeSpec) -> bool {
-    let ids: Vec<&'static str> = catalogue().iter().map(|k| k.id).collect();
-    fn walk(spec: &TreeSpec, ids: &[&str]) -> bool {
-        ids.contains(&spec.kind.as_str()) || spec.children.iter().any(|c| walk(c, ids))
-    }
-    walk(spec, &ids)
+    is_booster_node(&spec.kind) || spec.children.iter().any(uses_booster_nodes)
 }
 
 /// One compile error per Booster node in `spec`, for a tree compiled without Booster's brain:
 /// the node, and how to choose the brain (the parameter or the tree file).
 pub fn booster_nodes_without_brain(spec: &TreeSpec) -> Vec<decision_core::engine::CompileError> {
-    let ids: Vec<&'static str> = catalogue().iter().map(|k| k.id).collect();
-    fn walk(
-        spec: &TreeSpec,
-        path: String,
-        ids: &[&str],
-        out: &mut Vec<decision_core::engine::CompileError>,
-    ) {
-        if ids.contains(&spec.kind.as_str()) {
+    fn walk(spec: &TreeSpec, path: String, out: &mut Vec<decision_core::engine::CompileError>) {
+        if is_booster_node(&spec.kind) {
             out.push(decision_core::engine::CompileError {
                 span: spec.span.clone(),
                 node_path: path.clone(),
@@ -123,109 +99,12 @@ pub fn booster_nodes_without_brain(spec: &TreeSpec) -> Vec<decision_core::engine
             });
         }
         for (i, child) in spec.children.iter().enumerate() {
-            walk(child, format!("{path}/{}[{i}]", child.label()), ids, out);
+            walk(child, format!("{path}/{}[{i}]", child.label()), out);
         }
     }
     let mut out = Vec::new();
-    walk(spec, spec.label().to_owned(), &ids, &mut out);
+    walk(spec, spec.label().to_owned(), &mut out);
     out
-}
-
-/// A registered Booster node: its ports and behaviour.
-struct Node {
-    ports: Ports,
-    leaf: Box<dyn Leaf>,
-}
-
-impl Behavior<SoccerContext> for Node {
-    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
-        self.leaf.tick(&self.ports, cx)
-    }
-
-    fn halt(&mut self, cx: &mut Cx<'_, SoccerContext>) {
-        self.leaf.halt(cx.ctx_mut());
-    }
-
-    fn can_resume(&self) -> bool {
-        true
-    }
-}
-
-/// A node's declared ports, resolved at compile time (literals already of the port's type).
-pub struct Ports {
-    entries: Vec<(&'static str, Port)>,
-}
-
-impl Ports {
-    fn resolve(b: &NodeBuilder<'_>, names: &[&'static str]) -> Ports {
-        Ports {
-            entries: names.iter().map(|n| (*n, b.port(n))).collect(),
-        }
-    }
-
-    fn port(&self, name: &str) -> &Port {
-        self.entries
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(&Port::Missing, |(_, p)| p)
-    }
-
-    /// The literal value of port `name`, if it is one (constructors check ranges with it).
-    pub fn literal(&self, name: &str) -> Option<&Value> {
-        match self.port(name) {
-            Port::Literal(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// A literal number of port `name` (`None` for a blackboard entry or a missing port).
-    pub fn literal_f64(&self, name: &str) -> Option<f64> {
-        self.literal(name).and_then(|v| v.as_double().ok())
-    }
-
-    /// Port `name` as a finite double.
-    pub fn f64(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<f64, Fault> {
-        let v = cx.get_double(self.port(name), name)?;
-        if v.is_finite() {
-            Ok(v)
-        } else {
-            Err(Fault::from(format!("port `{name}`: not a finite number")))
-        }
-    }
-
-    /// Port `name` as a bool.
-    pub fn bool(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<bool, Fault> {
-        Ok(cx.get_bool(self.port(name), name)?)
-    }
-
-    /// Port `name` as an int.
-    pub fn i64(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> Result<i64, Fault> {
-        Ok(cx.get_int(self.port(name), name)?)
-    }
-
-    /// Port `name` as text (an empty string when its entry has no value).
-    pub fn text(&self, cx: &Cx<'_, SoccerContext>, name: &str) -> String {
-        let mut out = String::new();
-        if let Some(v) = cx.get(self.port(name)) {
-            v.write_string_into(&mut out);
-        }
-        out
-    }
-
-    /// Writes output port `name` (an unconnected output is not written, as in BT.CPP).
-    pub fn set(
-        &self,
-        cx: &mut Cx<'_, SoccerContext>,
-        name: &str,
-        value: Value,
-    ) -> Result<(), Fault> {
-        match self.port(name) {
-            Port::Missing => Ok(()),
-            port => cx
-                .set(port, value)
-                .map_err(|e| Fault::from(format!("port `{name}`: {e}"))),
-        }
-    }
 }
 
 /// What Booster's brain keeps beside the tree (its `data` struct), per robot.
@@ -380,7 +259,7 @@ pub(crate) mod test_support {
     //! Ticking one Booster node against a context.
     use super::*;
     use crate::leaves::test_support as soccer;
-    use decision_core::engine::{Tree, compile};
+    use decision_core::engine::{Status, Tree, compile};
 
     pub use soccer::{context, frame};
 
@@ -448,27 +327,26 @@ pub(crate) mod test_support {
 mod tests {
     use super::test_support::*;
     use super::*;
+    use decision_core::engine::Status;
 
     #[test]
-    fn every_node_has_a_doc_and_described_ports_and_a_unique_id() {
-        let all = catalogue();
+    fn every_node_has_a_doc_and_described_ports() {
+        let mut registry = Registry::new();
+        register(&mut registry);
+        let all: Vec<(&str, &NodeModel)> = registry.models().collect();
         assert!(all.len() >= 35, "{}", all.len());
-        let mut ids: Vec<&str> = all.iter().map(|k| k.id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        assert_eq!(ids.len(), all.len(), "duplicate ids");
-        for k in &all {
-            assert!(!k.doc.trim().is_empty(), "{} has no doc", k.id);
-            for p in &k.ports {
+        assert_eq!(all.len(), node_ids().len());
+        for (id, model) in all {
+            assert!(!model.description.trim().is_empty(), "{id} has no doc");
+            for p in &model.ports {
                 assert!(
                     !p.description.trim().is_empty(),
-                    "{}.{} has no description",
-                    k.id,
+                    "{id}.{} has no description",
                     p.name
                 );
             }
             // Every node compiles with its defaults alone (required ports aside).
-            let required: Vec<(&str, &str)> = k
+            let required: Vec<(&str, &str)> = model
                 .ports
                 .iter()
                 .filter(|p| {
@@ -477,10 +355,41 @@ mod tests {
                 })
                 .map(|p| (p.name, "x"))
                 .collect();
-            if let Err(e) = compile_node(k.id, &required) {
-                panic!("{}: {e}", k.id);
+            if let Err(e) = compile_node(id, &required) {
+                panic!("{id}: {e}");
             }
         }
+    }
+
+    #[test]
+    fn a_port_bound_to_an_entry_gets_the_checks_of_a_literal_when_read() {
+        use decision_core::engine::blackboard::Value;
+        let mut ctx = at([0.0, 0.0, 0.0], None);
+        let mut scan = node("CamScanField", &[("msec_cycle", "{cycle}")]);
+        let set = |tree: &mut decision_core::engine::Tree<SoccerContext>, key, value| {
+            let root = tree.root_scope();
+            tree.blackboard_mut()
+                .set(root, key, value)
+                .unwrap_or_else(|e| panic!("{e}"));
+        };
+        set(&mut scan, "cycle", Value::Int(0));
+        let error = scan.try_tick(&mut ctx, 1.0).err().map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("CamScanField: port `msec_cycle`: must be > 0, got 0")
+        );
+        set(&mut scan, "cycle", Value::Int(4000));
+        assert_eq!(scan.try_tick(&mut ctx, 1.0), Ok(Status::Success));
+        let mut slot = node("GoToFreekickPosition", &[("side", "{side}")]);
+        set(&mut slot, "side", Value::Str("atack".into()));
+        let error = slot.try_tick(&mut ctx, 1.0).err().map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                "GoToFreekickPosition: port `side`: `atack` is not one of attack, defense \
+                 (did you mean `attack`?)"
+            )
+        );
     }
 
     #[test]

@@ -6,15 +6,15 @@
 //! have a lower player number).
 
 use super::walking::walk_to_pose;
-use super::{Leaf, NodeKind, Ports, ball, field, own_goal};
+use super::{ball, field, leaf, own_goal};
 use crate::context::SoccerContext;
 use crate::params::FieldDimensions;
 use decision_core::engine::blackboard::EntryType::{Double, Str};
-use decision_core::engine::{Cx, Fault, PortDecl, Status};
+use decision_core::engine::{Behavior, Cx, Fault, PortDecl, PortValues, Registry, Status};
 use geometry::{Field, Point2, Pose2, Vector2};
 
-/// Catalogue entries of the positioning nodes, `GoToReadyPosition` through `GoToFreekickPosition`.
-pub fn kinds() -> Vec<NodeKind> {
+/// Registers the positioning nodes, `GoToReadyPosition` through `GoToFreekickPosition`.
+pub fn register(registry: &mut Registry<SoccerContext>) {
     let walk_ports = |theta: &'static str, vx: &'static str, vy: &'static str| {
         vec![
             PortDecl::input_or(
@@ -47,58 +47,60 @@ pub fn kinds() -> Vec<NodeKind> {
         );
         ports
     };
-    vec![
-        NodeKind {
-            id: "GoToReadyPosition",
-            doc: "Walks to the ready slot of this robot's striker rank (or the goalkeeper's), facing the opponent goal.",
-            ports: walk_ports("0.5", "0.8", "0.5"),
-            make: |_| Ok(Box::new(GoToReadyPosition)),
-        },
-        NodeKind {
-            id: "GoToGoalBlockingPosition",
-            doc: "Blocks the ball's way to the own goal: on the ball-goal line `dist_to_goalline` in front of the goal line, facing the ball.",
-            ports: with_goalline(walk_ports("0.8", "0.1", "0.1")),
-            make: |_| Ok(Box::new(GoToGoalBlockingPosition)),
-        },
-        NodeKind {
-            id: "Assist",
-            doc: "Stays 2 m (a second assistant 4 m) behind the ball towards the own goal, facing the ball.",
-            ports: with_goalline(walk_ports("0.8", "0.1", "0.1")),
-            make: |_| Ok(Box::new(Assist)),
-        },
-        NodeKind {
-            id: "GoToFreekickPosition",
-            doc: "Walks to this robot's free-kick slot (attack: behind the ball along the kick direction; defense: towards the own goal); RUNNING until within 0.2 m and 0.1 rad.",
-            ports: vec![
-                PortDecl::input_or(
-                    "side",
-                    Str,
-                    "attack",
-                    "`attack` (our free kick) or `defense`",
-                )
-                .one_of(&["attack", "defense"]),
-                PortDecl::input_or(
-                    "attack_dist",
-                    Double,
-                    "0.7",
-                    "distance behind the ball of the kicker's slot (m)",
-                )
+    leaf(
+        registry,
+        "GoToReadyPosition",
+        "Walks to the ready slot of this robot's striker rank (or the goalkeeper's), facing the opponent goal.",
+        walk_ports("0.5", "0.8", "0.5"),
+        |ports| Ok(Box::new(GoToReadyPosition { ports })),
+    );
+    leaf(
+        registry,
+        "GoToGoalBlockingPosition",
+        "Blocks the ball's way to the own goal: on the ball-goal line `dist_to_goalline` in front of the goal line, facing the ball.",
+        with_goalline(walk_ports("0.8", "0.1", "0.1")),
+        |ports| Ok(Box::new(GoToGoalBlockingPosition { ports })),
+    );
+    leaf(
+        registry,
+        "Assist",
+        "Stays 2 m (a second assistant 4 m) behind the ball towards the own goal, facing the ball.",
+        with_goalline(walk_ports("0.8", "0.1", "0.1")),
+        |ports| Ok(Box::new(Assist { ports })),
+    );
+    leaf(
+        registry,
+        "GoToFreekickPosition",
+        "Walks to this robot's free-kick slot (attack: behind the ball along the kick direction; defense: towards the own goal); RUNNING until within 0.2 m and 0.1 rad.",
+        vec![
+            PortDecl::input_or(
+                "side",
+                Str,
+                "attack",
+                "`attack` (our free kick) or `defense`",
+            )
+            .one_of(&["attack", "defense"]),
+            PortDecl::input_or(
+                "attack_dist",
+                Double,
+                "0.7",
+                "distance behind the ball of the kicker's slot (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "defense_dist",
+                Double,
+                "1.9",
+                "least distance from the ball of a defender's slot (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("vx_limit", Double, "1.2", "walking speed limit (m/s)")
                 .at_least(0.0),
-                PortDecl::input_or(
-                    "defense_dist",
-                    Double,
-                    "1.9",
-                    "least distance from the ball of a defender's slot (m)",
-                )
+            PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
                 .at_least(0.0),
-                PortDecl::input_or("vx_limit", Double, "1.2", "walking speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
-                    .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(GoToFreekickPosition)),
-        },
-    ]
+        ],
+        |ports| Ok(Box::new(GoToFreekickPosition { ports })),
+    );
 }
 
 /// The ready slot of a striker of `rank` (or the goalkeeper), facing the opponent goal.
@@ -125,7 +127,7 @@ pub(crate) fn ready_slot(
 }
 
 /// Reads the `dist_tolerance`, `theta_tolerance` and `vx_limit` ports.
-fn walk_limits(p: &Ports, cx: &Cx<'_, SoccerContext>) -> Result<([f64; 3], f64), Fault> {
+fn walk_limits(p: &PortValues, cx: &Cx<'_, SoccerContext>) -> Result<([f64; 3], f64), Fault> {
     let d = p.f64(cx, "dist_tolerance")?;
     let t = p.f64(cx, "theta_tolerance")?;
     let v = p.f64(cx, "vx_limit")?.abs();
@@ -143,10 +145,13 @@ fn facing(position: Point2<Field>, at: Point2<Field>, fallback: f64) -> Pose2<Fi
 }
 
 /// `GoToReadyPosition`.
-struct GoToReadyPosition;
+struct GoToReadyPosition {
+    ports: PortValues,
+}
 
-impl Leaf for GoToReadyPosition {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for GoToReadyPosition {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let (tol, speed) = walk_limits(p, cx)?;
         let c = cx.ctx_mut();
         let b = &c.memory.booster;
@@ -154,6 +159,10 @@ impl Leaf for GoToReadyPosition {
         c.out.kickoff_pose = Some(slot);
         walk_to_pose(c, slot, tol, speed);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
@@ -190,16 +199,23 @@ pub(crate) fn blocking_spot(
 }
 
 /// `GoToGoalBlockingPosition`.
-struct GoToGoalBlockingPosition;
+struct GoToGoalBlockingPosition {
+    ports: PortValues,
+}
 
-impl Leaf for GoToGoalBlockingPosition {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for GoToGoalBlockingPosition {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let (tol, speed) = walk_limits(p, cx)?;
         let d = p.f64(cx, "dist_to_goalline")?;
         let c = cx.ctx_mut();
         let spot = blocking_spot(field(c), ball(c), c.memory.booster.goalkeeper, d);
         walk_to_pose(c, spot, tol, speed);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
@@ -225,10 +241,13 @@ pub(crate) fn assist_spot(f: &FieldDimensions, b: Point2<Field>, cost_rank: usiz
 }
 
 /// `Assist`.
-struct Assist;
+struct Assist {
+    ports: PortValues,
+}
 
-impl Leaf for Assist {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for Assist {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let (tol, speed) = walk_limits(p, cx)?;
         let c = cx.ctx_mut();
         let Some(b) = ball(c) else {
@@ -237,6 +256,10 @@ impl Leaf for Assist {
         let spot = assist_spot(field(c), b, c.memory.booster.cost_rank);
         walk_to_pose(c, spot, tol, speed);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
@@ -276,11 +299,14 @@ pub(crate) fn freekick_slot(
 }
 
 /// `GoToFreekickPosition` (stateful).
-struct GoToFreekickPosition;
+struct GoToFreekickPosition {
+    ports: PortValues,
+}
 
-impl Leaf for GoToFreekickPosition {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
-        let side = p.text(cx, "side");
+impl Behavior<SoccerContext> for GoToFreekickPosition {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
+        let side = p.text(cx, "side")?;
         let attack = match side.as_str() {
             "attack" => true,
             "defense" => false,
@@ -302,6 +328,10 @@ impl Leaf for GoToFreekickPosition {
         } else {
             Status::Running
         })
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 

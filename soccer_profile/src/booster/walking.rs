@@ -5,276 +5,294 @@
 //! velocity is `stand`; its pose walks (`moveToPoseOnField`) are our `walk_to` through the
 //! path planner.
 
-use super::{Leaf, NodeKind, Ports, ball, drive, elapsed, field, on_field, velocity_to};
+use super::{ball, drive, elapsed, field, leaf, on_field, velocity_to};
 use crate::context::SoccerContext;
 use crate::leaves::walking::walk_to;
 use crate::motion::{Body, TurnDirection};
 use decision_core::engine::blackboard::EntryType::{Bool, Double, Int, Str};
-use decision_core::engine::{Cx, Fault, NodeState, PortDecl, Status};
+use decision_core::engine::{
+    Behavior, Cx, Fault, NodeState, PortDecl, PortValues, Registry, Status,
+};
 use geometry::{Field, Point2, Pose2, Vector2, wrap_pi};
 use std::f64::consts::FRAC_PI_2;
 
-/// Catalogue entries of the body nodes, `SetVelocity` through `Adjust`.
-pub fn kinds() -> Vec<NodeKind> {
-    vec![
-        NodeKind {
-            id: "SetVelocity",
-            doc: "Walks with a body velocity (robot frame); all zero stands.",
-            ports: vec![
-                PortDecl::input_or("x", Double, "0", "forward velocity (m/s)"),
-                PortDecl::input_or("y", Double, "0", "leftward velocity (m/s)"),
-                PortDecl::input_or("theta", Double, "0", "turn rate (rad/s, left positive)"),
-            ],
-            make: |_| Ok(Box::new(SetVelocity)),
+/// Registers the body nodes, `SetVelocity` through `Adjust`.
+pub fn register(registry: &mut Registry<SoccerContext>) {
+    leaf(
+        registry,
+        "SetVelocity",
+        "Walks with a body velocity (robot frame); all zero stands.",
+        vec![
+            PortDecl::input_or("x", Double, "0", "forward velocity (m/s)"),
+            PortDecl::input_or("y", Double, "0", "leftward velocity (m/s)"),
+            PortDecl::input_or("theta", Double, "0", "turn rate (rad/s, left positive)"),
+        ],
+        |ports| Ok(Box::new(SetVelocity { ports })),
+    );
+    leaf(
+        registry,
+        "StepOnSpot",
+        "Steps on the spot (a tiny forward velocity alternating in sign every second).",
+        vec![],
+        |_| Ok(Box::new(StepOnSpot)),
+    );
+    leaf(
+        registry,
+        "StandStill",
+        "Stands for `msecs`, RUNNING until then, then SUCCESS.",
+        vec![PortDecl::input_or("msecs", Int, "1000", "how long to stand (ms)").at_least(0.0)],
+        |ports| Ok(Box::new(StandStill { ports, since: 0.0 })),
+    );
+    leaf(
+        registry,
+        "MoveToPoseOnField",
+        "Walks to a field pose (through the path planner); stands within the tolerances.",
+        vec![
+            PortDecl::input_or("x", Double, "0", "target x on the field (m)"),
+            PortDecl::input_or("y", Double, "0", "target y on the field (m)"),
+            PortDecl::input_or("theta", Double, "0", "target heading (rad)"),
+            PortDecl::input_or(
+                "long_range_threshold",
+                Double,
+                "1.5",
+                "beyond this distance walk facing the target (m; the planner decides)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "turn_threshold",
+                Double,
+                "0.4",
+                "turn first above this heading error (rad; the planner decides)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("vx_limit", Double, "0.8", "walking speed limit (m/s)")
+                .at_least(0.0),
+            PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
+                .at_least(0.0),
+            PortDecl::input_or("vtheta_limit", Double, "0.2", "turn rate limit (rad/s)")
+                .at_least(0.0),
+            PortDecl::input_or(
+                "x_tolerance",
+                Double,
+                "0.5",
+                "arrived within this x error (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "y_tolerance",
+                Double,
+                "0.5",
+                "arrived within this y error (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "theta_tolerance",
+                Double,
+                "0.5",
+                "arrived within this heading error (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "avoid_obstacle",
+                Bool,
+                "false",
+                "walk around obstacles (the planner always does)",
+            ),
+        ],
+        |ports| Ok(Box::new(MoveToPoseOnField { ports })),
+    );
+    leaf(
+        registry,
+        "TurnOnSpot",
+        "Turns on the spot by `rad` (towards the ball's side if asked), at most 5 s; RUNNING until done.",
+        vec![
+            PortDecl::input_or("rad", Double, "0", "angle to turn (rad, left positive)"),
+            PortDecl::input_or(
+                "towards_ball",
+                Bool,
+                "false",
+                "turn towards the side of the last seen ball",
+            ),
+        ],
+        |ports| {
+            Ok(Box::new(TurnOnSpot {
+                ports,
+                ..TurnOnSpot::default()
+            }))
         },
-        NodeKind {
-            id: "StepOnSpot",
-            doc: "Steps on the spot (a tiny forward velocity alternating in sign every second).",
-            ports: vec![],
-            make: |_| Ok(Box::new(StepOnSpot)),
+    );
+    leaf(
+        registry,
+        "RobotFindBall",
+        "Turns the body towards the side of the last seen ball until a ball is known; RUNNING until then.",
+        vec![PortDecl::input_or("vyaw_limit", Double, "1.0", "turn rate (rad/s)").at_least(0.0)],
+        |ports| Ok(Box::new(RobotFindBall { ports })),
+    );
+    leaf(
+        registry,
+        "GoBackInField",
+        "Outside the field by more than `valve`: walks back in at 0.4 m/s.",
+        vec![
+            PortDecl::input_or(
+                "valve",
+                Double,
+                "0.5",
+                "margin outside the lines that still counts as in (m)",
+            )
+            .at_least(0.0),
+        ],
+        |ports| Ok(Box::new(GoBackInField { ports })),
+    );
+    leaf(
+        registry,
+        "CheckAndStandUp",
+        "Fallen and able to: stands up (at most 2 attempts per fall); nothing else may move the body then.",
+        vec![],
+        |_| Ok(Box::new(CheckAndStandUp)),
+    );
+    leaf(
+        registry,
+        "WaveHand",
+        "Starts or stops waving (kept in the brain state; our motions have no arm).",
+        vec![
+            PortDecl::input_or("action", Str, "start", "`start` or `stop`")
+                .one_of(&["start", "stop"]),
+        ],
+        |ports| Ok(Box::new(WaveHand { ports })),
+    );
+    leaf(
+        registry,
+        "SimpleChase",
+        "Walks straight at the ball and stops within `stop_dist`; stands without a ball.",
+        vec![
+            PortDecl::input_or(
+                "stop_dist",
+                Double,
+                "1.0",
+                "stop walking within this distance of the ball (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "stop_angle",
+                Double,
+                "0.1",
+                "stop turning within this bearing of the ball (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("vy_limit", Double, "0.2", "sideways speed limit (m/s)")
+                .at_least(0.0),
+            PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
+                .at_least(0.0),
+        ],
+        |ports| Ok(Box::new(SimpleChase { ports })),
+    );
+    leaf(
+        registry,
+        "Chase",
+        "Walks behind the ball along the kick direction, circling back at `safe_dist` when on the wrong side.",
+        vec![
+            PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
+                .at_least(0.0),
+            PortDecl::input_or("vy_limit", Double, "0.4", "sideways speed limit (m/s)")
+                .at_least(0.0),
+            PortDecl::input_or("vtheta_limit", Double, "1.0", "turn rate limit (rad/s)")
+                .at_least(0.0),
+            PortDecl::input_or(
+                "dist",
+                Double,
+                "0.1",
+                "distance behind the ball to aim at (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "safe_dist",
+                Double,
+                "4.0",
+                "radius of the circle back around the ball (m)",
+            )
+            .at_least(0.0),
+        ],
+        |ports| {
+            Ok(Box::new(Chase {
+                ports,
+                direct: false,
+            }))
         },
-        NodeKind {
-            id: "StandStill",
-            doc: "Stands for `msecs`, RUNNING until then, then SUCCESS.",
-            ports: vec![
-                PortDecl::input_or("msecs", Int, "1000", "how long to stand (ms)").at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(StandStill { since: 0.0 })),
-        },
-        NodeKind {
-            id: "MoveToPoseOnField",
-            doc: "Walks to a field pose (through the path planner); stands within the tolerances.",
-            ports: vec![
-                PortDecl::input_or("x", Double, "0", "target x on the field (m)"),
-                PortDecl::input_or("y", Double, "0", "target y on the field (m)"),
-                PortDecl::input_or("theta", Double, "0", "target heading (rad)"),
-                PortDecl::input_or(
-                    "long_range_threshold",
-                    Double,
-                    "1.5",
-                    "beyond this distance walk facing the target (m; the planner decides)",
-                )
+    );
+    leaf(
+        registry,
+        "Adjust",
+        "Orbits the ball at `range` until behind it along the kick direction, facing the ball.",
+        vec![
+            PortDecl::input_or(
+                "turn_threshold",
+                Double,
+                "3.25",
+                "largest kick-direction error still adjusted (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or("vx_limit", Double, "0.05", "forward speed limit (m/s)")
                 .at_least(0.0),
-                PortDecl::input_or(
-                    "turn_threshold",
-                    Double,
-                    "0.4",
-                    "turn first above this heading error (rad; the planner decides)",
-                )
+            PortDecl::input_or("vy_limit", Double, "0.05", "sideways speed limit (m/s)")
                 .at_least(0.0),
-                PortDecl::input_or("vx_limit", Double, "0.8", "walking speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vy_limit", Double, "0.5", "sideways speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vtheta_limit", Double, "0.2", "turn rate limit (rad/s)")
-                    .at_least(0.0),
-                PortDecl::input_or(
-                    "x_tolerance",
-                    Double,
-                    "0.5",
-                    "arrived within this x error (m)",
-                )
+            PortDecl::input_or("vtheta_limit", Double, "0.1", "turn rate limit (rad/s)")
                 .at_least(0.0),
-                PortDecl::input_or(
-                    "y_tolerance",
-                    Double,
-                    "0.5",
-                    "arrived within this y error (m)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "theta_tolerance",
-                    Double,
-                    "0.5",
-                    "arrived within this heading error (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "avoid_obstacle",
-                    Bool,
-                    "false",
-                    "walk around obstacles (the planner always does)",
-                ),
-            ],
-            make: |_| Ok(Box::new(MoveToPoseOnField)),
-        },
-        NodeKind {
-            id: "TurnOnSpot",
-            doc: "Turns on the spot by `rad` (towards the ball's side if asked), at most 5 s; RUNNING until done.",
-            ports: vec![
-                PortDecl::input_or("rad", Double, "0", "angle to turn (rad, left positive)"),
-                PortDecl::input_or(
-                    "towards_ball",
-                    Bool,
-                    "false",
-                    "turn towards the side of the last seen ball",
-                ),
-            ],
-            make: |_| Ok(Box::new(TurnOnSpot::default())),
-        },
-        NodeKind {
-            id: "RobotFindBall",
-            doc: "Turns the body towards the side of the last seen ball until a ball is known; RUNNING until then.",
-            ports: vec![
-                PortDecl::input_or("vyaw_limit", Double, "1.0", "turn rate (rad/s)").at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(RobotFindBall)),
-        },
-        NodeKind {
-            id: "GoBackInField",
-            doc: "Outside the field by more than `valve`: walks back in at 0.4 m/s.",
-            ports: vec![
-                PortDecl::input_or(
-                    "valve",
-                    Double,
-                    "0.5",
-                    "margin outside the lines that still counts as in (m)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(GoBackInField)),
-        },
-        NodeKind {
-            id: "CheckAndStandUp",
-            doc: "Fallen and able to: stands up (at most 2 attempts per fall); nothing else may move the body then.",
-            ports: vec![],
-            make: |_| Ok(Box::new(CheckAndStandUp)),
-        },
-        NodeKind {
-            id: "WaveHand",
-            doc: "Starts or stops waving (kept in the brain state; our motions have no arm).",
-            ports: vec![
-                PortDecl::input_or("action", Str, "start", "`start` or `stop`")
-                    .one_of(&["start", "stop"]),
-            ],
-            make: |_| Ok(Box::new(WaveHand)),
-        },
-        NodeKind {
-            id: "SimpleChase",
-            doc: "Walks straight at the ball and stops within `stop_dist`; stands without a ball.",
-            ports: vec![
-                PortDecl::input_or(
-                    "stop_dist",
-                    Double,
-                    "1.0",
-                    "stop walking within this distance of the ball (m)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "stop_angle",
-                    Double,
-                    "0.1",
-                    "stop turning within this bearing of the ball (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or("vy_limit", Double, "0.2", "sideways speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
-                    .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(SimpleChase)),
-        },
-        NodeKind {
-            id: "Chase",
-            doc: "Walks behind the ball along the kick direction, circling back at `safe_dist` when on the wrong side.",
-            ports: vec![
-                PortDecl::input_or("vx_limit", Double, "0.6", "forward speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vy_limit", Double, "0.4", "sideways speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vtheta_limit", Double, "1.0", "turn rate limit (rad/s)")
-                    .at_least(0.0),
-                PortDecl::input_or(
-                    "dist",
-                    Double,
-                    "0.1",
-                    "distance behind the ball to aim at (m)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "safe_dist",
-                    Double,
-                    "4.0",
-                    "radius of the circle back around the ball (m)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(Chase { direct: false })),
-        },
-        NodeKind {
-            id: "Adjust",
-            doc: "Orbits the ball at `range` until behind it along the kick direction, facing the ball.",
-            ports: vec![
-                PortDecl::input_or(
-                    "turn_threshold",
-                    Double,
-                    "3.25",
-                    "largest kick-direction error still adjusted (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or("vx_limit", Double, "0.05", "forward speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vy_limit", Double, "0.05", "sideways speed limit (m/s)")
-                    .at_least(0.0),
-                PortDecl::input_or("vtheta_limit", Double, "0.1", "turn rate limit (rad/s)")
-                    .at_least(0.0),
-                PortDecl::input_or(
-                    "range",
-                    Double,
-                    "2.25",
-                    "distance to hold from the ball (m)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "vtheta_factor",
-                    Double,
-                    "3.0",
-                    "turn rate per rad of ball bearing",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "tangential_speed_far",
-                    Double,
-                    "0.2",
-                    "orbit speed while far from the kick direction (m/s)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "tangential_speed_near",
-                    Double,
-                    "0.15",
-                    "orbit speed near the kick direction (m/s)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "near_threshold",
-                    Double,
-                    "0.8",
-                    "kick-direction error below which the orbit is `near` (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "no_turn_threshold",
-                    Double,
-                    "0.1",
-                    "kick-direction error below which the robot stops orbiting (rad)",
-                )
-                .at_least(0.0),
-                PortDecl::input_or(
-                    "turn_first_threshold",
-                    Double,
-                    "0.5",
-                    "ball bearing above which the robot turns before moving (rad)",
-                )
-                .at_least(0.0),
-            ],
-            make: |_| Ok(Box::new(Adjust)),
-        },
-    ]
+            PortDecl::input_or(
+                "range",
+                Double,
+                "2.25",
+                "distance to hold from the ball (m)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "vtheta_factor",
+                Double,
+                "3.0",
+                "turn rate per rad of ball bearing",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "tangential_speed_far",
+                Double,
+                "0.2",
+                "orbit speed while far from the kick direction (m/s)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "tangential_speed_near",
+                Double,
+                "0.15",
+                "orbit speed near the kick direction (m/s)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "near_threshold",
+                Double,
+                "0.8",
+                "kick-direction error below which the orbit is `near` (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "no_turn_threshold",
+                Double,
+                "0.1",
+                "kick-direction error below which the robot stops orbiting (rad)",
+            )
+            .at_least(0.0),
+            PortDecl::input_or(
+                "turn_first_threshold",
+                Double,
+                "0.5",
+                "ball bearing above which the robot turns before moving (rad)",
+            )
+            .at_least(0.0),
+        ],
+        |ports| Ok(Box::new(Adjust { ports })),
+    );
 }
 
 /// Reads the `[vx_limit, vy_limit, vtheta_limit]` ports.
-fn limits(p: &Ports, cx: &Cx<'_, SoccerContext>) -> Result<[f64; 3], Fault> {
+fn limits(p: &PortValues, cx: &Cx<'_, SoccerContext>) -> Result<[f64; 3], Fault> {
     Ok([
         p.f64(cx, "vx_limit")?.abs(),
         p.f64(cx, "vy_limit")?.abs(),
@@ -292,21 +310,28 @@ fn velocity(vx: f64, vy: f64, vyaw: f64) -> Body {
 }
 
 /// `SetVelocity`: the given body velocity.
-struct SetVelocity;
+struct SetVelocity {
+    ports: PortValues,
+}
 
-impl Leaf for SetVelocity {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for SetVelocity {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let (x, y, theta) = (p.f64(cx, "x")?, p.f64(cx, "y")?, p.f64(cx, "theta")?);
         drive(cx.ctx_mut(), velocity(x, y, theta));
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
 /// `StepOnSpot`: ±0.01 m/s forward, the sign flipping every second of the injected clock.
 struct StepOnSpot;
 
-impl Leaf for StepOnSpot {
-    fn tick(&mut self, _p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for StepOnSpot {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         let vx = if cx.now().floor() as i64 % 2 == 0 {
             0.01
         } else {
@@ -322,15 +347,21 @@ impl Leaf for StepOnSpot {
         );
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `StandStill` (stateful): stands for `msecs`.
 struct StandStill {
+    ports: PortValues,
     since: f64,
 }
 
-impl Leaf for StandStill {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for StandStill {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let msecs = p.f64(cx, "msecs")?;
         let now = cx.now();
         if cx.state() != NodeState::Running {
@@ -343,14 +374,21 @@ impl Leaf for StandStill {
             Status::Running
         })
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `MoveToPoseOnField`: walks to the pose; stands once within the tolerances. Not
 /// localized: stands.
-struct MoveToPoseOnField;
+struct MoveToPoseOnField {
+    ports: PortValues,
+}
 
-impl Leaf for MoveToPoseOnField {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for MoveToPoseOnField {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let target = Pose2::new(p.f64(cx, "x")?, p.f64(cx, "y")?, p.f64(cx, "theta")?);
         let tol = [
             p.f64(cx, "x_tolerance")?,
@@ -361,6 +399,10 @@ impl Leaf for MoveToPoseOnField {
         let c = cx.ctx_mut();
         walk_to_pose(c, target, tol, speed);
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
@@ -390,14 +432,16 @@ pub(crate) fn walk_to_pose(
 /// `TurnOnSpot` (stateful): turns until the integrated heading change reaches `rad`, or 5 s.
 #[derive(Default)]
 struct TurnOnSpot {
+    ports: PortValues,
     since: f64,
     goal: f64,
     turned: f64,
     last_yaw: Option<f64>,
 }
 
-impl Leaf for TurnOnSpot {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for TurnOnSpot {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let now = cx.now();
         if cx.state() != NodeState::Running {
             let rad = p.f64(cx, "rad")?;
@@ -438,13 +482,20 @@ impl Leaf for TurnOnSpot {
         drive(c, Body::Turn(direction));
         Ok(Status::Running)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `RobotFindBall` (stateful): turns towards the last ball's side until a ball is known.
-struct RobotFindBall;
+struct RobotFindBall {
+    ports: PortValues,
+}
 
-impl Leaf for RobotFindBall {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for RobotFindBall {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let rate = p.f64(cx, "vyaw_limit")?.abs();
         let c = cx.ctx_mut();
         if ball(c).is_some() {
@@ -466,14 +517,21 @@ impl Leaf for RobotFindBall {
         );
         Ok(Status::Running)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `GoBackInField`: walks to the nearest point `valve` inside the lines when outside by more
 /// than `valve`.
-struct GoBackInField;
+struct GoBackInField {
+    ports: PortValues,
+}
 
-impl Leaf for GoBackInField {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for GoBackInField {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let valve = p.f64(cx, "valve")?.abs();
         let c = cx.ctx_mut();
         let Some(pose) = c.world.pose else {
@@ -501,13 +559,17 @@ impl Leaf for GoBackInField {
         }
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `CheckAndStandUp`: stands up after a fall when the motion is available (2 attempts).
 struct CheckAndStandUp;
 
-impl Leaf for CheckAndStandUp {
-    fn tick(&mut self, _p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for CheckAndStandUp {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
         let c = cx.ctx_mut();
         let penalized = c.world.primary_state == crate::frame::PrimaryState::Penalized;
         let b = &mut c.memory.booster;
@@ -527,14 +589,21 @@ impl Leaf for CheckAndStandUp {
         }
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `WaveHand`: remembers whether the robot waves.
-struct WaveHand;
+struct WaveHand {
+    ports: PortValues,
+}
 
-impl Leaf for WaveHand {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
-        let action = p.text(cx, "action");
+impl Behavior<SoccerContext> for WaveHand {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
+        let action = p.text(cx, "action")?;
         let waving = match action.as_str() {
             "start" => true,
             "stop" => false,
@@ -547,13 +616,20 @@ impl Leaf for WaveHand {
         cx.ctx_mut().memory.booster.waving = waving;
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `SimpleChase`: straight at the ball.
-struct SimpleChase;
+struct SimpleChase {
+    ports: PortValues,
+}
 
-impl Leaf for SimpleChase {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for SimpleChase {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let stop_dist = p.f64(cx, "stop_dist")?;
         let stop_angle = p.f64(cx, "stop_angle")?;
         let vx_limit = p.f64(cx, "vx_limit")?.abs();
@@ -579,16 +655,22 @@ impl Leaf for SimpleChase {
         drive(c, velocity(vx, vy, vyaw));
         Ok(Status::Success)
     }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
 }
 
 /// `Chase`: behind the ball along the kick direction.
 struct Chase {
+    ports: PortValues,
     /// The last tick went straight behind the ball (wider cone next time).
     direct: bool,
 }
 
-impl Leaf for Chase {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for Chase {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let lim = limits(p, cx)?;
         let dist = p.f64(cx, "dist")?;
         let safe_dist = p.f64(cx, "safe_dist")?;
@@ -622,16 +704,23 @@ impl Leaf for Chase {
         Ok(Status::Success)
     }
 
-    fn halt(&mut self, _ctx: &mut SoccerContext) {
+    fn halt(&mut self, _cx: &mut Cx<'_, SoccerContext>) {
         self.direct = false;
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
 /// `Adjust`: orbits the ball at `range` towards the kick direction.
-struct Adjust;
+struct Adjust {
+    ports: PortValues,
+}
 
-impl Leaf for Adjust {
-    fn tick(&mut self, p: &Ports, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+impl Behavior<SoccerContext> for Adjust {
+    fn tick(&mut self, cx: &mut Cx<'_, SoccerContext>) -> Result<Status, Fault> {
+        let p = &self.ports;
         let [vx_limit, vy_limit, vtheta_limit] = limits(p, cx)?;
         let range = p.f64(cx, "range")?;
         let factor = p.f64(cx, "vtheta_factor")?;
@@ -671,6 +760,10 @@ impl Leaf for Adjust {
         };
         drive(c, velocity(vx, vy, vyaw));
         Ok(Status::Success)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
     }
 }
 
