@@ -115,3 +115,87 @@ impl PortValues {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PortValues;
+    use crate::engine::blackboard::{EntryType, Value};
+    use crate::engine::node::{Behavior, Cx, Fault};
+    use crate::engine::test_support::{Ctx, registry, spec};
+    use crate::engine::{Children, NodeModel, PortDecl, Status, Tree, compile};
+    use serde_json::json;
+
+    /// Reads `level` (an int of at least 0) and `mode` (`on` or `off`), writes `level` + 1 to
+    /// `next`; holds when the mode is `on`.
+    struct Levels {
+        ports: PortValues,
+    }
+
+    impl Behavior<Ctx> for Levels {
+        fn tick(&mut self, cx: &mut Cx<'_, Ctx>) -> Result<Status, Fault> {
+            let p = &self.ports;
+            let level = p.i64(cx, "level")?;
+            let on = p.text(cx, "mode")? == "on";
+            p.set(cx, "next", Value::Int(level + 1))?;
+            Ok(if on { Status::Success } else { Status::Failure })
+        }
+    }
+
+    fn tree(ports: serde_json::Value) -> Tree<Ctx> {
+        let mut r = registry();
+        let model = NodeModel::new(
+            Children::None,
+            vec![
+                PortDecl::input("level", EntryType::Int, "a level").at_least(0.0),
+                PortDecl::input("mode", EntryType::Str, "on or off").one_of(&["on", "off"]),
+                PortDecl::output("next", EntryType::Int, "the next level"),
+            ],
+        );
+        r.register("levels", model, |b| {
+            Ok(Box::new(Levels {
+                ports: PortValues::of(b),
+            }))
+        });
+        let spec = spec(json!({ "type": "levels", "ports": ports }));
+        compile(&spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn set(t: &mut Tree<Ctx>, key: &str, value: Value) {
+        let root = t.root_scope();
+        t.blackboard_mut()
+            .set(root, key, value)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn literals_read_as_compiled_and_an_unconnected_output_is_not_written() {
+        let mut t = tree(json!({ "level": "2", "mode": "on" }));
+        assert_eq!(t.try_tick(&mut Ctx::default(), 0.0), Ok(Status::Success));
+        let root = t.root_scope();
+        assert_eq!(t.blackboard().get(root, "next"), None);
+    }
+
+    #[test]
+    fn an_entry_value_is_checked_as_a_literal_when_read_and_the_error_names_the_port() {
+        let mut t = tree(json!({ "level": "{l}", "mode": "{m}", "next": "{n}" }));
+        let mut ctx = Ctx::default();
+        set(&mut t, "l", Value::Int(-3));
+        set(&mut t, "m", Value::Str("on".into()));
+        let error =
+            |t: &mut Tree<Ctx>, ctx: &mut Ctx| t.try_tick(ctx, 0.0).map_err(|e| e.to_string());
+        assert_eq!(
+            error(&mut t, &mut ctx),
+            Err("levels: port `level`: must be >= 0, got -3".to_owned())
+        );
+        set(&mut t, "l", Value::Int(4));
+        set(&mut t, "m", Value::Str("of".into()));
+        assert_eq!(
+            error(&mut t, &mut ctx),
+            Err("levels: port `mode`: `of` is not one of on, off (did you mean `on`?)".to_owned())
+        );
+        set(&mut t, "m", Value::Str("off".into()));
+        assert_eq!(error(&mut t, &mut ctx), Ok(Status::Failure));
+        let root = t.root_scope();
+        assert_eq!(t.blackboard().get(root, "n"), Some(&Value::Int(5)));
+    }
+}
