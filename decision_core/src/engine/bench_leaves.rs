@@ -157,9 +157,21 @@ impl<C> Behavior<C> for Noop {
 /// Length of the benchmark's input schedule; time whole periods.
 pub const SCHEDULE_PERIOD: u64 = 49_152;
 
-/// The int entries the benchmark schedule sets before tick `i` (write only those that
-/// changed since the previous tick).
-pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
+/// The keys of the benchmark schedule's int entries, in the order of [`schedule_values`].
+pub const SCHEDULE_KEYS: [&str; 7] = [
+    "control_state",
+    "assist_request",
+    "game_state",
+    "role",
+    "ball_visible",
+    "ball_close",
+    "sel",
+];
+
+/// The values of the schedule's entries ([`SCHEDULE_KEYS`]) before tick `i` (write only
+/// those that changed since the previous tick).
+#[inline]
+pub fn schedule_values(i: u64) -> [i64; 7] {
     let c = (i >> 10) % 16;
     let control_state = match c {
         0 => 1,
@@ -168,14 +180,20 @@ pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
     };
     const GAME_STATES: [i64; 8] = [0, 1, 2, 3, 3, 3, 3, 4];
     [
-        ("control_state", control_state),
-        ("assist_request", ((i >> 2) & 1) as i64),
-        ("game_state", GAME_STATES[((i >> 6) % 8) as usize]),
-        ("role", ((i >> 9) & 1) as i64),
-        ("ball_visible", i64::from(((i >> 4) & 3) != 0)),
-        ("ball_close", i64::from((i >> 3).is_multiple_of(3))),
-        ("sel", 999),
+        control_state,
+        ((i >> 2) & 1) as i64,
+        GAME_STATES[((i >> 6) % 8) as usize],
+        ((i >> 9) & 1) as i64,
+        i64::from(((i >> 4) & 3) != 0),
+        i64::from((i >> 3).is_multiple_of(3)),
+        999,
     ]
+}
+
+/// The schedule before tick `i` as (key, value) pairs.
+pub fn schedule(i: u64) -> [(&'static str, i64); 7] {
+    let values = schedule_values(i);
+    std::array::from_fn(|k| (SCHEDULE_KEYS[k], values[k]))
 }
 
 /// Compiles `spec` for the schedule: its keys exist in the root blackboard before the tree is
@@ -204,36 +222,38 @@ pub fn compile_for_schedule<C: 'static>(
 /// before each tick: the entries' slots are resolved once (resolving allocates), and only
 /// changed values are written, as ints.
 pub struct ScheduleWriter {
-    slots: Vec<Option<EntrySlot>>,
-    last: [Option<i64>; 7],
+    slots: [Option<EntrySlot>; 7],
+    /// The values written last (`i64::MIN` before the first write, which no value is).
+    last: [i64; 7],
 }
 
 impl ScheduleWriter {
     /// Resolves the schedule's entries in `tree`'s root scope.
     pub fn new<C>(tree: &mut Tree<C>) -> Self {
         let scope = tree.root_scope();
-        let slots = schedule(0)
-            .iter()
-            .map(|(key, _)| tree.blackboard_mut().reserve(scope, key))
-            .collect();
+        let slots = SCHEDULE_KEYS.map(|key| tree.blackboard_mut().reserve(scope, key));
         Self {
             slots,
-            last: [None; 7],
+            last: [i64::MIN; 7],
         }
     }
 
-    /// Writes the entries that change before tick `i`.
+    /// Writes the entries that change before tick `i` (on most ticks none does).
+    #[inline]
     pub fn write<C>(&mut self, tree: &mut Tree<C>, i: u64) -> Result<(), ValueError> {
+        let now = schedule_values(i);
+        if now == self.last {
+            return Ok(());
+        }
         let bbs = tree.blackboard_mut();
-        for (k, ((_, value), slot)) in schedule(i).into_iter().zip(&self.slots).enumerate() {
-            if self.last[k] == Some(value) {
+        for (k, (&value, slot)) in now.iter().zip(&self.slots).enumerate() {
+            if self.last[k] == value {
                 continue;
             }
-            self.last[k] = Some(value);
-            let Some(slot) = *slot else {
-                continue;
-            };
-            bbs.set_slot(slot, Value::Int(value))?;
+            self.last[k] = value;
+            if let Some(slot) = *slot {
+                bbs.set_slot(slot, Value::Int(value))?;
+            }
         }
         Ok(())
     }
