@@ -139,30 +139,23 @@ mod tests {
         compile(&spec, &registry()).unwrap_or_else(|e| panic!("{e:?}"))
     }
 
-    fn set(t: &mut super::super::Tree<Ctx>, key: &str, value: Value) {
-        let root = t.root_scope();
-        t.blackboard_mut()
-            .set(root, key, value)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-
     #[test]
     fn a_leaf_port_reads_its_entry_on_every_tick() {
         let mut t = tree(json!({ "mode": "{m}", "level": "{l}" }));
         let mut ctx = Ctx::default();
-        set(&mut t, "m", Value::Str("on".into()));
-        set(&mut t, "l", Value::Int(2));
+        set_entry(&mut t, "m", Value::Str("on".into()));
+        set_entry(&mut t, "l", Value::Int(2));
         assert_eq!(t.try_tick(&mut ctx, 0.0), Ok(Status::Success));
-        set(&mut t, "l", Value::Int(7));
+        set_entry(&mut t, "l", Value::Int(7));
         assert_eq!(t.try_tick(&mut ctx, 0.1), Ok(Status::Failure));
-        set(&mut t, "l", Value::Int(1));
-        set(&mut t, "m", Value::Str("off".into()));
+        set_entry(&mut t, "l", Value::Int(1));
+        set_entry(&mut t, "m", Value::Str("off".into()));
         assert_eq!(t.try_tick(&mut ctx, 0.2), Ok(Status::Failure));
-        set(&mut t, "m", Value::Str("on".into()));
+        set_entry(&mut t, "m", Value::Str("on".into()));
         assert_eq!(t.try_tick(&mut ctx, 0.3), Ok(Status::Success));
         // A literal beside an entry stays as written.
         let mut mixed = tree(json!({ "mode": "on", "level": "{l}" }));
-        set(&mut mixed, "l", Value::Int(9));
+        set_entry(&mut mixed, "l", Value::Int(9));
         assert_eq!(mixed.try_tick(&mut ctx, 0.0), Ok(Status::Failure));
     }
 
@@ -178,21 +171,21 @@ mod tests {
             error(&mut t, &mut ctx),
             "mode: input port `mode` has no value"
         );
-        set(&mut t, "m", Value::Str("onn".into()));
-        set(&mut t, "l", Value::Int(1));
+        set_entry(&mut t, "m", Value::Str("onn".into()));
+        set_entry(&mut t, "l", Value::Int(1));
         assert_eq!(
             error(&mut t, &mut ctx),
             "mode: port `mode`: `onn` is not one of on, off (did you mean `on`?)"
         );
-        set(&mut t, "m", Value::Str("on".into()));
-        set(&mut t, "l", Value::Int(-1));
+        set_entry(&mut t, "m", Value::Str("on".into()));
+        set_entry(&mut t, "l", Value::Int(-1));
         assert_eq!(
             error(&mut t, &mut ctx),
             "mode: port `level`: must be >= 0, got -1"
         );
         // (The entry is typed int by the port: the blackboard refuses text such as `high`.)
         // The entries fixed, the leaf builds and ticks.
-        set(&mut t, "l", Value::Int(3));
+        set_entry(&mut t, "l", Value::Int(3));
         assert_eq!(t.try_tick(&mut ctx, 0.0), Ok(Status::Success));
     }
 }

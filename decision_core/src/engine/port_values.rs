@@ -121,7 +121,7 @@ mod tests {
     use super::PortValues;
     use crate::engine::blackboard::{EntryType, Value};
     use crate::engine::node::{Behavior, Cx, Fault};
-    use crate::engine::test_support::{Ctx, registry, spec};
+    use crate::engine::test_support::{Ctx, registry, set_entry, spec};
     use crate::engine::{Children, NodeModel, PortDecl, Status, Tree, compile};
     use serde_json::json;
 
@@ -160,13 +160,6 @@ mod tests {
         compile(&spec, &r).unwrap_or_else(|e| panic!("{e:?}"))
     }
 
-    fn set(t: &mut Tree<Ctx>, key: &str, value: Value) {
-        let root = t.root_scope();
-        t.blackboard_mut()
-            .set(root, key, value)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-
     #[test]
     fn literals_read_as_compiled_and_an_unconnected_output_is_not_written() {
         let mut t = tree(json!({ "level": "2", "mode": "on" }));
@@ -179,21 +172,21 @@ mod tests {
     fn an_entry_value_is_checked_as_a_literal_when_read_and_the_error_names_the_port() {
         let mut t = tree(json!({ "level": "{l}", "mode": "{m}", "next": "{n}" }));
         let mut ctx = Ctx::default();
-        set(&mut t, "l", Value::Int(-3));
-        set(&mut t, "m", Value::Str("on".into()));
+        set_entry(&mut t, "l", Value::Int(-3));
+        set_entry(&mut t, "m", Value::Str("on".into()));
         let error =
             |t: &mut Tree<Ctx>, ctx: &mut Ctx| t.try_tick(ctx, 0.0).map_err(|e| e.to_string());
         assert_eq!(
             error(&mut t, &mut ctx),
             Err("levels: port `level`: must be >= 0, got -3".to_owned())
         );
-        set(&mut t, "l", Value::Int(4));
-        set(&mut t, "m", Value::Str("of".into()));
+        set_entry(&mut t, "l", Value::Int(4));
+        set_entry(&mut t, "m", Value::Str("of".into()));
         assert_eq!(
             error(&mut t, &mut ctx),
             Err("levels: port `mode`: `of` is not one of on, off (did you mean `on`?)".to_owned())
         );
-        set(&mut t, "m", Value::Str("off".into()));
+        set_entry(&mut t, "m", Value::Str("off".into()));
         assert_eq!(error(&mut t, &mut ctx), Ok(Status::Failure));
         let root = t.root_scope();
         assert_eq!(t.blackboard().get(root, "n"), Some(&Value::Int(5)));

@@ -99,6 +99,14 @@ pub fn spec(v: Value) -> TreeSpec {
     }
 }
 
+/// Sets root entry `key` of `tree` (test values are trusted).
+pub fn set_entry<C>(tree: &mut Tree<C>, key: &str, value: crate::engine::blackboard::Value) {
+    let root = tree.root_scope();
+    if let Err(e) = tree.blackboard_mut().set(root, key, value) {
+        panic!("{e}");
+    }
+}
+
 /// Compiles a JSON spec against the test registry, panicking with the errors if it fails.
 pub fn build(v: Value) -> Tree<Ctx> {
     match compile(&spec(v), &registry()) {

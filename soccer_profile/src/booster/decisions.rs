@@ -20,6 +20,15 @@ const AUTO_VISUAL_KICK_ANGLE: f64 = 0.8;
 /// Kick-direction error within which the robot stands right for a kick (rad).
 const KICK_ANGLE_TOLERANCE: f64 = 0.25;
 
+/// The `chase_threshold` port of both decisions.
+const CHASE_THRESHOLD: PortDecl = PortDecl::input_or(
+    "chase_threshold",
+    Double,
+    "1.0",
+    "chase while the ball is farther than this (m; x0.9 while chasing)",
+)
+.at_least(0.0);
+
 /// Registers `StrikerDecide` and `GoalieDecide`.
 pub fn register(registry: &mut Registry<SoccerContext>) {
     leaf(
@@ -27,13 +36,7 @@ pub fn register(registry: &mut Registry<SoccerContext>) {
         "StrikerDecide",
         "The striker's next step: find, auto_visual_kick, assist, chase, kick, cross or adjust.",
         vec![
-            PortDecl::input_or(
-                "chase_threshold",
-                Double,
-                "1.0",
-                "chase while the ball is farther than this (m; x0.9 while chasing)",
-            )
-            .at_least(0.0),
+            CHASE_THRESHOLD,
             PortDecl::input_or("decision_in", Str, "", "the previous decision (hysteresis)"),
             PortDecl::input_or(
                 "position",
@@ -51,13 +54,7 @@ pub fn register(registry: &mut Registry<SoccerContext>) {
         "GoalieDecide",
         "The goalkeeper's next step: find, retreat, chase, kick or adjust.",
         vec![
-            PortDecl::input_or(
-                "chase_threshold",
-                Double,
-                "1.0",
-                "chase while the ball is farther than this (m; x0.9 while chasing)",
-            )
-            .at_least(0.0),
+            CHASE_THRESHOLD,
             PortDecl::input_or(
                 "adjust_angle_tolerance",
                 Double,
