@@ -6,6 +6,7 @@
 
 use crate::node::{Ingested, NodeStats};
 use crate::runtime::events::Event;
+use crate::runtime::replay::ReplayRecord;
 use decision_core::engine::TreeSpec;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -19,6 +20,8 @@ pub trait NodeProfile {
     type Output;
     /// A finished reload attempt, made off the tick loop by [`reload_files`](Self::reload_files).
     type Reload: Send + 'static;
+    /// The trace record the node publishes each tick, as replay reads it back.
+    type Trace: ReplayRecord;
 
     /// The topics to subscribe to.
     fn input_topics(&self) -> Vec<String>;
@@ -32,6 +35,17 @@ pub trait NodeProfile {
     fn clock_tick(&mut self, _now: f64) -> Option<Self::Output> {
         None
     }
+    /// Replays one recorded message at its log time `now`: the tick it makes, if any. By
+    /// default the message is an input ([`ingest`](Self::ingest)); a clock-driven profile
+    /// decides the frame it recorded of each tick instead.
+    fn replay_message(&mut self, topic: &str, payload: &[u8], now: f64) -> Option<Self::Output> {
+        match self.ingest(topic, payload, now) {
+            Ingested::Tick(output) => Some(*output),
+            _ => None,
+        }
+    }
+    /// The trace of `output` as published (what replay compares byte for byte).
+    fn trace_bytes(&self, output: &Self::Output) -> Vec<u8>;
     /// The messages of `output` in publish order; `wanted(topic)` says whether anyone
     /// listens, for outputs that are costly and only published on demand.
     fn outgoing(&self, output: &Self::Output, wanted: &dyn Fn(&str) -> bool) -> Vec<Outgoing>;

@@ -4,9 +4,9 @@ use bus::{soccer, topics};
 use decision_core::robomaster::{Tables, load};
 use decision_node::node::NodeCore;
 use decision_node::profile::NodeProfile;
+use decision_node::runtime::replay::soccer::{recorded_robots, recorded_setup};
 use decision_node::runtime::replay::{replay_messages, traces};
 use decision_node::soccer::SoccerNode;
-use decision_node::soccer::replay::{decide_frames, recorded_robots, recorded_setup};
 use decision_node::soccer::sources::SoccerSources;
 use std::sync::{Arc, OnceLock};
 
@@ -74,8 +74,9 @@ pub fn mcap(data: &[u8]) {
     let robots = recorded_robots(&recording);
     if let Ok((params, spec)) = recorded_setup(&recording) {
         for robot in robots.iter().take(2) {
-            let frames: Vec<_> = robot.frames.iter().take(50).cloned().collect();
-            let _ = decide_frames(&params, &spec, robot.player, &frames);
+            let mut robot = robot.clone();
+            robot.inputs.truncate(50);
+            let _ = robot.decide_again(&params, &spec);
         }
     }
 }

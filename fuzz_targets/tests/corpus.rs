@@ -305,13 +305,13 @@ fn write_seed_corpus() {
     let soccer_bytes = std::fs::read(&soccer_path).expect("SEED_SOCCER readable");
     write("mcap", "soccer", &soccer_bytes);
     let soccer = bus::recording::read_mcap_bytes(&soccer_bytes).expect("SEED_SOCCER reads");
-    let robots = decision_node::soccer::replay::recorded_robots(&soccer);
+    let robots = decision_node::runtime::replay::soccer::recorded_robots(&soccer);
     let robot = robots
         .iter()
         .find(|r| r.player == 3)
         .expect("robot 3 recorded");
     let mut lines = Vec::new();
-    for (i, frame) in robot.frames.iter().step_by(10).take(3).enumerate() {
+    for (i, frame) in robot.frames().iter().step_by(10).take(3).enumerate() {
         let header = bus::messages::Header::at(frame.t);
         let payloads: [Vec<u8>; 5] = [
             serde_json::to_vec(&bus::soccer::GameStateMsg {

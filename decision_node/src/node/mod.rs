@@ -389,6 +389,7 @@ pub(crate) fn encoded<T: Serialize>(topic: &str, message: &T) -> Option<(String,
 impl crate::profile::NodeProfile for NodeCore {
     type Output = NodeOutput;
     type Reload = crate::runtime::reload::Reload;
+    type Trace = crate::runtime::record::TraceRecord;
 
     fn input_topics(&self) -> Vec<String> {
         topics::NODE_INPUTS.iter().map(|t| t.to_string()).collect()
@@ -396,6 +397,10 @@ impl crate::profile::NodeProfile for NodeCore {
 
     fn ingest(&mut self, topic: &str, payload: &[u8], now: f64) -> Ingested {
         NodeCore::ingest(self, topic, payload, now)
+    }
+
+    fn trace_bytes(&self, output: &NodeOutput) -> Vec<u8> {
+        encoded(topics::TRACE, &output.trace).map_or_else(Vec::new, |(_, bytes)| bytes)
     }
 
     fn outgoing(

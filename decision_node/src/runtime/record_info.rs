@@ -80,7 +80,7 @@ pub fn summarise(recording: &Recording, file_bytes: u64) -> RecordInfo {
             message_encoding: c.message_encoding.clone(),
         })
         .collect();
-    let (ticks, decisions_taken, decision_changes) = if crate::soccer::replay::is_soccer(recording)
+    let (ticks, decisions_taken, decision_changes) = if super::replay::soccer::is_soccer(recording)
     {
         soccer_counts(recording)
     } else {

@@ -183,8 +183,16 @@ fn replay_snapshots(args: &ReplayArgs) -> Result<ReplayOutcome, ReplayError> {
 pub fn replay_command(args: &ReplayArgs) -> u8 {
     if matches!(detect(&args.file), Ok(InputKind::Mcap)) {
         match read_mcap(&args.file) {
-            Ok(recording) if crate::soccer::replay::is_soccer(&recording) => {
-                return replay_soccer_command(args, &recording);
+            Ok(recording) if soccer::is_soccer(&recording) => {
+                return match replay_soccer(args, &recording) {
+                    Ok(report) => print_report(&report, args.json),
+                    Err(lines) => {
+                        for line in lines {
+                            eprintln!("{line}");
+                        }
+                        2
+                    }
+                };
             }
             Ok(_) => {}
             Err(e) => {
@@ -206,22 +214,8 @@ pub fn replay_command(args: &ReplayArgs) -> u8 {
         eprintln!("{}: cannot write: {e}", path.display());
         return 2;
     }
-    let report = &outcome.report;
-    if args.json {
-        match serde_json::to_string_pretty(report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("cannot render the report: {e}");
-                return 2;
-            }
-        }
-    } else {
-        print!("{}", render_text(report));
-    }
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
-    if outcome.recorded_seconds > 0.0 && outcome.replay_seconds > 0.0 {
+    let code = print_report(&outcome.report, args.json);
+    if code != 2 && outcome.recorded_seconds > 0.0 && outcome.replay_seconds > 0.0 {
         eprintln!(
             "replayed {} inputs ({:.1} s recorded) in {:.3} s: {:.0} x real time",
             outcome.inputs,
@@ -230,7 +224,27 @@ pub fn replay_command(args: &ReplayArgs) -> u8 {
             outcome.recorded_seconds / outcome.replay_seconds
         );
     }
-    u8::from(!report.identical)
+    code
+}
+
+/// Prints a report of either profile (pretty JSON or words) and its warnings; the exit code:
+/// 0 identical, 1 different, 2 when the report cannot be rendered.
+fn print_report(report: &impl ReplayReport, json: bool) -> u8 {
+    if json {
+        match serde_json::to_string_pretty(report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("cannot render the report: {e}");
+                return 2;
+            }
+        }
+    } else {
+        print!("{}", report.text());
+    }
+    for w in report.warnings() {
+        eprintln!("warning: {w}");
+    }
+    u8::from(!report.identical())
 }
 
 /// Writes traces as JSON Lines.
@@ -244,16 +258,17 @@ pub fn write_traces(path: &Path, ticks: &[Tick]) -> std::io::Result<()> {
 }
 
 /// `replay` of a soccer recording: `--config` is another parameters folder (with the
-/// recorded location and robot overrides); exit codes as for RoboMaster.
-fn replay_soccer_command(args: &ReplayArgs, recording: &Recording) -> u8 {
-    use crate::soccer::replay as soccer;
+/// recorded location and robot overrides); `Err` is the lines to print (exit code 2).
+fn replay_soccer(
+    args: &ReplayArgs,
+    recording: &Recording,
+) -> Result<soccer::SoccerReport, Vec<String>> {
     if args.base.is_some() || args.output.is_some() {
-        eprintln!("--base and --output are not used with soccer recordings");
-        return 2;
+        return Err(vec![
+            "--base and --output are not used with soccer recordings".into(),
+        ]);
     }
-    if let Some(w) = &recording.warning {
-        eprintln!("warning: {w}");
-    }
+    let in_file = |e: String| vec![format!("{}: {e}", args.file.display())];
     let other = match &args.config {
         None => None,
         Some(dir) => {
@@ -264,46 +279,16 @@ fn replay_soccer_command(args: &ReplayArgs, recording: &Recording) -> u8 {
                 robot: facts.and_then(|f| f.get("robot")).cloned(),
                 tree: None,
             };
-            let spec = match soccer::recorded_setup(recording) {
-                Ok((_, spec)) => spec,
-                Err(e) => {
-                    eprintln!("{}: {e}", args.file.display());
-                    return 2;
-                }
-            };
-            match sources.load() {
-                Ok((params, _)) => Some((dir.display().to_string(), params, spec)),
-                Err(lines) => {
-                    for line in lines {
-                        eprintln!("{line}");
-                    }
-                    return 2;
-                }
-            }
+            let (_, spec) = soccer::recorded_setup(recording).map_err(in_file)?;
+            let (params, _) = sources.load()?;
+            Some((dir.display().to_string(), params, spec))
         }
     };
-    let report = match soccer::replay(
+    soccer::replay(
         recording,
         other
             .as_ref()
             .map(|(name, p, s)| (name.as_str(), Arc::clone(p), s.clone())),
-    ) {
-        Ok(report) => report,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return 2;
-        }
-    };
-    if args.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("cannot render the report: {e}");
-                return 2;
-            }
-        }
-    } else {
-        print!("{}", soccer::render_text(&report));
-    }
-    u8::from(!report.identical)
+    )
+    .map_err(in_file)
 }

@@ -3,7 +3,6 @@
 //! [`SoccerBrain`]. It has no clock or transport of its own (callers pass `now`), so `soccer
 //! run`, tests and replay drive it alike.
 
-pub mod replay;
 pub mod sources;
 pub mod trace;
 
@@ -352,6 +351,7 @@ pub fn team_message(decision: &Decision) -> Option<TeamStateMsg> {
 impl NodeProfile for SoccerNode {
     type Output = SoccerOutput;
     type Reload = SoccerReload;
+    type Trace = trace::SoccerTraceRecord;
 
     fn input_topics(&self) -> Vec<String> {
         self.topics.iter().map(|(t, _)| t.clone()).collect()
@@ -382,6 +382,21 @@ impl NodeProfile for SoccerNode {
     fn clock_tick(&mut self, now: f64) -> Option<SoccerOutput> {
         let frame = self.frame(now);
         Some(self.decide(frame))
+    }
+
+    /// A recorded `behavior/blackboard` is the frame of a tick: it is decided again; the
+    /// recorded inputs are not needed (the frame is what the tree saw of them).
+    fn replay_message(&mut self, topic: &str, payload: &[u8], _now: f64) -> Option<SoccerOutput> {
+        if !topic.ends_with(topics::BLACKBOARD) {
+            return None;
+        }
+        let record: trace::BlackboardRecord =
+            decision_core::strict_serde::from_slice(payload).ok()?;
+        Some(self.decide(record.frame))
+    }
+
+    fn trace_bytes(&self, output: &SoccerOutput) -> Vec<u8> {
+        output.trace.clone()
     }
 
     fn outgoing(&self, output: &SoccerOutput, wanted: &dyn Fn(&str) -> bool) -> Vec<Outgoing> {

@@ -40,7 +40,21 @@ pub struct SoccerTraceRecord {
     pub nodes: Vec<TraceEntry>,
 }
 
+impl crate::runtime::replay::ReplayRecord for SoccerTraceRecord {
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
 impl SoccerTraceRecord {
+    /// The frame time the tick decided at (the decision's `t`; 0 when absent).
+    pub fn time(&self) -> f64 {
+        self.decision
+            .get("t")
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0)
+    }
+
     /// The root branch that succeeded.
     pub fn branch(&self) -> &str {
         self.decision

@@ -7,7 +7,7 @@ use super::feed::SoccerFeed;
 use super::scene::SoccerScene;
 use bus::recording::{RecordedMessage, from_nanos, read_mcap};
 use bus::soccer::TEAM_STATE;
-use decision_node::soccer::replay::recorded_setup;
+use decision_node::runtime::replay::soccer::recorded_setup;
 use soccer_profile::params::FieldDimensions;
 use std::path::{Path, PathBuf};
 

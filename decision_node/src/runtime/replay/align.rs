@@ -1,12 +1,10 @@
 //! Pairs the ticks of two runs over the same inputs by their keys (stamp or line index).
 
 use super::Tick;
+use super::runs::Pair;
 
 /// Aligns two tick sequences on their keys (merge by key, in order).
-pub(super) fn align<'a>(
-    old: &'a [Tick],
-    new: &'a [Tick],
-) -> Vec<(Option<&'a Tick>, Option<&'a Tick>)> {
+pub(super) fn align<'a, R>(old: &'a [Tick<R>], new: &'a [Tick<R>]) -> Vec<Pair<'a, Tick<R>>> {
     let mut pairs = Vec::with_capacity(old.len().max(new.len()));
     let (mut i, mut j) = (0, 0);
     loop {
@@ -41,6 +39,7 @@ pub(super) fn align<'a>(
 #[cfg(test)]
 mod tests {
     use super::align;
+    use crate::runtime::record::TraceRecord;
     use crate::runtime::replay::Tick;
 
     fn ticks(keys: &[u64]) -> Vec<Tick> {
@@ -82,7 +81,7 @@ mod tests {
         let some = ticks(&[5, 6]);
         assert_eq!(keys(&align(&some, &[])), [(Some(5), None), (Some(6), None)]);
         assert_eq!(keys(&align(&[], &some)), [(None, Some(5)), (None, Some(6))]);
-        assert!(align(&[], &[]).is_empty());
+        assert!(align::<TraceRecord>(&[], &[]).is_empty());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::Tick;
 use super::align::align;
+use super::runs::{Pair, differing_runs};
 use crate::runtime::record::TraceRecord;
 use decision_core::robomaster::Tables;
 use serde::Serialize;
@@ -126,6 +127,14 @@ fn side(mine: Option<&Tick>, other: Option<&Tick>, tables: Option<&Tables>) -> S
     }
 }
 
+/// The decision in effect of each side of a pair (`None`: that side did not tick).
+fn decisions(pair: &Pair<'_, Tick>) -> (Option<Option<i32>>, Option<Option<i32>>) {
+    (
+        pair.0.map(|t| t.record.chosen),
+        pair.1.map(|t| t.record.chosen),
+    )
+}
+
 /// Compares two runs tick by tick: the spans where the decision in effect (`chosen`) differs,
 /// split where either side's decision changes; and whether the whole traces are equal.
 pub fn diff(
@@ -135,48 +144,38 @@ pub fn diff(
     new_tables: Option<&Tables>,
 ) -> DiffReport {
     let pairs = align(old, new);
-    let mut spans: Vec<Span> = Vec::new();
-    let mut trace_mismatches = 0;
-    let mut open = false;
-    for (a, b) in pairs {
-        let same_trace = match (a, b) {
-            (Some(a), Some(b)) => a.bytes == b.bytes || a.record == b.record,
-            _ => false,
-        };
-        if !same_trace {
-            trace_mismatches += 1;
-        }
-        let old_side = a.map(|t| t.record.chosen);
-        let new_side = b.map(|t| t.record.chosen);
-        if old_side == new_side {
-            open = false;
-            continue;
-        }
-        let time = a.or(b).map_or(0.0, |t| t.record.game_time);
-        let index = a.or(b).map_or(0, |t| t.record.tick);
-        if open
-            && let Some(last) = spans.last_mut()
-            && last.old.ticked == a.is_some()
-            && last.new.ticked == b.is_some()
-            && last.old.id == old_side.flatten()
-            && last.new.id == new_side.flatten()
-        {
-            last.end = time;
-            last.last_tick = index;
-            last.ticks += 1;
-            continue;
-        }
-        spans.push(Span {
-            start: time,
-            end: time,
-            ticks: 1,
-            first_tick: index,
-            last_tick: index,
-            old: side(a, b, old_tables),
-            new: side(b, a, new_tables),
-        });
-        open = true;
-    }
+    let trace_mismatches = pairs
+        .iter()
+        .filter(|pair| match pair {
+            (Some(a), Some(b)) => !(a.bytes == b.bytes || a.record == b.record),
+            _ => true,
+        })
+        .count();
+    let runs = differing_runs(
+        &pairs,
+        |pair| {
+            let (old, new) = decisions(pair);
+            old != new
+        },
+        |first, pair| decisions(first) == decisions(pair),
+    );
+    let time = |(a, b): &Pair<'_, Tick>| a.or(*b).map_or(0.0, |t| t.record.game_time);
+    let index = |(a, b): &Pair<'_, Tick>| a.or(*b).map_or(0, |t| t.record.tick);
+    let spans = runs
+        .iter()
+        .filter_map(|run| {
+            let (first, last) = (pairs.get(run.first)?, pairs.get(run.last)?);
+            Some(Span {
+                start: time(first),
+                end: time(last),
+                ticks: run.len(),
+                first_tick: index(first),
+                last_tick: index(last),
+                old: side(first.0, first.1, old_tables),
+                new: side(first.1, first.0, new_tables),
+            })
+        })
+        .collect::<Vec<_>>();
     DiffReport {
         identical: spans.is_empty(),
         old: String::new(),

@@ -1,14 +1,18 @@
 //! Runs inputs through a fresh node (recordings) or decider (snapshot files) and collects
-//! the traces of the ticks, keyed for alignment.
+//! the traces of the ticks, keyed for alignment. [`replay_node`] is the one feed of every
+//! profile: each recorded message goes to [`NodeProfile::replay_message`] at its log time.
 
 use super::ReplayError;
-use crate::node::{Ingested, NodeCore};
+use crate::node::NodeCore;
+use crate::profile::NodeProfile;
 use crate::runtime::record::TraceRecord;
+use bus::messages::Header;
 use bus::recording::{RecordedMessage, Recording, from_nanos};
 use bus::topics;
 use decision_core::robomaster::snapshot::parse_line;
 use decision_core::robomaster::{Decider, Tables, TickInput, TickResult};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -20,29 +24,65 @@ pub fn traces(recording: &Recording) -> Vec<Tick> {
         .collect()
 }
 
+/// A profile's published trace record as replay reads it back: what pairs two runs' ticks.
+pub trait ReplayRecord: DeserializeOwned {
+    /// The header of the tick (its stamp is the alignment key).
+    fn header(&self) -> &Header;
+}
+
+impl ReplayRecord for TraceRecord {
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
 /// One tick's trace, parsed for the diff and kept as bytes for exact comparison.
 #[derive(Debug, Clone)]
-pub struct Tick {
-    /// The trace parsed, for the diff (decision in effect, why-not, game time).
-    pub record: TraceRecord,
+pub struct Tick<R = TraceRecord> {
+    /// The trace parsed, for the diff (decision in effect, why-not, time).
+    pub record: R,
     /// The JSON line as written.
     pub bytes: Vec<u8>,
     /// Alignment key: header stamp in nanoseconds (MCAP) or line index (snapshots).
     pub key: u64,
 }
 
-impl Tick {
+impl<R: ReplayRecord> Tick<R> {
     /// Parses a trace payload; `None` when it is not a trace.
     pub fn from_bytes(bytes: Vec<u8>) -> Option<Self> {
-        let record: TraceRecord = decision_core::strict_serde::from_slice(&bytes).ok()?;
-        let s = record.header.stamp;
+        let record: R = decision_core::strict_serde::from_slice(&bytes).ok()?;
+        let s = record.header().stamp;
         let key = u64::try_from(s.sec).unwrap_or(0) * 1_000_000_000 + u64::from(s.nanosec);
         Some(Self { record, bytes, key })
     }
 }
 
-/// Feeds the node inputs among `messages` through a fresh node for `tables`, in log-time
-/// order (stable for equal times), `now` = log time; returns the traces of the ticks.
+/// Feeds `messages`, in the order given, through `node` with `now` = each message's log
+/// time, and returns the traces of the ticks it made (as the node publishes them).
+/// `progress(done, total)` is told every few thousand messages and at the end.
+pub fn replay_node<P: NodeProfile>(
+    node: &mut P,
+    messages: &[&RecordedMessage],
+    progress: &dyn Fn(u64, u64),
+) -> Vec<Tick<P::Trace>> {
+    let total = messages.len() as u64;
+    let mut ticks = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        if let Some(output) = node.replay_message(&m.topic, &m.data, from_nanos(m.log_time))
+            && let Some(tick) = Tick::from_bytes(node.trace_bytes(&output))
+        {
+            ticks.push(tick);
+        }
+        if i % 4096 == 0 {
+            progress(i as u64, total);
+        }
+    }
+    progress(total, total);
+    ticks
+}
+
+/// Feeds the node inputs among `messages` through a fresh RoboMaster node for `tables`, in
+/// log-time order (stable for equal times), `now` = log time; returns the traces of the ticks.
 /// `progress(done, total)` is told every few thousand inputs and at the end.
 pub fn replay_messages(
     tables: Arc<Tables>,
@@ -55,21 +95,7 @@ pub fn replay_messages(
         .filter(|m| topics::NODE_INPUTS.contains(&m.topic.as_str()))
         .collect();
     inputs.sort_by_key(|m| m.log_time);
-    let total = inputs.len() as u64;
-    let mut ticks = Vec::new();
-    for (i, m) in inputs.iter().enumerate() {
-        if let Ingested::Tick(output) = node.ingest(&m.topic, &m.data, from_nanos(m.log_time)) {
-            let bytes = serde_json::to_vec(&output.trace)?;
-            if let Some(tick) = Tick::from_bytes(bytes) {
-                ticks.push(tick);
-            }
-        }
-        if i % 4096 == 0 {
-            progress(i as u64, total);
-        }
-    }
-    progress(total, total);
-    Ok(ticks)
+    Ok(replay_node(&mut node, &inputs, progress))
 }
 
 /// A snapshot tick's trace line: the `decide` result plus the game time.

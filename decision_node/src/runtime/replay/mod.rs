@@ -4,9 +4,12 @@
 //! time where the decision in effect differs, with each side's why-not. Also takes a JSON
 //! Lines snapshot file (the `decide` input) and compares `--base` against `--config`.
 //!
-//! In parts: [`feed`] runs the inputs, `align` pairs two runs' ticks, [`mod@diff`] finds the
-//! differing spans, [`render_text`] words the report, [`files`] restores a recording's config
-//! and tells the input kinds apart; every failure is a [`ReplayError`].
+//! Both profiles replay through this module: [`feed::replay_node`] runs recorded messages
+//! through any [`crate::profile::NodeProfile`], `align` pairs two runs' ticks, [`runs`] finds
+//! the stretches where they decide differently; [`mod@diff`] (RoboMaster) and [`soccer`]
+//! (each robot of a soccer recording) build their reports on those, [`render_text`] and
+//! [`render_soccer_text`] word them, [`files`] restores a recording's config and tells the
+//! input kinds apart; every failure is a [`ReplayError`].
 
 mod align;
 pub mod diff;
@@ -14,6 +17,8 @@ mod error;
 pub mod feed;
 pub mod files;
 mod render;
+pub mod runs;
+pub mod soccer;
 
 pub use bus::recording::{
     ChannelInfo, RecordedAttachment, RecordedMessage, Recording, from_nanos, is_mcap,
@@ -21,9 +26,11 @@ pub use bus::recording::{
 };
 pub use diff::{DiffReport, Span, SpanSide, diff};
 pub use error::ReplayError;
-pub use feed::{Tick, decide_snapshots, read_snapshots, replay_messages, traces};
+pub use feed::{
+    ReplayRecord, Tick, decide_snapshots, read_snapshots, replay_messages, replay_node, traces,
+};
 pub use files::{InputKind, detect, extract_config, load_tables};
-pub use render::render_text;
+pub use render::{ReplayReport, render_soccer_text, render_text};
 
 /// Reads an MCAP recording leniently (a cut file reads up to the cut, with a warning).
 pub fn read_mcap(path: &std::path::Path) -> Result<Recording, ReplayError> {

@@ -1,6 +1,47 @@
-//! The diff report in words, as `replay` prints it.
+//! The reports in words, as `replay` prints them, and what the command needs of a report
+//! of either profile ([`ReplayReport`]).
 
+use super::soccer::SoccerReport;
 use super::{DiffReport, SpanSide};
+use serde::Serialize;
+
+/// A replay's report as the command prints it: as JSON (its serialisation) or in words.
+pub trait ReplayReport: Serialize {
+    /// Whether both sides decided alike (the command exits with 0, else 1).
+    fn identical(&self) -> bool;
+    /// The report in words.
+    fn text(&self) -> String;
+    /// Warnings to print beside the report (a cut file, a missing config).
+    fn warnings(&self) -> &[String];
+}
+
+impl ReplayReport for DiffReport {
+    fn identical(&self) -> bool {
+        self.identical
+    }
+
+    fn text(&self) -> String {
+        render_text(self)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+impl ReplayReport for SoccerReport {
+    fn identical(&self) -> bool {
+        self.identical
+    }
+
+    fn text(&self) -> String {
+        render_soccer_text(self)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
 
 /// The report in words, one span per paragraph (warnings are not included).
 pub fn render_text(report: &DiffReport) -> String {
@@ -49,6 +90,36 @@ pub fn render_text(report: &DiffReport) -> String {
         }
     ));
     out
+}
+
+/// A soccer report in words: a line per robot with its differing spans, then the verdict.
+pub fn render_soccer_text(report: &SoccerReport) -> String {
+    let mut text = String::new();
+    for robot in &report.robots {
+        text.push_str(&format!(
+            "{}: {} ticks, {} identical to {}, {} span(s) differ\n",
+            robot.robot.trim_end_matches('/'),
+            robot.ticks,
+            robot.identical_ticks,
+            report.compared_with,
+            robot.spans.len()
+        ));
+        for span in robot.spans.iter().take(20) {
+            text.push_str(&format!(
+                "  {:.2}-{:.2}  {}  ->  {}\n",
+                span.from, span.to, span.old, span.new
+            ));
+        }
+        if robot.spans.len() > 20 {
+            text.push_str(&format!("  ... {} more\n", robot.spans.len() - 20));
+        }
+    }
+    text.push_str(if report.identical {
+        "identical decisions\n"
+    } else {
+        "decisions differ\n"
+    });
+    text
 }
 
 #[cfg(test)]
