@@ -1,8 +1,8 @@
 //! `decision-viewer`: the egui dashboard of the robot decision node.
 //!
 //! It shows one [`source::Source`] at a time: the embedded simulation ([`sim::SimSource`],
-//! node and fake publisher in process), the live bus ([`live::LiveSource`], Zenoh client on a
-//! background thread) or an MCAP recording ([`recording::RecordingSource`]), and renders the
+//! node and fake publisher in process), the live bus ([`live::LiveSource`], on the
+//! [`link::BusLink`] that the soccer view's live adapter uses too) or an MCAP recording ([`recording::RecordingSource`]), and renders the
 //! RoboMaster map, the decision table, the decision tree and the node's health from the shared
 //! [`model::View`]. The app is [`app::ViewerApp`]. The soccer view ([`soccer`]) draws a
 //! five-a-side match from its own scene model.
@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod link;
 pub mod live;
 pub mod map_labels;
 pub mod map_view;

@@ -1,32 +1,21 @@
-//! The live source: a Zenoh client on a background thread subscribed to the node's trace, tree
-//! layout and events and to the input topics. The inputs feed a local shadow node so the map
-//! and the tree statuses can be drawn; the decision shown is the one the node published.
+//! The live source: the viewer's [`BusLink`] subscribed to the node's trace, tree layout and
+//! events and to the input topics. The inputs feed a local shadow node so the map and the
+//! tree statuses can be drawn; the decision shown is the one the node published.
 
+use crate::link::BusLink;
+pub use crate::link::LinkState;
 use crate::model::{FlatTree, TickView, View};
 use bus::messages::GameInfo;
-use bus::{BusOptions, Received, topics};
+use bus::{BusOptions, topics};
 use decision_core::engine::TreeSpec;
 use decision_core::robomaster::Tables;
 use decision_node::node::{Ingested, NodeCore};
 use decision_node::runtime::clock::wall_clock;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// At most this many messages are taken per frame.
 const MAX_MESSAGES_PER_FRAME: usize = 20_000;
-
-/// State of the link to the bus.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LinkState {
-    /// Opening the session (a client waits until the listener is up).
-    Connecting,
-    /// The session is open and subscribed.
-    Connected,
-    /// Opening failed; retrying.
-    Failed(String),
-}
 
 /// A node followed over Zenoh, with a shadow node fed its inputs for the map and tree.
 pub struct LiveSource {
@@ -34,9 +23,7 @@ pub struct LiveSource {
     pub endpoint: String,
     /// Robot namespace.
     pub namespace: String,
-    link: Arc<Mutex<LinkState>>,
-    stop: Arc<AtomicBool>,
-    messages: Receiver<Received>,
+    link: BusLink,
     shadow: Option<NodeCore>,
     last_message: Option<Instant>,
     last_trace: Option<Instant>,
@@ -54,19 +41,12 @@ impl LiveSource {
         ros2: bool,
     ) -> (Self, View) {
         let options = BusOptions::follower(endpoint, namespace, ros2.then_some("decision_viewer"));
-        let link = Arc::new(Mutex::new(LinkState::Connecting));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel();
-        {
-            let link = Arc::clone(&link);
-            let stop = Arc::clone(&stop);
-            let spawned = std::thread::Builder::new()
-                .name("viewer-zenoh".into())
-                .spawn(move || bus_thread(&options, &link, &stop, &tx));
-            if let Err(e) = spawned {
-                tracing::warn!("cannot start the bus thread: {e}");
-            }
-        }
+        let keys: Vec<String> = [topics::TRACE, topics::TREE_LAYOUT, topics::EVENTS]
+            .iter()
+            .chain(topics::NODE_INPUTS.iter())
+            .map(|topic| (*topic).to_owned())
+            .collect();
+        let link = BusLink::connect(options, keys, "viewer-zenoh");
         let shadow = NodeCore::new(Arc::clone(&tables)).ok();
         let layout = shadow
             .as_ref()
@@ -82,8 +62,6 @@ impl LiveSource {
             endpoint: endpoint.to_owned(),
             namespace: namespace.to_owned(),
             link,
-            stop,
-            messages: rx,
             shadow,
             last_message: None,
             last_trace: None,
@@ -94,10 +72,7 @@ impl LiveSource {
 
     /// Connecting, connected, or the last failure while the bus thread retries.
     pub fn link(&self) -> LinkState {
-        self.link
-            .lock()
-            .map(|l| l.clone())
-            .unwrap_or_else(|_| LinkState::Failed("lock poisoned".into()))
+        self.link.state()
     }
 
     /// Seconds since the last message of any topic, and of the trace.
@@ -112,9 +87,8 @@ impl LiveSource {
     pub fn poll(&mut self, view: &mut View) {
         let mut observed = false;
         for _ in 0..MAX_MESSAGES_PER_FRAME {
-            let received = match self.messages.try_recv() {
-                Ok(r) => r,
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            let Some(received) = self.link.try_recv() else {
+                break;
             };
             self.last_message = Some(Instant::now());
             let now = wall_clock();
@@ -192,54 +166,6 @@ impl LiveSource {
                     })
                     .collect();
                 self.rate_window = (Instant::now(), stats.received);
-            }
-        }
-    }
-}
-
-impl Drop for LiveSource {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-fn set_link(link: &Mutex<LinkState>, state: LinkState) {
-    if let Ok(mut l) = link.lock() {
-        *l = state;
-    }
-}
-
-/// Opens the session, forwards messages, and opens it again when it fails.
-fn bus_thread(
-    options: &BusOptions,
-    link: &Mutex<LinkState>,
-    stop: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<Received>,
-) {
-    let mut wanted: Vec<&str> = vec![topics::TRACE, topics::TREE_LAYOUT, topics::EVENTS];
-    wanted.extend(topics::NODE_INPUTS);
-    while !stop.load(Ordering::Relaxed) {
-        set_link(link, LinkState::Connecting);
-        let opened = options.open().and_then(|bus| {
-            let sub = bus.subscribe(&wanted)?;
-            Ok((bus, sub))
-        });
-        match opened {
-            Ok((bus, subscription)) => {
-                set_link(link, LinkState::Connected);
-                while !stop.load(Ordering::Relaxed) && !bus.is_closed() {
-                    if let Some(received) = subscription.recv_timeout(Duration::from_millis(100))
-                        && tx.send(received).is_err()
-                    {
-                        bus.close();
-                        return;
-                    }
-                }
-                bus.close();
-            }
-            Err(e) => {
-                set_link(link, LinkState::Failed(e.to_string()));
-                std::thread::sleep(Duration::from_secs(1));
             }
         }
     }
