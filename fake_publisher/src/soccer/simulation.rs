@@ -55,7 +55,7 @@ pub struct Player {
     pub decision: Option<Decision>,
     brain: Brain,
     remote_command: Option<MotionCommand>,
-    /// The frame this robot decided on in the last step (only while recording).
+    /// The frame this robot decided on in the last step (only while frames are kept).
     pub recorded_frame: Option<Frame>,
     /// Whether it saw the ball in the last step (its perception, not its belief).
     pub sees_ball: bool,
@@ -269,10 +269,16 @@ impl SoccerMatch {
         &self.scenario.team(side).name
     }
 
-    /// Keeps each in-process robot's frame of the last step in [`Player::recorded_frame`]
-    /// and turns on the why-not explanations, so a recording holds what replay needs.
-    pub fn set_recording(&mut self, on: bool) {
+    /// Keeps each in-process robot's frame of the last step in [`Player::recorded_frame`]:
+    /// with its decision, the records its node would publish (a viewer's blackboard panel).
+    pub fn keep_frames(&mut self, on: bool) {
         self.recording = on;
+    }
+
+    /// Keeps the frames ([`keep_frames`](Self::keep_frames)) and turns on the why-not
+    /// explanations, so a recording holds what replay needs.
+    pub fn set_recording(&mut self, on: bool) {
+        self.keep_frames(on);
         for p in &mut self.players {
             if let Brain::Node(brain) = &mut p.brain {
                 brain.decider_mut().set_explain(on);

@@ -6,9 +6,9 @@
 //! robot's own team frame; the away team's are turned by pi into the world (home) frame. There
 //! is no true ball here: only the balls the robots perceive.
 
+use super::blackboard::blackboard_rows;
 use super::scene::{
     EventKind, EventView, HeatmapView, MessageView, RobotView, SelectedView, SoccerScene, TeamSide,
-    penalized_list,
 };
 use crate::model::FlatTree;
 use bus::soccer::{
@@ -479,7 +479,7 @@ impl SoccerFeed {
             tree,
             statuses,
             why_not,
-            blackboard: blackboard_rows(heard),
+            blackboard: blackboard_rows(heard.frame.as_ref(), heard.trace.as_ref()),
             heatmap,
             voronoi: None,
         }
@@ -530,7 +530,8 @@ pub fn turn_yaw(side: TeamSide, yaw: f64) -> f64 {
     }
 }
 
-fn xy(v: &serde_json::Value) -> Option<[f64; 2]> {
+/// A point given as `[x, y]` or `{"x", "y"}`.
+pub(crate) fn xy(v: &serde_json::Value) -> Option<[f64; 2]> {
     if let Some(a) = v.as_array() {
         return Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?]);
     }
@@ -608,143 +609,6 @@ fn robot_view(key: (TeamSide, u8), heard: &Heard) -> Option<RobotView> {
             .and_then(xy)
             .map(|p| turn(side, p)),
     })
-}
-
-fn fmt_point(p: Option<[f64; 2]>) -> String {
-    p.map_or("-".into(), |p| format!("({:.2}, {:.2})", p[0], p[1]))
-}
-
-/// The selected robot's world from its frame and trace, in its own team frame.
-fn blackboard_rows(heard: &Heard) -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    let mut row = |k: &str, v: String| rows.push((k.to_owned(), v));
-    let trace = heard.trace.as_ref();
-    row(
-        "branch",
-        trace.map_or("-".into(), |t| t.branch().to_owned()),
-    );
-    row(
-        "role",
-        trace.and_then(|t| t.role()).unwrap_or("-").to_owned(),
-    );
-    row("tick", trace.map_or("-".into(), |t| t.tick.to_string()));
-    let Some(f) = &heard.frame else {
-        row("frame", "no blackboard heard yet".into());
-        return rows;
-    };
-    row("time", format!("{:.2} s", f.t));
-    row(
-        "primary state",
-        format!("{:?}", f.primary_state).to_lowercase(),
-    );
-    row(
-        "pose (team frame)",
-        f.pose.map_or("not localized".into(), |p| {
-            format!("({:.2}, {:.2}) {:.0} deg", p.x, p.y, p.yaw.to_degrees())
-        }),
-    );
-    row("head yaw", format!("{:.0} deg", f.head_yaw.to_degrees()));
-    row(
-        "fallen",
-        format!(
-            "{}{}",
-            if f.fallen { "yes" } else { "no" },
-            if f.stand_up_available {
-                ", can stand up"
-            } else {
-                ""
-            }
-        ),
-    );
-    row(
-        "ball",
-        trace
-            .and_then(|t| t.decision.get("ball"))
-            .filter(|b| !b.is_null())
-            .map_or("-".into(), |b| {
-                format!(
-                    "{} {}, {:.1} s old",
-                    fmt_point(xy(b)),
-                    b.get("source").and_then(|s| s.as_str()).unwrap_or("?"),
-                    b.get("age")
-                        .and_then(serde_json::Value::as_f64)
-                        .unwrap_or(0.0)
-                )
-            }),
-    );
-    row("ball seen now", fmt_point(f.ball.map(|b| [b.x, b.y])));
-    row("rule ball", fmt_point(f.rule_ball.map(|b| [b.x, b.y])));
-    if f.teammate_messages.is_empty() {
-        row("teammate messages", "none this tick".into());
-    }
-    for m in &f.teammate_messages {
-        row(
-            &format!("message from {}", m.player),
-            format!(
-                "pose {}, ball {}",
-                fmt_point(m.pose.map(|p| [p.x, p.y])),
-                fmt_point(m.ball.map(|b| [b.x, b.y]))
-            ),
-        );
-    }
-    row("obstacles", f.obstacles.len().to_string());
-    match &f.game {
-        Some(g) => {
-            row(
-                "game",
-                format!(
-                    "{:?}, {}, {:.0} s left in half",
-                    g.phase,
-                    if g.first_half {
-                        "first half"
-                    } else {
-                        "second half"
-                    },
-                    g.remaining_time_in_half
-                )
-                .to_lowercase(),
-            );
-            row(
-                "set play",
-                match (g.sub_state, g.kicking_team) {
-                    (Some(s), Some(t)) => format!("{s:?} by {t:?}").to_lowercase(),
-                    (Some(s), None) => format!("{s:?}").to_lowercase(),
-                    (None, Some(t)) => format!("none (kick-off: {t:?})").to_lowercase(),
-                    (None, None) => "none".into(),
-                },
-            );
-            row(
-                "messages left",
-                format!(
-                    "{}{}",
-                    g.remaining_messages,
-                    if g.sending_suspended {
-                        " (suspended)"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-            row("penalized", penalized_list(&g.penalized));
-        }
-        None => row("game", "-".into()),
-    }
-    row("search target", fmt_point(f.search_target));
-    if let Some(t) = trace {
-        row(
-            "motion",
-            t.decision
-                .pointer("/motion/body")
-                .map_or("-".into(), ToString::to_string),
-        );
-        row(
-            "head",
-            t.decision
-                .pointer("/motion/head")
-                .map_or("-".into(), ToString::to_string),
-        );
-    }
-    rows
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! [`replay`], a recording); [`field_view`] draws the field and [`view::SoccerApp`] is the
 //! window.
 
+pub mod blackboard;
 pub mod feed;
 pub mod field_view;
 pub mod live;

@@ -2,12 +2,14 @@
 //! clock (play, pause, speed) or one 20 ms tick at a time, and [`fill_scene`], which copies
 //! what the view draws into a [`SoccerScene`]. Only this file knows the simulation.
 
+use super::blackboard::blackboard_rows;
 use super::scene::{
     BallView, EventView, HeatmapView, MessageView, RobotView, SelectedView, SoccerScene, TeamSide,
-    VoronoiCell, VoronoiView, classify, penalized_list,
+    VoronoiCell, VoronoiView, classify,
 };
 use crate::model::FlatTree;
 use decision_core::engine::{NodeId, TreeSpec};
+use decision_node::soccer::trace::{SoccerTraceRecord, trace_payload};
 use fake_publisher::soccer::{
     Player, Side, SoccerMatch, SoccerScenario, TICK, load_soccer_scenario, phase_name, point_for,
 };
@@ -15,7 +17,6 @@ use geometry::{Field, Point2, Pose2};
 use soccer_profile::brain::SoccerBrain;
 use soccer_profile::motion::Body as Motion;
 use soccer_profile::params::Parameters;
-use soccer_profile::world::BallSource;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -110,7 +111,9 @@ impl SoccerSim {
         spec: TreeSpec,
         seed: Option<u64>,
     ) -> Result<Self, String> {
-        let game = SoccerMatch::new(scenario.clone(), Arc::clone(&params), &spec, seed)?;
+        let mut game = SoccerMatch::new(scenario.clone(), Arc::clone(&params), &spec, seed)?;
+        // The blackboard panel reads the records a node would publish: the frame is one.
+        game.keep_frames(true);
         let flat_tree = FlatTree::new(&spec);
         Ok(Self {
             game,
@@ -383,7 +386,7 @@ fn selected_view(p: &Player, flat_tree: &FlatTree) -> SelectedView {
         tree: flat_tree.clone(),
         statuses,
         why_not,
-        blackboard: blackboard_rows(p, brain),
+        blackboard: sim_blackboard_rows(p, brain, now_tick(ctx.world.now)),
         heatmap: Some(heatmap_view(p.side, brain)),
         voronoi: voronoi_view(p.side, brain),
     }
@@ -453,131 +456,35 @@ fn fmt_pose(p: Option<Pose2<Field>>) -> String {
     })
 }
 
-fn fmt_point(p: Option<Point2<Field>>) -> String {
-    p.map_or("-".into(), |p| format!("({:.2}, {:.2})", p.x, p.y))
+/// The step of the match at `now` (the tick index its robots' traces would carry).
+fn now_tick(now: f64) -> u64 {
+    let steps = (now / TICK).round();
+    if steps.is_finite() && steps >= 1.0 {
+        steps as u64 - 1
+    } else {
+        0
+    }
 }
 
-/// The selected robot's world, in its own team frame (as its tree sees it).
-fn blackboard_rows(p: &Player, brain: &SoccerBrain) -> Vec<(String, String)> {
-    let ctx = brain.decider().context();
-    let w = &ctx.world;
-    let mut rows: Vec<(String, String)> = Vec::new();
-    let mut row = |k: &str, v: String| rows.push((k.to_owned(), v));
-    row("time", format!("{:.2} s", w.now));
-    row(
-        "primary state",
-        format!("{:?}", w.primary_state).to_lowercase(),
-    );
-    row("branch", p.branch.clone());
-    row("role", p.role.unwrap_or("-").to_owned());
-    row(
-        "striker",
+/// The selected robot's blackboard panel: the rows of the records its node would publish (the
+/// frame it decided on and its trace, as live and recordings show them), then what only the
+/// simulation knows (its true pose) or its world model keeps (whether it is striker).
+fn sim_blackboard_rows(p: &Player, brain: &SoccerBrain, tick: u64) -> Vec<(String, String)> {
+    let trace = p.decision.as_ref().and_then(|decision| {
+        let payload = trace_payload(brain, p.number, tick, decision);
+        decision_core::strict_serde::from_slice::<SoccerTraceRecord>(&payload).ok()
+    });
+    let mut rows = blackboard_rows(p.recorded_frame.as_ref(), trace.as_ref());
+    let w = &brain.decider().context().world;
+    rows.push((
+        "striker".into(),
         format!(
             "{} (owns ball cell: {})",
             if w.is_striker { "yes" } else { "no" },
             if w.owns_ball_cell { "yes" } else { "no" }
         ),
-    );
-    row("pose (team frame)", fmt_pose(w.pose));
-    row("true pose (world)", fmt_pose(Some(p.body.pose)));
-    row("head yaw", format!("{:.0} deg", w.head_yaw.to_degrees()));
-    row(
-        "fallen",
-        format!(
-            "{}{}",
-            if w.fallen { "yes" } else { "no" },
-            if w.stand_up_available {
-                ", can stand up"
-            } else {
-                ""
-            }
-        ),
-    );
-    row(
-        "ball",
-        w.ball.map_or("-".into(), |b| {
-            format!(
-                "({:.2}, {:.2}) {}, {:.1} s old",
-                b.position.x,
-                b.position.y,
-                match b.source {
-                    BallSource::Local => "seen",
-                    BallSource::Team => "from a teammate",
-                },
-                b.age(w.now)
-            )
-            .to_lowercase()
-        }),
-    );
-    row(
-        "ball seen now",
-        fmt_point(w.current_ball.map(|b| b.position)),
-    );
-    row("rule ball", fmt_point(w.rule_ball));
-    if w.teammates.is_empty() {
-        row("teammates", "none heard".into());
-    }
-    for m in w.teammates.iter() {
-        row(
-            &format!("teammate {}", m.player),
-            format!(
-                "{} ({:.1} s ago)",
-                fmt_point(m.pose.map(|p| p.position)),
-                w.now - m.heard_at
-            ),
-        );
-    }
-    row("obstacles", w.obstacles.len().to_string());
-    match &w.game {
-        Some(g) => {
-            row(
-                "game",
-                format!(
-                    "{:?}, {}, {:.0} s left in half",
-                    g.phase,
-                    if g.first_half {
-                        "first half"
-                    } else {
-                        "second half"
-                    },
-                    g.remaining_time_in_half
-                )
-                .to_lowercase(),
-            );
-            row(
-                "set play",
-                match (g.sub_state, g.kicking_team) {
-                    (Some(s), Some(t)) => format!("{s:?} by {t:?}").to_lowercase(),
-                    (Some(s), None) => format!("{s:?}").to_lowercase(),
-                    (None, Some(t)) => format!("none (kick-off: {t:?})").to_lowercase(),
-                    (None, None) => "none".into(),
-                },
-            );
-            row(
-                "messages left",
-                format!(
-                    "{}{}",
-                    g.remaining_messages,
-                    if g.sending_suspended {
-                        " (suspended)"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-            row("penalized", penalized_list(&g.penalized));
-        }
-        None => row("game", "-".into()),
-    }
-    row("search target", fmt_point(w.search_target));
-    row(
-        "message interval",
-        w.message_interval
-            .map_or("-".into(), |i| format!("{i:.2} s")),
-    );
-    row("motion", p.motion.body.to_string());
-    row("head", p.motion.head.to_string());
-    row("kickoff pose", fmt_pose(ctx.out.kickoff_pose));
+    ));
+    rows.push(("true pose (world)".into(), fmt_pose(Some(p.body.pose))));
     rows
 }
 
