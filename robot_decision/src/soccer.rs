@@ -366,7 +366,9 @@ impl SimRecording {
 
     /// Records the step just taken.
     fn record_step(&mut self, game: &fake_publisher::soccer::SoccerMatch) -> Result<(), String> {
-        use decision_node::soccer::trace::{blackboard_payload, trace_payload};
+        use decision_node::soccer::trace::{
+            blackboard_payload, motion_command_payload, trace_payload,
+        };
         let now = game.now;
         for (i, p) in game.players.iter().enumerate() {
             let (Some(brain), Some(frame), Some(decision)) =
@@ -377,11 +379,6 @@ impl SimRecording {
             let prefix = Self::prefix(game, p);
             let tick = self.ticks[i];
             self.ticks[i] += 1;
-            let command = bus::soccer::MotionCommandMsg {
-                header: bus::messages::Header::at(frame.t),
-                player: p.number,
-                command: decision.motion.clone(),
-            };
             let r = &mut self.recorder;
             r.record(
                 &format!("{prefix}{}", bus::soccer::BLACKBOARD),
@@ -389,9 +386,9 @@ impl SimRecording {
                 now,
             )
             .and_then(|()| {
-                r.record_message(
+                r.record(
                     &format!("{prefix}{}", bus::soccer::MOTION_COMMAND),
-                    &command,
+                    &motion_command_payload(p.number, frame, decision),
                     now,
                 )
             })

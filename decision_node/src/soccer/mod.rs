@@ -13,7 +13,7 @@ use bus::decode;
 use bus::messages::Header;
 use bus::soccer::{
     self as topics, BallMsg, CellSizeMsg, FallStateMsg, GameStateMsg, HeatmapMsg, LocalizationMsg,
-    MotionCommandMsg, ObstaclesMsg, SearchPositionMsg, SendIntervalMsg, TeamStateMsg, robot_topic,
+    ObstaclesMsg, SearchPositionMsg, SendIntervalMsg, TeamStateMsg, robot_topic,
 };
 use decision_core::engine::TreeSpec;
 use soccer_profile::brain::SoccerBrain;
@@ -403,13 +403,9 @@ impl NodeProfile for SoccerNode {
         let player = output.player;
         let header = Header::at(output.frame.t);
         let mut out = Vec::with_capacity(9);
-        out.extend(encoded(
-            &robot_topic(player, topics::MOTION_COMMAND),
-            &MotionCommandMsg {
-                header: header.clone(),
-                player,
-                command: output.decision.motion.clone(),
-            },
+        out.push((
+            robot_topic(player, topics::MOTION_COMMAND),
+            trace::motion_command_payload(player, &output.frame, &output.decision),
         ));
         out.extend(team_message(&output.decision).and_then(|m| encoded(topics::TEAM_STATE, &m)));
         out.extend(encoded(

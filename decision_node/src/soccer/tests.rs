@@ -2,6 +2,7 @@
 //! assembles, and what it publishes.
 
 use super::*;
+use bus::soccer::MotionCommandMsg;
 use serde_json::json;
 
 fn node(player: u8) -> SoccerNode {

@@ -1,8 +1,10 @@
 //! What a soccer robot publishes about each tick for viewers, recordings and replay: the
-//! trace (the decision with its why-not and every node's status) and the blackboard (the
-//! frame the tree decided on; replay decides again from it).
+//! trace (the decision with its why-not and every node's status), the blackboard (the
+//! frame the tree decided on; replay decides again from it) and the motion command; the node,
+//! the in-process match's recording and the viewer's match build them with the same functions.
 
 use bus::messages::Header;
+use bus::soccer::MotionCommandMsg;
 use decision_core::engine::TraceEntry;
 use serde::{Deserialize, Serialize};
 use soccer_profile::brain::SoccerBrain;
@@ -111,6 +113,17 @@ pub fn trace_payload(brain: &SoccerBrain, player: u8, tick: u64, decision: &Deci
         tick,
         decision,
         nodes: brain.decider().tree().trace().entries(),
+    };
+    serde_json::to_vec(&message).unwrap_or_default()
+}
+
+/// The motion command payload of a tick: `decision`'s motion for robot `player`, stamped with
+/// the frame's time (what the node publishes and a recording of the match holds).
+pub fn motion_command_payload(player: u8, frame: &Frame, decision: &Decision) -> Vec<u8> {
+    let message = MotionCommandMsg {
+        header: Header::at(frame.t),
+        player,
+        command: decision.motion.clone(),
     };
     serde_json::to_vec(&message).unwrap_or_default()
 }
