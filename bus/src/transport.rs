@@ -274,7 +274,8 @@ impl Bus {
         self.send(topic, payload)
     }
 
-    /// Publishes raw bytes on `topic` as they are (for tests that send garbage).
+    /// Publishes bytes on `topic` as they are: a JSON payload encoded elsewhere (the same bytes
+    /// [`publish`](Self::publish) would send), or garbage in tests.
     pub fn publish_raw(&self, topic: &str, payload: &[u8]) -> Result<(), BusError> {
         let topic = normalize_topic(topic)?;
         self.send(topic, payload.to_vec())

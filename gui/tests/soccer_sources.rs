@@ -1,8 +1,9 @@
 //! The soccer view on a recording (written here through the library, as `robot-decision soccer
 //! sim --record` does) and on a live team over an in-process bus, driven with egui_kittest.
 
-use decision_node::runtime::record::{Recorder, RunFacts};
-use decision_node::soccer::trace::{blackboard_payload, trace_payload};
+use decision_node::runtime::record::RunFacts;
+use decision_node::soccer::match_recording::MatchRecording;
+use decision_node::soccer::trace::blackboard_payload;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fake_publisher::soccer::SoccerMatch;
@@ -26,61 +27,22 @@ fn record_sample(path: &Path, seconds: f64) -> Vec<f64> {
     let (params, scenario, spec) = load(&SoccerSimOptions::default()).expect("sample loads");
     let mut game = SoccerMatch::new(scenario, params.clone(), &spec, Some(7)).expect("match");
     game.set_recording(true);
-    let prefix = |game: &SoccerMatch, p: &fake_publisher::soccer::Player| {
-        format!(
-            "{}/{}",
-            game.team_name(p.side),
-            bus::soccer::robot_topic(p.number, "")
-        )
-    };
-    let prefixes: Vec<String> = game
-        .players
-        .iter()
-        .filter(|p| p.brain().is_some())
-        .map(|p| prefix(&game, p))
-        .collect();
     let facts = RunFacts {
         command: "soccer sim".into(),
         seed: Some(7),
         ..RunFacts::default()
     };
-    let mut recorder =
-        Recorder::create_soccer(path, &facts, &params, &spec, &prefixes).expect("recorder");
-    let mut ticks = vec![0u64; game.players.len()];
+    let mut recording =
+        MatchRecording::create(path, &facts, &params, &spec, &game).expect("recording");
     let mut playing_times = Vec::new();
     while game.now < seconds && !game.is_over() {
         game.step();
-        let now = game.now;
         if game.players.iter().any(|p| p.role.is_some()) {
-            playing_times.push(now);
+            playing_times.push(game.now);
         }
-        for (i, p) in game.players.iter().enumerate() {
-            let (Some(brain), Some(frame), Some(decision)) =
-                (p.brain(), &p.recorded_frame, &p.decision)
-            else {
-                continue;
-            };
-            let prefix = prefix(&game, p);
-            let tick = ticks[i];
-            ticks[i] += 1;
-            recorder
-                .record(
-                    &format!("{prefix}{}", bus::soccer::BLACKBOARD),
-                    &blackboard_payload(p.number, frame),
-                    now,
-                )
-                .expect("blackboard recorded");
-            recorder
-                .record(
-                    &format!("{prefix}{}", bus::soccer::TRACE),
-                    &trace_payload(brain, p.number, tick, decision),
-                    now,
-                )
-                .expect("trace recorded");
-        }
-        recorder.poll(now).expect("poll");
+        recording.record_step(&game).expect("step recorded");
     }
-    recorder.finish().expect("finish");
+    recording.finish().expect("finish");
     playing_times
 }
 

@@ -2,6 +2,8 @@
 
 use crate::lines::{NumberedLines, line_text};
 use decision_core::engine::TreeSpec;
+use decision_node::runtime::record::RunFacts;
+use decision_node::soccer::match_recording::MatchRecording;
 use soccer_profile::decider::SoccerDecider;
 use soccer_profile::frame::{Frame, FrameError};
 use soccer_profile::params;
@@ -309,100 +311,30 @@ pub struct SimArgs {
     pub record: Option<PathBuf>,
 }
 
-/// The recording of an in-process match: every in-process robot's frame, trace and motion
-/// command per tick, at simulated time.
-struct SimRecording {
-    recorder: decision_node::runtime::record::Recorder,
-    ticks: Vec<u64>,
-}
-
-impl SimRecording {
-    fn create(
-        path: &Path,
-        args: &SimArgs,
-        location: Option<&str>,
-        params: &soccer_profile::params::Parameters,
-        spec: &decision_core::engine::TreeSpec,
-        game: &fake_publisher::soccer::SoccerMatch,
-        seed: u64,
-    ) -> Result<Self, String> {
-        use decision_node::runtime::record::{Recorder, RunFacts};
-        let mut facts = RunFacts {
-            command: "soccer sim".into(),
-            seed: Some(seed),
-            config_path: args.params_dir.clone().unwrap_or_else(sample_params),
-            scenario: args.scenario.clone(),
-            ..RunFacts::default()
-        };
-        for (key, value) in [("location", location), ("robot", args.robot.as_deref())] {
-            if let Some(value) = value {
-                facts.extra.insert(key.into(), value.to_owned());
-            }
+/// The recording of `soccer sim --record`: the match's facts (command, seed, files) and every
+/// in-process robot's records.
+fn create_recording(
+    path: &Path,
+    args: &SimArgs,
+    location: Option<&str>,
+    params: &soccer_profile::params::Parameters,
+    spec: &decision_core::engine::TreeSpec,
+    game: &fake_publisher::soccer::SoccerMatch,
+    seed: u64,
+) -> Result<MatchRecording, String> {
+    let mut facts = RunFacts {
+        command: "soccer sim".into(),
+        seed: Some(seed),
+        config_path: args.params_dir.clone().unwrap_or_else(sample_params),
+        scenario: args.scenario.clone(),
+        ..RunFacts::default()
+    };
+    for (key, value) in [("location", location), ("robot", args.robot.as_deref())] {
+        if let Some(value) = value {
+            facts.extra.insert(key.into(), value.to_owned());
         }
-        let prefixes: Vec<String> = game
-            .players
-            .iter()
-            .filter(|p| p.brain().is_some())
-            .map(|p| Self::prefix(game, p))
-            .collect();
-        let recorder = Recorder::create_soccer(path, &facts, params, spec, &prefixes)
-            .map_err(|e| e.to_string())?;
-        Ok(Self {
-            recorder,
-            ticks: vec![0; game.players.len()],
-        })
     }
-
-    fn prefix(
-        game: &fake_publisher::soccer::SoccerMatch,
-        p: &fake_publisher::soccer::Player,
-    ) -> String {
-        format!(
-            "{}/{}",
-            game.team_name(p.side),
-            bus::soccer::robot_topic(p.number, "")
-        )
-    }
-
-    /// Records the step just taken.
-    fn record_step(&mut self, game: &fake_publisher::soccer::SoccerMatch) -> Result<(), String> {
-        use decision_node::soccer::trace::{
-            blackboard_payload, motion_command_payload, trace_payload,
-        };
-        let now = game.now;
-        for (i, p) in game.players.iter().enumerate() {
-            let (Some(brain), Some(frame), Some(decision)) =
-                (p.brain(), &p.recorded_frame, &p.decision)
-            else {
-                continue;
-            };
-            let prefix = Self::prefix(game, p);
-            let tick = self.ticks[i];
-            self.ticks[i] += 1;
-            let r = &mut self.recorder;
-            r.record(
-                &format!("{prefix}{}", bus::soccer::BLACKBOARD),
-                &blackboard_payload(p.number, frame),
-                now,
-            )
-            .and_then(|()| {
-                r.record(
-                    &format!("{prefix}{}", bus::soccer::MOTION_COMMAND),
-                    &motion_command_payload(p.number, frame, decision),
-                    now,
-                )
-            })
-            .and_then(|()| {
-                r.record(
-                    &format!("{prefix}{}", bus::soccer::TRACE),
-                    &trace_payload(brain, p.number, tick, decision),
-                    now,
-                )
-            })
-            .map_err(|e| e.to_string())?;
-        }
-        self.recorder.poll(now).map_err(|e| e.to_string())
-    }
+    MatchRecording::create(path, &facts, params, spec, game)
 }
 
 /// One robot in one tick of `soccer sim --json`, keys in their documented order.
@@ -489,7 +421,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     let mut recording = match &args.record {
         Some(path) => {
             game.set_recording(true);
-            match SimRecording::create(
+            match create_recording(
                 path,
                 args,
                 location.as_deref(),
@@ -584,7 +516,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     }
     let _ = out.flush();
     if let Some(r) = recording {
-        match r.recorder.finish() {
+        match r.finish() {
             Ok(summary) => eprintln!(
                 "recorded {} messages to {}",
                 summary.messages,

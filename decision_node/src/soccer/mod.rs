@@ -3,6 +3,8 @@
 //! [`SoccerBrain`]. It has no clock or transport of its own (callers pass `now`), so `soccer
 //! run`, tests and replay drive it alike.
 
+#[cfg(feature = "sim")]
+pub mod match_recording;
 pub mod sources;
 pub mod trace;
 

@@ -22,8 +22,61 @@ pub fn team_robot_topic(team: &str, number: u8, topic: &str) -> String {
     format!("{team}/{}", robot_topic(number, topic))
 }
 
-/// Publishes the five input messages of robot `number`'s frame, stamped `stamp` (the wall
-/// clock), under `team`.
+/// The five input records of robot `number`'s frame as its node receives them, stamped
+/// `stamp`: each with its topic under the robot's prefix (`bus::soccer::GAME_STATE`, ...) and
+/// its JSON payload. The frame's teammate messages travel on the team key instead.
+pub fn frame_payloads(frame: &Frame, stamp: f64) -> [(&'static str, Vec<u8>); 5] {
+    let header = Header::at(stamp);
+    [
+        (
+            topics::GAME_STATE,
+            json(&GameStateMsg {
+                header: header.clone(),
+                primary_state: frame.primary_state,
+                game: frame.game.clone(),
+            }),
+        ),
+        (
+            topics::LOCALIZATION,
+            json(&LocalizationMsg {
+                header: header.clone(),
+                pose: frame.pose,
+                head_yaw: frame.head_yaw,
+            }),
+        ),
+        (
+            topics::BALL,
+            json(&BallMsg {
+                header: header.clone(),
+                ball: frame.ball,
+                rule_ball: frame.rule_ball,
+            }),
+        ),
+        (
+            topics::OBSTACLES,
+            json(&ObstaclesMsg {
+                header: header.clone(),
+                obstacles: frame.obstacles.clone(),
+            }),
+        ),
+        (
+            topics::FALL_STATE,
+            json(&FallStateMsg {
+                header,
+                fallen: frame.fallen,
+                stand_up_available: frame.stand_up_available,
+            }),
+        ),
+    ]
+}
+
+/// A record's JSON payload, as [`Bus::publish`] encodes it (these records always encode).
+fn json<T: serde::Serialize>(record: &T) -> Vec<u8> {
+    serde_json::to_vec(record).unwrap_or_default()
+}
+
+/// Publishes the five input records of robot `number`'s frame ([`frame_payloads`]), stamped
+/// `stamp` (the wall clock), under `team`.
 pub fn publish_frame(
     bus: &Bus,
     team: &str,
@@ -31,47 +84,10 @@ pub fn publish_frame(
     frame: &Frame,
     stamp: f64,
 ) -> Result<(), BusError> {
-    let header = Header::at(stamp);
-    let topic = |name: &str| team_robot_topic(team, number, name);
-    bus.publish(
-        &topic(topics::GAME_STATE),
-        &GameStateMsg {
-            header: header.clone(),
-            primary_state: frame.primary_state,
-            game: frame.game.clone(),
-        },
-    )?;
-    bus.publish(
-        &topic(topics::LOCALIZATION),
-        &LocalizationMsg {
-            header: header.clone(),
-            pose: frame.pose,
-            head_yaw: frame.head_yaw,
-        },
-    )?;
-    bus.publish(
-        &topic(topics::BALL),
-        &BallMsg {
-            header: header.clone(),
-            ball: frame.ball,
-            rule_ball: frame.rule_ball,
-        },
-    )?;
-    bus.publish(
-        &topic(topics::OBSTACLES),
-        &ObstaclesMsg {
-            header: header.clone(),
-            obstacles: frame.obstacles.clone(),
-        },
-    )?;
-    bus.publish(
-        &topic(topics::FALL_STATE),
-        &FallStateMsg {
-            header,
-            fallen: frame.fallen,
-            stand_up_available: frame.stand_up_available,
-        },
-    )
+    for (topic, payload) in frame_payloads(frame, stamp) {
+        bus.publish_raw(&team_robot_topic(team, number, topic), &payload)?;
+    }
+    Ok(())
 }
 
 /// Counters of a match over the bus.
