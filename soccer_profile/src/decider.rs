@@ -532,6 +532,41 @@ mod without_pose {
     }
 
     #[test]
+    fn a_supporter_kicks_a_ball_in_reach_only_with_kick_ball_in_reach() {
+        // Robot 3 at (-1, 0) facing +x, the ball 0.35 m ahead at (-0.65, 0); teammate 2 at
+        // (-0.5, 0) facing the ball owns its cell, so 3 is supporter.
+        let json = r#"{"player_number": 3, "pose": {"x": -1, "y": 0, "yaw": 0},
+            "ball": {"x": -0.65, "y": 0},
+            "teammate_messages": [{"player": 2, "pose": {"x": -0.5, "y": 0, "yaw": 3.141592653589793}}]}"#;
+        let frame = Frame::parse(json).unwrap_or_else(|e| panic!("{e}"));
+        let decide_with = |kick_ball_in_reach: bool| {
+            let mut params = Parameters::default();
+            params.behavior_node.support.kick_ball_in_reach = kick_ball_in_reach;
+            let spec = crate::tree::default_spec().unwrap_or_else(|e| panic!("{e:?}"));
+            let mut d =
+                SoccerDecider::new(&spec, Arc::new(params)).unwrap_or_else(|e| panic!("{e:?}"));
+            d.decide(&frame)
+        };
+        let kicking = decide_with(true);
+        assert_eq!(kicking.role, Some("supporter"));
+        // The striker's kick: left foot (the ball is straight ahead), at the goal centre.
+        assert_eq!(
+            kicking.motion.body,
+            crate::motion::Body::Kick {
+                foot: crate::frame::Foot::Left,
+                target: geometry::Point2::new(4.5, 0.0),
+            }
+        );
+        let walking = decide_with(false);
+        assert_eq!(walking.role, Some("supporter"));
+        assert!(
+            matches!(walking.motion.body, crate::motion::Body::WalkTo { .. }),
+            "{:?}",
+            walking.motion.body
+        );
+    }
+
+    #[test]
     fn playing_without_a_pose_keeps_the_role_and_stands() {
         let striker = decide(r#"{"player_number": 3, "pose": null, "ball": {"x": 1, "y": 0}}"#);
         assert_eq!(

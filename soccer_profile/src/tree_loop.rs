@@ -51,8 +51,14 @@ pub struct SoccerLoop {
 impl SoccerLoop {
     /// The raw "owns the ball's cell" answer must hold `enter_duration` to make a striker
     /// (at once while nobody claims the role, with `enter_at_once_when_unclaimed`); a
-    /// striker stays one until it has been false for `exit_duration`.
+    /// striker stays one until it has been false for `exit_duration`. With
+    /// `hold_without_pose`, a frame without a pose changes nothing.
     fn update_striker_hysteresis(&mut self, ctx: &mut SoccerContext) {
+        if ctx.params.behavior_node.ball.closest_to_ball.hold_without_pose
+            && ctx.world.pose.is_none()
+        {
+            return;
+        }
         let raw = ctx.owns_ball_cell();
         let now = ctx.world.now;
         if !self.started {
@@ -220,6 +226,44 @@ mod tests {
         assert_eq!(
             striker_after(false, false, &times),
             [false, false, false, true]
+        );
+    }
+
+    /// Whether robot 3 (at first striker, unclaimed by others) is striker after each of
+    /// `times`, where the frames from 11.0 on have no pose.
+    fn striker_without_pose_after(hold_without_pose: bool, times: &[f64]) -> Vec<bool> {
+        let mut params = params(true);
+        params.behavior_node.ball.closest_to_ball.exit_duration = 0.15;
+        params.behavior_node.ball.closest_to_ball.hold_without_pose = hold_without_pose;
+        let mut ctx = with_params(&scene(times[0], false), params);
+        let mut blackboards = Blackboards::new();
+        let mut soccer = SoccerLoop::default();
+        let params = ctx.params.clone();
+        times
+            .iter()
+            .map(|&t| {
+                let mut frame = scene(t, false);
+                if t >= 11.0 {
+                    frame.pose = None;
+                }
+                ctx.world.update(&frame, &params);
+                soccer.before_tick(&mut ctx, &mut blackboards);
+                ctx.world.is_striker
+            })
+            .collect()
+    }
+
+    #[test]
+    fn without_a_pose_the_striker_keeps_the_role_only_with_hold_without_pose() {
+        let times = [10.0, 11.0, 11.1, 11.2, 14.0, 14.1];
+        assert_eq!(
+            striker_without_pose_after(true, &times),
+            [true, true, true, true, true, true]
+        );
+        // The contract's rule: no pose, raw false; the role goes once that held 0.15 s.
+        assert_eq!(
+            striker_without_pose_after(false, &times),
+            [true, true, true, false, false, false]
         );
     }
 

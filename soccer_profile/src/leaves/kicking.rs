@@ -41,6 +41,18 @@ pub fn register(registry: &mut Registry<SoccerContext>) {
             o.push_str("the ball is not moving towards the robot and the own half fast enough within reach");
         },
     );
+    question(
+        registry,
+        "may_kick_ball_in_reach",
+        may_kick_ball_in_reach,
+        |c, o| {
+            if c.params.behavior_node.support.kick_ball_in_reach {
+                o.push_str("the ball is not within kicking distance");
+            } else {
+                o.push_str("support.kick_ball_in_reach is off");
+            }
+        },
+    );
     question(registry, "should_clear_ball", should_clear_ball, |_, o| {
         o.push_str("the ball is not in front, near and inside the own penalty area");
     });
@@ -144,6 +156,12 @@ pub fn is_ball_close(c: &SoccerContext) -> bool {
         (Some(p), Some(b)) => p.position.distance(b.position) < kick_distance(c),
         _ => false,
     }
+}
+
+/// A supporter may kick: `support.kick_ball_in_reach` is on and the ball is close
+/// ([`is_ball_close`]).
+pub fn may_kick_ball_in_reach(c: &SoccerContext) -> bool {
+    c.params.behavior_node.support.kick_ball_in_reach && is_ball_close(c)
 }
 
 /// Kicks at the goal with the foot on the ball's side.
@@ -253,6 +271,25 @@ mod tests {
             target: Point2::new(4.5, 0.0),
         });
         assert!(is_ball_close(&ctx), "0.45 m < 0.5 + 0.1 while kicking");
+    }
+
+    #[test]
+    fn a_supporter_may_kick_only_with_the_parameter_and_within_the_kick_distance() {
+        let with = |kick_ball_in_reach: bool, ball_x: f64| {
+            let mut params = crate::params::Parameters::default();
+            params.behavior_node.support.kick_ball_in_reach = kick_ball_in_reach;
+            let ctx = crate::leaves::test_support::with_params(
+                &frame(&format!(
+                    r#"{{"pose": {{"x": 0, "y": 0, "yaw": 0}}, "ball": {{"x": {ball_x}, "y": 0}}}}"#
+                )),
+                params,
+            );
+            may_kick_ball_in_reach(&ctx)
+        };
+        // distance_for_kick 0.5 minus half the 0.2 band while not kicking: 0.4 m.
+        assert!(with(true, 0.39));
+        assert!(!with(true, 0.41));
+        assert!(!with(false, 0.39), "off by default");
     }
 
     #[test]

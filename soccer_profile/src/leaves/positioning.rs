@@ -209,13 +209,23 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     };
     let reach = field.half_length() + v.padding;
     let side = (ball.x / reach).clamp(-1.0, 1.0);
+    let press = press_point(c, ball);
+    let support = &c.params.behavior_node.support;
     let score = |p: Point2<Field>| {
         let forward = v.forward_weight * side * p.x / reach;
         let off = p.distance(ball) - v.ball_support_distance;
         let near_ball = v.ball_weight
             * (-(off * off) / (2.0 * v.ball_support_sigma * v.ball_support_sigma)).exp();
         let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
-        forward + near_ball - anchor
+        let base = forward + near_ball - anchor;
+        match press {
+            Some(press) => {
+                let d = p.distance(press);
+                base + support.press_weight
+                    * (-(d * d) / (2.0 * support.press_sigma * support.press_sigma)).exp()
+            }
+            None => base,
+        }
     };
     // Each cell scored once; the last of equal scores wins, as `max_by` has it.
     let (_, best) = c
@@ -231,6 +241,20 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
             yaw: 0.0,
         },
     ))
+}
+
+/// The press point of the support score: `support.press_distance` from the ball towards the
+/// own goal centre; `None` while `support.press_weight` is 0 (the score has no press term).
+pub fn press_point(c: &SoccerContext, ball: Point2<Field>) -> Option<Point2<Field>> {
+    let support = &c.params.behavior_node.support;
+    if support.press_weight <= 0.0 {
+        return None;
+    }
+    let own_goal = Point2::<Field>::new(-c.params.field.half_length(), 0.0);
+    let direction = (own_goal - ball)
+        .normalized()
+        .unwrap_or(Vector2::new(-1.0, 0.0));
+    Some(ball + direction * support.press_distance)
 }
 
 /// The search suggestor's target, facing it; `None` without a target or pose, or once the
@@ -338,6 +362,53 @@ mod tests {
         let d = p.position.distance(Point2::new(1.0, 1.0));
         let now = Point2::<Field>::new(-1.0, -2.0).distance(Point2::new(1.0, 1.0));
         assert!(d > 0.5 && d < now, "towards the preferred 1.5 m: {d}");
+    }
+
+    #[test]
+    fn the_press_point_lies_behind_the_ball_towards_the_own_goal() {
+        let mut params = crate::params::Parameters::default();
+        let ball = Point2::<Field>::new(2.4, 0.0);
+        let ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
+        assert_eq!(press_point(&ctx, ball), None, "press_weight 0: no press point");
+        params.behavior_node.support.press_weight = 1.0;
+        params.behavior_node.support.press_distance = 1.2;
+        let ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
+        let p = press_point(&ctx, ball).expect("press point");
+        assert!((p.x - 1.2).abs() < 1e-12 && p.y.abs() < 1e-12, "{p:?}");
+        // From (1.5, 4.0) towards the goal centre (-4.5, 0): 6 m back, 4 m down, 1 m of it.
+        params.behavior_node.support.press_distance = 1.0;
+        let ctx = crate::leaves::test_support::with_params(&frame("{}"), params);
+        let p = press_point(&ctx, Point2::new(1.5, 4.0)).expect("press point");
+        let norm = 52.0f64.sqrt();
+        assert!(
+            (p.x - (1.5 - 6.0 / norm)).abs() < 1e-12 && (p.y - (4.0 - 4.0 / norm)).abs() < 1e-12,
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn a_pressing_supporter_takes_the_cell_of_the_press_point() {
+        // Supporter 3 at (0.9, 0), the striker 2 at (2.7, 0) beside the ball at (2.4, 0): the
+        // press point 1.2 m towards the own goal, (1.2, 0), is a cell centre of 3's region.
+        let json = r#"{"player_number": 3, "pose": {"x": 0.9, "y": 0, "yaw": 0}, "ball": {"x": 2.4, "y": 0},
+            "teammate_messages": [{"player": 2, "pose": {"x": 2.7, "y": 0, "yaw": 0}}]}"#;
+        let mut params = crate::params::Parameters::default();
+        let mut plain = crate::leaves::test_support::with_params(&frame(json), params.clone());
+        let without = support_pose(&mut plain).expect("support position");
+        params.behavior_node.support.press_weight = 10.0;
+        params.behavior_node.support.press_distance = 1.2;
+        let mut pressing = crate::leaves::test_support::with_params(&frame(json), params);
+        let with = support_pose(&mut pressing).expect("support position");
+        assert_eq!(pressing.memory.voronoi.owner_at(with.position), Some(3));
+        assert!(
+            (with.position.x - 1.2).abs() < 1e-9 && with.position.y.abs() < 1e-9,
+            "{with:?}"
+        );
+        assert!(with.yaw.abs() < 1e-9, "faces the ball: {with:?}");
+        assert!(
+            without.position.distance(with.position) > 0.5,
+            "without the press point the supporter stands elsewhere: {without:?}"
+        );
     }
 
     #[test]

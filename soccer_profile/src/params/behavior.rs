@@ -39,6 +39,8 @@ pub struct BehaviorParameters {
     pub head: Head,
     /// Voronoi partition of the field players (striker choice, support positions).
     pub voronoi: Voronoi,
+    /// What a supporter does near the ball besides taking its support position.
+    pub support: Support,
 }
 
 /// `brain`: what runs around the tree each tick.
@@ -198,6 +200,12 @@ pub struct ClosestToBall {
     /// the extra messages lengthen it a little and the budget holds. `null` (the default):
     /// the claim waits for the next regular message.
     pub claim_change_gap: Option<f64>,
+    /// Whether the striker hysteresis keeps its state while the robot has no pose (not
+    /// localized, e.g. lying after a fall): without a pose the raw answer says nothing, and a
+    /// striker that drops the role while its teammates still defer to its claim leaves the
+    /// team without one. False (the default): without a pose the raw answer is false, and a
+    /// striker gives the role up after `exit_duration`.
+    pub hold_without_pose: bool,
 }
 
 /// `ball.closest_to_ball.ball_source`: the ball of the striker choice.
@@ -391,6 +399,38 @@ pub struct Voronoi {
     pub centroid_anchor_sigma: f64,
 }
 
+/// `support`: what a supporter does near the ball besides taking its support position. The
+/// defaults leave the supporter as the contract describes it (it only walks to its position).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Support {
+    /// Whether a supporter kicks a ball that is within its kicking distance
+    /// (`kicking.distance_for_kick`, with its band) at the opponent goal, as the striker
+    /// would, instead of walking on to its position; its role stays `supporter`. False (the
+    /// default): a supporter never kicks.
+    pub kick_ball_in_reach: bool,
+    /// Weight of the press point in the support score (0, the default: no press point). The
+    /// press point lies `press_distance` from the ball on the line to the own goal centre,
+    /// where a supporter blocks the opponent's kicks and takes the rebounds; a cell scores
+    /// `press_weight * gauss(distance to the press point, press_sigma)` more.
+    pub press_weight: f64,
+    /// Distance of the press point from the ball, towards the own goal centre (m).
+    pub press_distance: f64,
+    /// Width of the press point's preference (m).
+    pub press_sigma: f64,
+}
+
+impl Default for Support {
+    fn default() -> Self {
+        Self {
+            kick_ball_in_reach: false,
+            press_weight: 0.0,
+            press_distance: 1.0,
+            press_sigma: 0.5,
+        }
+    }
+}
+
 impl Default for RemoteControl {
     fn default() -> Self {
         Self {
@@ -453,6 +493,7 @@ impl Default for ClosestToBall {
             striker_claim: false,
             enter_at_once_when_unclaimed: false,
             claim_change_gap: None,
+            hold_without_pose: false,
         }
     }
 }
@@ -744,6 +785,8 @@ impl BehaviorParameters {
                 "remote_control.kick_target_distance",
                 self.remote_control.kick_target_distance,
             ),
+            ("support.press_weight", self.support.press_weight),
+            ("support.press_distance", self.support.press_distance),
         ];
         for (path, v) in times {
             check(path, non_negative(v), "must be finite and >= 0");
@@ -774,6 +817,7 @@ impl BehaviorParameters {
                 "voronoi.centroid_anchor_sigma",
                 self.voronoi.centroid_anchor_sigma,
             ),
+            ("support.press_sigma", self.support.press_sigma),
         ];
         for (path, v) in positives {
             check(path, positive(v), "must be finite and > 0");
