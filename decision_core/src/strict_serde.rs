@@ -3,7 +3,9 @@
 //! this module adds what positioned loaders of our documents need ([`from_document`],
 //! [`error_path`]), which knows the JSON-with-comments / JSON5 reader ([`crate::jsonc`]).
 
-pub use ::strict_serde::{Strict, deserialize, from_slice};
+pub use ::strict_serde::{
+    LineError, Strict, deserialize, from_json_line, from_slice, without_position,
+};
 use serde::de;
 
 /// The path of a deserialisation error as steps into the document, for every positioned

@@ -83,8 +83,10 @@ type Writes = Vec<(String, Value)>;
 
 /// Parses `{"set": {...}}`; the error names the column and field.
 fn parse_line(line: &str) -> Result<Writes, (usize, String, String)> {
-    let doc: serde_json::Value = serde_json::from_str(line)
-        .map_err(|e| (e.column(), ".".to_owned(), strip_position(&e.to_string())))?;
+    let doc: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+        let message = decision_core::strict_serde::without_position(&e.to_string());
+        (e.column(), ".".to_owned(), message)
+    })?;
     let serde_json::Value::Object(top) = doc else {
         return Err((1, ".".into(), "expected an object".into()));
     };
@@ -141,14 +143,6 @@ pub fn trace_line<C>(
         let _ = write!(out, ", \"{}\"]", e.status.as_upper());
     }
     out.extend_from_slice(b"]}\n");
-}
-
-fn strip_position(message: &str) -> String {
-    message
-        .split(" at line ")
-        .next()
-        .unwrap_or(message)
-        .to_owned()
 }
 
 /// Whether BT.CPP's `Blackboard::set` takes a number or bool of another type than the typed

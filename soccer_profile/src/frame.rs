@@ -219,30 +219,13 @@ impl Frame {
 
 /// Deserialises one JSON line into `T`; errors name the column and the field path.
 pub fn parse_json_line<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, FrameError> {
-    let mut de = serde_json::Deserializer::from_str(line);
-    let value: T = decision_core::strict_serde::deserialize(&mut de).map_err(|e| {
-        let field = e.path().to_string();
-        let inner = e.into_inner();
-        FrameError {
-            column: inner.column(),
-            field,
-            message: strip_position(&inner.to_string()),
-        }
-    })?;
-    de.end().map_err(|e| FrameError {
-        column: e.column(),
-        field: ".".into(),
-        message: strip_position(&e.to_string()),
-    })?;
+    let value: T =
+        decision_core::strict_serde::from_json_line(line.as_bytes()).map_err(|e| FrameError {
+            column: e.column,
+            field: e.field,
+            message: e.message,
+        })?;
     Ok(value)
-}
-
-fn strip_position(message: &str) -> String {
-    message
-        .split(" at line ")
-        .next()
-        .unwrap_or(message)
-        .to_string()
 }
 
 #[cfg(test)]

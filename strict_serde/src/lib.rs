@@ -34,6 +34,49 @@ pub fn from_slice<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, s
     Ok(value)
 }
 
+/// Why one JSON line (a `decide` snapshot, a soccer frame) does not read as its type: where in
+/// the line and which field, for an error that names line, column and field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based column in the line.
+    pub column: usize,
+    /// The offending field's path (`game.players[2]`; `.` for the line as a whole).
+    pub field: String,
+    /// What is wrong, without serde's own position (the caller names the place).
+    pub message: String,
+}
+
+/// Reads one JSON line as `T` through [`deserialize`]: the line must be one value of `T`; a
+/// failure names its column and the field's path. The one reader of every line-based input.
+pub fn from_json_line<T: de::DeserializeOwned>(line: &[u8]) -> Result<T, LineError> {
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let value: T = deserialize(&mut de).map_err(|e| {
+        let field = e.path().to_string();
+        let inner = e.into_inner();
+        LineError {
+            column: inner.column(),
+            field,
+            message: without_position(&inner.to_string()),
+        }
+    })?;
+    de.end().map_err(|e| LineError {
+        column: e.column(),
+        field: ".".into(),
+        message: without_position(&e.to_string()),
+    })?;
+    Ok(value)
+}
+
+/// A serde_json message without its trailing ` at line L column C` (for errors that name the
+/// place their own way).
+pub fn without_position(message: &str) -> String {
+    message
+        .split(" at line ")
+        .next()
+        .unwrap_or(message)
+        .to_owned()
+}
+
 /// A deserializer that refuses an array where a struct is expected (see the module doc).
 pub struct Strict<D>(pub D);
 
@@ -352,7 +395,7 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for StrictVariant<A>
 
 #[cfg(test)]
 mod tests {
-    use super::deserialize;
+    use super::{LineError, deserialize, from_json_line, without_position};
     use serde::Deserialize;
 
     #[derive(Debug, Deserialize, PartialEq)]
@@ -438,5 +481,30 @@ mod tests {
         assert_eq!(error.path().to_string(), "pose");
         let value = serde_json::json!({"pose": {"x": 1, "y": 2}});
         assert!(deserialize::<_, Outer>(value).is_ok());
+    }
+
+    #[test]
+    fn a_json_line_error_names_its_column_and_field_without_serdes_position() {
+        let line = br#"{"pose": {"x": 1, "y": "a"}}"#;
+        let err = from_json_line::<Outer>(line).expect_err("y is a string");
+        assert_eq!(err.column, 26);
+        assert_eq!(err.field, "pose.y");
+        assert_eq!(err.message, "invalid type: string \"a\", expected f64");
+        // Trailing data after the value is the line's fault as a whole.
+        let err = from_json_line::<Pose>(br#"{"x": 1, "y": 2} 3"#).expect_err("trailing");
+        assert_eq!(
+            err,
+            LineError {
+                column: 18,
+                field: ".".into(),
+                message: "trailing characters".into()
+            }
+        );
+        let pose: Pose = from_json_line(br#"{"x": 1, "y": 2}"#).expect("reads");
+        assert_eq!(pose, Pose { x: 1.0, y: 2.0 });
+        assert_eq!(
+            without_position("expected value at line 1 column 5"),
+            "expected value"
+        );
     }
 }

@@ -107,30 +107,13 @@ pub fn parse_line_bytes(line: &[u8]) -> Result<TickInput, SnapshotError> {
     if let Some(input) = super::snapshot_fast::parse(line) {
         return Ok(input);
     }
-    let mut de = serde_json::Deserializer::from_slice(line);
-    let snapshot: Snapshot = crate::strict_serde::deserialize(&mut de).map_err(|e| {
-        let field = e.path().to_string();
-        let inner = e.into_inner();
-        SnapshotError {
-            column: inner.column(),
-            field,
-            message: strip_position(&inner.to_string()),
-        }
-    })?;
-    de.end().map_err(|e| SnapshotError {
-        column: e.column(),
-        field: ".".into(),
-        message: strip_position(&e.to_string()),
-    })?;
+    let snapshot: Snapshot =
+        crate::strict_serde::from_json_line(line).map_err(|e| SnapshotError {
+            column: e.column,
+            field: e.field,
+            message: e.message,
+        })?;
     snapshot.to_input()
-}
-
-fn strip_position(message: &str) -> String {
-    message
-        .split(" at line ")
-        .next()
-        .unwrap_or(message)
-        .to_string()
 }
 
 impl Snapshot {
