@@ -54,7 +54,12 @@ impl SoccerLoop {
     /// striker stays one until it has been false for `exit_duration`. With
     /// `hold_without_pose`, a frame without a pose changes nothing.
     fn update_striker_hysteresis(&mut self, ctx: &mut SoccerContext) {
-        if ctx.params.behavior_node.ball.closest_to_ball.hold_without_pose
+        if ctx
+            .params
+            .behavior_node
+            .ball
+            .closest_to_ball
+            .hold_without_pose
             && ctx.world.pose.is_none()
         {
             return;
