@@ -108,6 +108,7 @@ fn values_plot(title: &str, a: &[f64], b: Option<&[f64]>) -> Plot {
             .draw_series(
                 a.iter()
                     .enumerate()
+                    .filter(|(_, v)| !v.is_nan())
                     .map(|(i, &v)| Circle::new((i as f64 - offset, v), 4, A_COLOUR.filled())),
             )
             .map_err(|e| e.to_string())?
@@ -115,9 +116,14 @@ fn values_plot(title: &str, a: &[f64], b: Option<&[f64]>) -> Plot {
             .legend(|(x, y)| Circle::new((x, y), 4, A_COLOUR.filled()));
         if let Some(b) = b {
             chart
-                .draw_series(b.iter().enumerate().map(|(i, &v)| {
-                    TriangleMarker::new((i as f64 + offset, v), 5, B_COLOUR.filled())
-                }))
+                .draw_series(
+                    b.iter()
+                        .enumerate()
+                        .filter(|(_, v)| !v.is_nan())
+                        .map(|(i, &v)| {
+                            TriangleMarker::new((i as f64 + offset, v), 5, B_COLOUR.filled())
+                        }),
+                )
                 .map_err(|e| e.to_string())?
                 .label("B")
                 .legend(|(x, y)| TriangleMarker::new((x, y), 5, B_COLOUR.filled()));
@@ -136,8 +142,10 @@ fn values_plot(title: &str, a: &[f64], b: Option<&[f64]>) -> Plot {
 
 /// The paired differences B - A per match, with the zero line and their mean.
 fn differences_plot(title: &str, a: &[f64], b: &[f64]) -> Plot {
+    // NaN where a match has no value in A or B: no mark, and not in the mean.
     let differences: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
-    let mean = differences.iter().sum::<f64>() / differences.len().max(1) as f64;
+    let measured = super::stats::differences(a, b);
+    let mean = measured.iter().sum::<f64>() / measured.len().max(1) as f64;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (460, 220)).into_drawing_area();
@@ -157,12 +165,18 @@ fn differences_plot(title: &str, a: &[f64], b: &[f64]) -> Plot {
             ))
             .map_err(|e| e.to_string())?;
         chart
-            .draw_series(differences.iter().enumerate().map(|(i, &d)| {
-                Rectangle::new(
-                    [(i as f64 - 0.3, 0.0), (i as f64 + 0.3, d)],
-                    B_COLOUR.filled(),
-                )
-            }))
+            .draw_series(
+                differences
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| !d.is_nan())
+                    .map(|(i, &d)| {
+                        Rectangle::new(
+                            [(i as f64 - 0.3, 0.0), (i as f64 + 0.3, d)],
+                            B_COLOUR.filled(),
+                        )
+                    }),
+            )
             .map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }

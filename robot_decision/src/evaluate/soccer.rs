@@ -12,11 +12,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 /// The soccer metrics, in output order.
-pub const METRICS: [Metric; 7] = [
+pub const METRICS: [Metric; 8] = [
     Metric::higher("goals_for", "goals"),
     Metric::lower("goals_against", "goals"),
     Metric::lower("role_changes_per_robot_min", "1/min"),
     Metric::higher("one_striker_share", "share"),
+    Metric::lower("lost_balls", "balls"),
     Metric::lower("time_to_find_ball", "s"),
     Metric::lower("falls", "falls"),
     Metric::lower("messages_sent", "messages"),
@@ -263,7 +264,9 @@ fn play(
         f64::from(game.referee.score[1]),
         play.role_changes_per_robot_minute,
         play.one_striker_share,
-        play.mean_time_to_find_ball.unwrap_or(0.0),
+        play.lost_balls as f64,
+        // A match without a lost ball has no time to find one (left out, not 0 s).
+        play.mean_time_to_find_ball.unwrap_or(f64::NAN),
         falls as f64,
         sent[0] as f64,
     ];

@@ -71,20 +71,45 @@ fn mean_and_interval(values: &[f64]) -> (f64, [f64; 2]) {
     (mean, [mean - half, mean + half])
 }
 
-/// The summary of one config's values.
+/// The values a metric has: a match in which it has none (NaN, such as the time to find a
+/// lost ball in a match without one) is left out, instead of counting as a value.
+fn measured(values: &[f64]) -> Vec<f64> {
+    values.iter().copied().filter(|v| !v.is_nan()).collect()
+}
+
+/// The summary of one config's values (over the matches that have one; NaN without any).
 pub fn summarize(values: &[f64]) -> Summary {
-    let (mean, ci95) = mean_and_interval(values);
+    let values = measured(values);
+    let (mean, ci95) = mean_and_interval(&values);
+    let (min, max) = if values.is_empty() {
+        (f64::NAN, f64::NAN)
+    } else {
+        (
+            values.iter().copied().fold(f64::INFINITY, f64::min),
+            values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        )
+    };
     Summary {
         mean,
         ci95,
-        min: values.iter().copied().fold(f64::INFINITY, f64::min),
-        max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        min,
+        max,
     }
 }
 
-/// The paired difference of `b` against `a` (the same matches, in the same order).
+/// The per-match differences `b - a` of the matches in which both have a value.
+pub fn differences(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| b - a)
+        .filter(|d| !d.is_nan())
+        .collect()
+}
+
+/// The paired difference of `b` against `a` (the same matches, in the same order), over the
+/// matches in which both have a value.
 pub fn paired_difference(a: &[f64], b: &[f64]) -> Difference {
-    let differences: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
+    let differences = differences(a, b);
     let (mean, ci95) = mean_and_interval(&differences);
     let significant = differences.len() >= 2 && (ci95[0] > 0.0 || ci95[1] < 0.0);
     Difference {
@@ -141,5 +166,19 @@ mod tests {
         let d = paired_difference(&a, &noisy);
         assert!(!d.significant, "{d:?}");
         assert!(d.ci95[0] < 0.0 && d.ci95[1] > 0.0);
+    }
+
+    #[test]
+    fn a_match_without_a_value_is_left_out_of_the_summary_and_the_pairs() {
+        let nan = f64::NAN;
+        let s = summarize(&[2.0, nan, 4.0]);
+        assert_eq!((s.mean, s.min, s.max), (3.0, 2.0, 4.0));
+        let none = summarize(&[nan, nan]);
+        assert!(none.mean.is_nan() && none.min.is_nan() && none.max.is_nan());
+        // Only matches 0 and 3 have a value in both configs.
+        let a = [1.0, nan, 2.0, 5.0];
+        let b = [2.0, 3.0, nan, 7.0];
+        assert_eq!(differences(&a, &b), [1.0, 2.0]);
+        assert_eq!(paired_difference(&a, &b).mean, 1.5);
     }
 }

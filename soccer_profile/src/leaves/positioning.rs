@@ -369,7 +369,11 @@ mod tests {
         let mut params = crate::params::Parameters::default();
         let ball = Point2::<Field>::new(2.4, 0.0);
         let ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
-        assert_eq!(press_point(&ctx, ball), None, "press_weight 0: no press point");
+        assert_eq!(
+            press_point(&ctx, ball),
+            None,
+            "press_weight 0: no press point"
+        );
         params.behavior_node.support.press_weight = 1.0;
         params.behavior_node.support.press_distance = 1.2;
         let ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
