@@ -207,20 +207,30 @@ mod tests {
         p
     }
 
-    /// Whether robot 3 is striker after each of `times` (the same scene at each time).
-    fn striker_after(at_once: bool, mate_claims: bool, times: &[f64]) -> Vec<bool> {
-        let mut ctx = with_params(&scene(times[0], mate_claims), params(at_once));
+    /// Whether robot 3 is striker after each of `times`, deciding with `params` on the frame
+    /// `frame_at` gives for that time.
+    fn striker_over(
+        params: Parameters,
+        frame_at: impl Fn(f64) -> Frame,
+        times: &[f64],
+    ) -> Vec<bool> {
+        let mut ctx = with_params(&frame_at(times[0]), params);
         let mut blackboards = Blackboards::new();
         let mut soccer = SoccerLoop::default();
         let params = ctx.params.clone();
         times
             .iter()
             .map(|&t| {
-                ctx.world.update(&scene(t, mate_claims), &params);
+                ctx.world.update(&frame_at(t), &params);
                 soccer.before_tick(&mut ctx, &mut blackboards);
                 ctx.world.is_striker
             })
             .collect()
+    }
+
+    /// Whether robot 3 is striker after each of `times` (the same scene at each time).
+    fn striker_after(at_once: bool, mate_claims: bool, times: &[f64]) -> Vec<bool> {
+        striker_over(params(at_once), |t| scene(t, mate_claims), times)
     }
 
     #[test]
@@ -240,22 +250,14 @@ mod tests {
         let mut params = params(true);
         params.behavior_node.ball.closest_to_ball.exit_duration = 0.15;
         params.behavior_node.ball.closest_to_ball.hold_without_pose = hold_without_pose;
-        let mut ctx = with_params(&scene(times[0], false), params);
-        let mut blackboards = Blackboards::new();
-        let mut soccer = SoccerLoop::default();
-        let params = ctx.params.clone();
-        times
-            .iter()
-            .map(|&t| {
-                let mut frame = scene(t, false);
-                if t >= 11.0 {
-                    frame.pose = None;
-                }
-                ctx.world.update(&frame, &params);
-                soccer.before_tick(&mut ctx, &mut blackboards);
-                ctx.world.is_striker
-            })
-            .collect()
+        let frame_at = |t: f64| {
+            let mut frame = scene(t, false);
+            if t >= 11.0 {
+                frame.pose = None;
+            }
+            frame
+        };
+        striker_over(params, frame_at, times)
     }
 
     #[test]

@@ -909,6 +909,23 @@ mod tests {
     }
 
     #[test]
+    fn the_support_section_refuses_a_negative_press_and_a_zero_width() {
+        let dir = folder(&[(
+            "base/behavior_node.json5",
+            "{ support: {\n  press_weight: -1,\n  press_sigma: 0,\n  kick_ball_in_reach: 'yes' } }",
+        )]);
+        assert_eq!(
+            errors(&dir, None, None),
+            [
+                "base/behavior_node.json5:2:3: error: `support.press_weight`: must be finite and >= 0",
+                "base/behavior_node.json5:3:3: error: `support.press_sigma`: must be finite and > 0",
+                "base/behavior_node.json5:4:23: error: `support.kick_ball_in_reach`: \
+                 invalid type: string \"yes\", expected a boolean",
+            ]
+        );
+    }
+
+    #[test]
     fn non_finite_values_are_refused_at_the_value() {
         let dir = folder(&[
             (
