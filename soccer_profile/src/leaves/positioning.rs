@@ -214,15 +214,12 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let score = |p: Point2<Field>| {
         let forward = v.forward_weight * side * p.x / reach;
         let off = p.distance(ball) - v.ball_support_distance;
-        let near_ball = v.ball_weight
-            * (-(off * off) / (2.0 * v.ball_support_sigma * v.ball_support_sigma)).exp();
+        let near_ball = v.ball_weight * bump(off, v.ball_support_sigma);
         let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
         let base = forward + near_ball - anchor;
         match press {
             Some(press) => {
-                let d = p.distance(press);
-                base + support.press_weight
-                    * (-(d * d) / (2.0 * support.press_sigma * support.press_sigma)).exp()
+                base + support.press_weight * bump(p.distance(press), support.press_sigma)
             }
             None => base,
         }
@@ -241,6 +238,12 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
             yaw: 0.0,
         },
     ))
+}
+
+/// A Gaussian bump of width `sigma` at `offset` 0 (1 there): the support score's preference
+/// for a distance.
+fn bump(offset: f64, sigma: f64) -> f64 {
+    (-(offset * offset) / (2.0 * sigma * sigma)).exp()
 }
 
 /// The press point of the support score: `support.press_distance` from the ball towards the
