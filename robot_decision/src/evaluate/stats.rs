@@ -35,22 +35,29 @@ pub fn t_975(df: usize) -> f64 {
 /// One config's values of one metric over the matches.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Summary {
-    /// Mean over the matches.
+    /// Mean over the matches that have a value (null when none has one).
+    #[schemars(with = "Option<f64>")]
     pub mean: f64,
-    /// 95% confidence interval of the mean (`[mean, mean]` with fewer than two matches).
+    /// 95% confidence interval of the mean (`[mean, mean]` with fewer than two values).
+    #[schemars(with = "[Option<f64>; 2]")]
     pub ci95: [f64; 2],
-    /// Smallest value.
+    /// Smallest value (null when no match has one).
+    #[schemars(with = "Option<f64>")]
     pub min: f64,
-    /// Largest value.
+    /// Largest value (null when no match has one).
+    #[schemars(with = "Option<f64>")]
     pub max: f64,
 }
 
 /// The paired difference B - A of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Difference {
-    /// Mean of the per-match differences B - A.
+    /// Mean of the per-match differences B - A, over the matches where both have a value
+    /// (null when none does).
+    #[schemars(with = "Option<f64>")]
     pub mean: f64,
     /// Its 95% paired t interval.
+    #[schemars(with = "[Option<f64>; 2]")]
     pub ci95: [f64; 2],
     /// Whether the interval excludes 0 (significant at 5%).
     pub significant: bool,
