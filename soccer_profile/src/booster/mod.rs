@@ -46,6 +46,8 @@ fn leaf(
     ports: Vec<PortDecl>,
     make: MakeNode,
 ) {
+    // `Registry::register` replaces an earlier kind of the same id; a Booster node must not.
+    debug_assert!(!registry.has(id), "node `{id}` is registered twice");
     let model = NodeModel::new(Children::None, ports).described(doc);
     registry.register(id, model, move |b: &mut NodeBuilder<'_>| {
         make(PortValues::of(b))
