@@ -39,7 +39,7 @@ criterion_group!(benches, bench);
 
 fn voronoi(c: &mut Criterion) {
     use geometry::Pose2;
-    use soccer_profile::voronoi::{Site, VoronoiGrid};
+    use soccer_profile::voronoi::{Site, Until, VoronoiGrid};
     let sites: Vec<Site> = [
         (3u8, -1.0, 0.5),
         (2, -2.0, -1.5),
@@ -58,7 +58,7 @@ fn voronoi(c: &mut Criterion) {
         grid.resize(9.0, 6.0, 1.0, resolution);
         c.bench_function(&format!("voronoi/full_partition_{resolution}m"), |b| {
             b.iter(|| {
-                grid.compute(black_box(&sites), &[], 0.5, None);
+                grid.compute(black_box(&sites), &[], 0.5, Until::Complete);
                 black_box(grid.owner(100))
             })
         });

@@ -5,7 +5,7 @@ use crate::motion::{Body, Head, TurnDirection};
 use crate::params::OwnPose;
 use crate::params::Parameters;
 use crate::path_planning::Walker;
-use crate::voronoi::{Site, VoronoiGrid};
+use crate::voronoi::{Site, Until, VoronoiGrid};
 use crate::world::World;
 use geometry::{Field, Point2, Pose2};
 use std::sync::Arc;
@@ -187,7 +187,7 @@ impl SoccerContext {
             self.memory.voronoi.finish();
             return;
         }
-        self.partition(None);
+        self.partition(Until::Complete);
     }
 
     /// Whether this robot owns the ball's cell of the field players' partition (the raw
@@ -212,7 +212,7 @@ impl SoccerContext {
         if shared {
             // Obstacles are each robot's own perception: the shared choice leaves them out,
             // and the support leaves compute their own partition with them.
-            self.partition_among(Some(ball), false);
+            self.partition_among(Until::OwnerOf(ball), false);
             // Without perceived obstacles this is the partition the support leaves use too
             // (they finish it); with obstacles they compute their own.
             self.memory.voronoi_fresh = self.world.obstacles.is_empty();
@@ -223,7 +223,7 @@ impl SoccerContext {
                 return false;
             }
         } else {
-            self.partition(Some(ball));
+            self.partition(Until::OwnerOf(ball));
         }
         let owner = self.memory.voronoi.owner_at(ball);
         let margin = self
@@ -346,14 +346,14 @@ impl SoccerContext {
         distance * (1.0 + v.orientation_bias * (1.0 - cos) / 2.0)
     }
 
-    /// Partitions the grid among this tick's field players, stopping once the owner of
-    /// `stop_at` is final (see [`VoronoiGrid::compute`]).
-    fn partition(&mut self, stop_at: Option<Point2<Field>>) {
-        self.partition_among(stop_at, true);
+    /// Partitions the grid among this tick's field players, as far as `until` needs (see
+    /// [`VoronoiGrid::compute`]).
+    fn partition(&mut self, until: Until) {
+        self.partition_among(until, true);
     }
 
     /// [`Self::partition`], around the perceived obstacles or not.
-    fn partition_among(&mut self, stop_at: Option<Point2<Field>>, with_obstacles: bool) {
+    fn partition_among(&mut self, until: Until, with_obstacles: bool) {
         let mut sites = std::mem::take(&mut self.memory.sites);
         self.field_player_sites(&mut sites);
         let field = &self.params.field;
@@ -370,7 +370,7 @@ impl SoccerContext {
         } else {
             &[]
         };
-        grid.compute(&sites, obstacles, v.orientation_bias, stop_at);
+        grid.compute(&sites, obstacles, v.orientation_bias, until);
         self.memory.sites = sites;
         self.memory.voronoi_fresh = true;
     }

@@ -8,22 +8,44 @@
 //! Costs are fixed-point integers ([`UNITS_PER_CELL`] per cell length), so sums are exact: a
 //! tie is a tie on every machine and in every robot's view, and goes to the lower player
 //! number.
+//!
+//! Each cell holds one *key*: its cost shifted left by eight bits, with the owner's rank
+//! (its place among the sites by player number) in the low byte. A lower key is a lower cost,
+//! or an equal cost reached by a lower player number, so one comparison decides an offer,
+//! and a step adds its shifted cost to the key without touching the rank.
+//!
+//! A run can stop early, once the owner of one point is final (the striker question), and be
+//! finished later.
 
 use crate::world::Obstacle;
 use geometry::{Field, Point2, Pose2, Vector2};
-
-/// No owner (blocked or unreachable).
-const NOBODY: u8 = u8::MAX;
 
 /// Cost units per cell length (fixed point); a step costs at least this much, which is also
 /// the width of a bucket.
 pub const UNITS_PER_CELL: u64 = 1 << 16;
 
-/// The cost of a cell not reached yet.
+/// Bits of a key below its cost: the owner's rank.
+const RANK_BITS: u32 = 8;
+
+/// The rank byte of a key.
+const RANK_MASK: u64 = (1 << RANK_BITS) - 1;
+
+/// Bits of a key below its bucket number.
+const BUCKET_SHIFT: u32 = RANK_BITS + UNITS_PER_CELL.trailing_zeros();
+
+/// The key of a cell not reached yet.
 const UNREACHED: u64 = u64::MAX;
 
-/// The cost marking a blocked or padding cell: no offer (at least one cell length) is lower.
+/// The key of a blocked or padding cell: no offer is lower (every reached key costs at least
+/// one cell length, see [`SEED_COST`]).
 const WALL: u64 = 0;
+
+/// The cost of a robot's own cell. Costs are counted from one cell length instead of zero,
+/// so that no key of a reached cell equals [`WALL`]; only differences of costs matter.
+const SEED_COST: u64 = UNITS_PER_CELL;
+
+/// The most sites a partition takes (a rank is one byte and `u8::MAX` means nobody).
+pub const MAX_SITES: usize = 255;
 
 /// The largest `orientation_bias` (in cell lengths) the partition takes, so that a step's
 /// cost, and the ring of buckets, stay small.
@@ -49,40 +71,46 @@ const STEPS: [(i32, i32); 8] = [
     (1, -1),
 ];
 
+/// Whether a key belongs to a reached cell (neither a wall nor unreached).
+#[inline(always)]
+fn is_reached(key: u64) -> bool {
+    key != WALL && key != UNREACHED
+}
+
+/// The circular bucket of a key.
+#[inline(always)]
+fn bucket_of(key: u64, mask: usize) -> usize {
+    (key >> BUCKET_SHIFT) as usize & mask
+}
+
+/// The rank of a reached key.
+#[inline(always)]
+fn rank_of(key: u64) -> usize {
+    (key & RANK_MASK) as usize
+}
+
 /// The mutable state of one run of the bucket queue, borrowed apart from the grid.
 struct Search<'a> {
-    cost: &'a mut [u64],
-    owner: &'a mut [u8],
+    key: &'a mut [u64],
     buckets: &'a mut [Vec<u32>],
-    /// The player number of each site, for ties.
-    players: &'a [u8],
     mask: usize,
     pending: usize,
 }
 
 impl Search<'_> {
-    /// Offers padded cell `n` the cost `next` through site `owner`. Walls cost zero, so the
-    /// first comparison rejects them, and so it does for final cells: a step costs at least a
+    /// Offers padded cell `n` the key `next`. Walls hold the lowest key, so the first
+    /// comparison rejects them, and so it does for final cells: a step costs at least a
     /// bucket's width, so nothing taken from the current bucket reaches a final cell as
-    /// cheaply as it has. An equal cost goes to the lower player number, so the partition
-    /// does not depend on the order cells leave a bucket. A cell whose bucket does not change
-    /// keeps its one queue entry (the pop reads the current cost).
+    /// cheaply as it has. An equal cost goes to the lower rank (player number) by the same
+    /// comparison, so the partition does not depend on the order cells leave a bucket. A cell
+    /// whose bucket does not change keeps its one queue entry (the pop reads the current key).
     #[inline(always)]
-    fn offer(&mut self, n: usize, next: u64, owner: u8) {
-        let old = self.cost[n];
+    fn offer(&mut self, n: usize, next: u64) {
+        let old = self.key[n];
         if next >= old {
-            if next == old {
-                let held = self.owner[n];
-                if owner != held
-                    && self.players[usize::from(owner)] < self.players[usize::from(held)]
-                {
-                    self.owner[n] = owner;
-                }
-            }
             return;
         }
-        self.cost[n] = next;
-        self.owner[n] = owner;
+        self.key[n] = next;
         let index = bucket_of(next, self.mask);
         if old != UNREACHED && bucket_of(old, self.mask) == index {
             return;
@@ -92,17 +120,10 @@ impl Search<'_> {
     }
 }
 
-/// The circular bucket of a cost.
-#[inline(always)]
-fn bucket_of(cost: u64, mask: usize) -> usize {
-    (cost / UNITS_PER_CELL) as usize & mask
-}
-
-/// A reusable partition: per-cell cost and owner, the bucket queue and the sites.
+/// A reusable partition: per-cell key, the bucket queue and the sites.
 ///
-/// Cost, owner and the final flags are kept on a grid padded with one ring of cells that cost
-/// minus infinity, so every real cell has eight neighbours at fixed index offsets; public cell
-/// indices (`iy * nx + ix`) are unpadded.
+/// Keys are kept on a grid padded with one ring of walls, so every real cell has eight
+/// neighbours at fixed index offsets; public cell indices (`iy * nx + ix`) are unpadded.
 #[derive(Debug, Clone, Default)]
 pub struct VoronoiGrid {
     resolution: f64,
@@ -110,10 +131,9 @@ pub struct VoronoiGrid {
     min_y: f64,
     nx: usize,
     ny: usize,
-    /// Per padded cell: the cheapest cost found, [`WALL`] where blocked or outside.
-    cost: Vec<u64>,
-    /// Per padded cell: the owning site's index, or [`NOBODY`].
-    owner: Vec<u8>,
+    /// Per padded cell: cost and owner's rank (see the module doc), [`WALL`] where blocked or
+    /// outside, [`UNREACHED`] before an offer.
+    key: Vec<u64>,
     /// Per public cell: inside an obstacle.
     blocked: Vec<bool>,
     /// Dial's buckets: padded cells by `floor(cost / UNITS_PER_CELL)`, circular. With the
@@ -124,10 +144,24 @@ pub struct VoronoiGrid {
     pending: usize,
     complete: bool,
     sites: Vec<Site>,
-    /// The player number of each site, for ties.
-    players: Vec<u8>,
+    /// Per rank: the index of its site in `sites`.
+    site_of_rank: Vec<u8>,
+    /// Per site: its rank (sites by player number, then by index).
+    rank_of_site: Vec<u8>,
     /// Per site: the cost of each of the eight steps, in units.
     step_costs: Vec<[u64; 8]>,
+    /// Per rank: the step costs shifted to key position.
+    step_keys: Vec<[u64; 8]>,
+}
+
+/// How far [`VoronoiGrid::compute`] runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Until {
+    /// Until every cell is owned.
+    Complete,
+    /// Until [`owner_at`](VoronoiGrid::owner_at) this point is final: its cell, or when an
+    /// obstacle covers it, the nearest free cell (enough to answer "who owns the ball's cell").
+    OwnerOf(Point2<Field>),
 }
 
 /// Where a run of the bucket queue may stop before every cell is final.
@@ -135,7 +169,7 @@ pub struct VoronoiGrid {
 enum Stop {
     /// Run to the end.
     Never,
-    /// Once this cell is final.
+    /// Once this padded cell is final.
     AtCell(usize),
 }
 
@@ -150,9 +184,7 @@ impl VoronoiGrid {
         if (nx, ny) != (self.nx, self.ny) {
             self.nx = nx;
             self.ny = ny;
-            let padded = (nx + 2) * (ny + 2);
-            self.cost = vec![UNREACHED; padded];
-            self.owner = vec![NOBODY; padded];
+            self.key = vec![UNREACHED; (nx + 2) * (ny + 2)];
             self.blocked = vec![false; nx * ny];
         }
     }
@@ -192,31 +224,98 @@ impl VoronoiGrid {
         self.len() == 0
     }
 
-    /// The owner of cell `c` after [`compute`](Self::compute).
+    /// The site index owning the cell with padded index `p`, if reached.
+    fn site_at_padded(&self, p: usize) -> Option<u8> {
+        let key = self.key[p];
+        is_reached(key).then(|| self.site_of_rank[rank_of(key)])
+    }
+
+    /// The owner (an index into the sites) of cell `c` after [`compute`](Self::compute).
     pub fn owner(&self, c: usize) -> Option<u8> {
         if c >= self.len() {
             return None;
         }
-        Some(self.owner[self.padded(c)]).filter(|o| *o != NOBODY)
+        self.site_at_padded(self.padded(c))
     }
 
-    /// Partitions the grid among `sites` around `obstacles`. With `stop_near`, stops once
-    /// [`owner_at`](Self::owner_at) of that point is final: its cell, or when an obstacle
-    /// covers it, the nearest free cell (enough to answer "who owns the ball's cell").
+    /// Partitions the grid among `sites` around `obstacles`, as far as `until` needs. Sites
+    /// past [`MAX_SITES`] are left out.
     pub fn compute(
         &mut self,
         sites: &[Site],
         obstacles: &[Obstacle],
         orientation_bias: f64,
-        stop_near: Option<Point2<Field>>,
+        until: Until,
     ) {
-        self.owner.fill(NOBODY);
+        self.start(sites, obstacles, orientation_bias);
+        match until {
+            Until::Complete => self.run(Stop::Never),
+            Until::OwnerOf(p) => {
+                // The nearest free cell to a covered point is the nearest owned one too, once
+                // owned (an unreachable one never is, and the run then goes to the end).
+                let stop_cell = self.cell_of(p).and_then(|c| {
+                    let free = if self.blocked[c] {
+                        self.nearest_cell(p, c, |n| !self.blocked[n])?
+                    } else {
+                        c
+                    };
+                    Some(self.padded(free))
+                });
+                self.run(stop_cell.map_or(Stop::Never, Stop::AtCell));
+            }
+        }
+    }
+
+    /// Blocks the obstacles' cells, ranks the sites, prices their steps and seeds the queue
+    /// with the sites' cells.
+    fn start(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) {
+        let sites = &sites[..sites.len().min(MAX_SITES)];
         for bucket in &mut self.buckets {
             bucket.clear();
         }
         self.current = 0;
         self.pending = 0;
-        // Blocked cells: the centres inside an obstacle, visiting only its bounding box.
+        self.block_obstacles(obstacles);
+        self.sites.clear();
+        self.sites.extend_from_slice(sites);
+        self.site_of_rank.clear();
+        self.site_of_rank.extend(0..sites.len() as u8);
+        self.site_of_rank
+            .sort_by_key(|&i| (sites[usize::from(i)].player, i));
+        self.rank_of_site.clear();
+        self.rank_of_site.resize(sites.len(), 0);
+        for (rank, &site) in self.site_of_rank.iter().enumerate() {
+            self.rank_of_site[usize::from(site)] = rank as u8;
+        }
+        self.price_steps(orientation_bias.clamp(0.0, MAX_ORIENTATION_BIAS));
+        for site in sites {
+            if let Some(c) = self.cell_of(site.pose.position) {
+                // A robot's own cell is never blocked (it stands there).
+                self.blocked[c] = false;
+            }
+        }
+        self.reset_keys();
+        for (index, site) in sites.iter().enumerate() {
+            let Some(c) = self.cell_of(site.pose.position) else {
+                continue;
+            };
+            // Two robots in one cell: the lower number owns it, as for any tie.
+            let c = self.padded(c);
+            let rank = self.rank_of_site[index];
+            let key = SEED_COST << RANK_BITS | u64::from(rank);
+            let old = self.key[c];
+            if old == UNREACHED {
+                self.key[c] = key;
+                self.push(key, c);
+            } else if key < old {
+                self.key[c] = key;
+            }
+        }
+        self.complete = false;
+    }
+
+    /// Marks the cells whose centres lie inside an obstacle, visiting only its bounding box.
+    fn block_obstacles(&mut self, obstacles: &[Obstacle]) {
         self.blocked.fill(false);
         for o in obstacles {
             if !(o.radius > 0.0 && o.center.is_finite()) {
@@ -245,13 +344,13 @@ impl VoronoiGrid {
                 }
             }
         }
-        self.sites.clear();
-        self.sites.extend_from_slice(sites);
-        self.players.clear();
-        self.players.extend(sites.iter().map(|s| s.player));
+    }
+
+    /// Each site's eight step costs (in units and, by rank, in key position) and a ring of
+    /// buckets wide enough for the dearest step.
+    fn price_steps(&mut self, bias: f64) {
         self.step_costs.clear();
-        let bias = orientation_bias.clamp(0.0, MAX_ORIENTATION_BIAS);
-        for site in sites {
+        for site in &self.sites {
             let heading = Vector2::<Field>::from_angle(site.pose.yaw);
             let mut costs = [UNITS_PER_CELL; 8];
             for (k, (dx, dy)) in STEPS.iter().enumerate() {
@@ -266,6 +365,11 @@ impl VoronoiGrid {
             }
             self.step_costs.push(costs);
         }
+        self.step_keys.clear();
+        for &site in &self.site_of_rank {
+            let costs = self.step_costs[usize::from(site)];
+            self.step_keys.push(costs.map(|cost| cost << RANK_BITS));
+        }
         let dearest = self
             .step_costs
             .iter()
@@ -277,78 +381,40 @@ impl VoronoiGrid {
         if self.buckets.len() != count {
             self.buckets.resize_with(count, Vec::new);
         }
-        for site in sites {
-            if let Some(c) = self.cell_of(site.pose.position) {
-                // A robot's own cell is never blocked (it stands there).
-                self.blocked[c] = false;
-            }
-        }
-        self.reset_costs();
-        for (index, site) in sites.iter().enumerate() {
-            let Some(c) = self.cell_of(site.pose.position) else {
-                continue;
-            };
-            // Two robots in one cell: the lower number owns it, as for any tie.
-            let c = self.padded(c);
-            match self.owner[c] {
-                NOBODY => {
-                    self.cost[c] = 0;
-                    self.owner[c] = index as u8;
-                    self.push(0, c);
-                }
-                other if site.player < self.players[usize::from(other)] => {
-                    self.owner[c] = index as u8;
-                }
-                _ => {}
-            }
-        }
-        self.complete = false;
-        // The nearest free cell to a covered point is the nearest owned one too, once owned
-        // (an unreachable one never is, and the run then goes to the end).
-        let stop_cell = stop_near.and_then(|p| {
-            let c = self.cell_of(p)?;
-            let free = if self.blocked[c] {
-                self.nearest_cell(p, c, |n| !self.blocked[n])?
-            } else {
-                c
-            };
-            Some(self.padded(free))
-        });
-        self.run(stop_cell.map_or(Stop::Never, Stop::AtCell));
     }
 
-    /// Whether the last computation ran to the end (not stopped at a cell).
+    /// Whether the last computation ran to the end (not stopped early).
     pub fn is_complete(&self) -> bool {
         self.complete
     }
 
-    /// Continues a computation stopped at a cell until every cell is owned.
+    /// Continues a computation stopped early until every cell is owned.
     pub fn finish(&mut self) {
         if !self.complete {
             self.run(Stop::Never);
         }
     }
 
-    /// Costs for a new computation: [`UNREACHED`] on free cells, [`WALL`] on blocked ones
-    /// and on the padding ring.
-    fn reset_costs(&mut self) {
+    /// Keys for a new computation: [`UNREACHED`] on free cells, [`WALL`] on blocked ones and
+    /// on the padding ring.
+    fn reset_keys(&mut self) {
         let (nx, stride) = (self.nx, self.nx + 2);
-        self.cost[..stride].fill(WALL);
-        for (iy, row) in self.cost[stride..].chunks_exact_mut(stride).enumerate() {
+        self.key[..stride].fill(WALL);
+        for (iy, row) in self.key[stride..].chunks_exact_mut(stride).enumerate() {
             let Some(blocked) = self.blocked.get(iy * nx..(iy + 1) * nx) else {
                 row.fill(WALL); // the bottom padding row
                 continue;
             };
             row[0] = WALL;
             row[stride - 1] = WALL;
-            for (cost, blocked) in row[1..=nx].iter_mut().zip(blocked) {
-                *cost = if *blocked { WALL } else { UNREACHED };
+            for (key, blocked) in row[1..=nx].iter_mut().zip(blocked) {
+                *key = if *blocked { WALL } else { UNREACHED };
             }
         }
     }
 
-    fn push(&mut self, cost: u64, cell: usize) {
-        let index = bucket_of(cost, self.buckets.len() - 1);
+    fn push(&mut self, key: u64, cell: usize) {
+        let index = bucket_of(key, self.buckets.len() - 1);
         self.buckets[index].push(cell as u32);
         self.pending += 1;
     }
@@ -357,14 +423,11 @@ impl VoronoiGrid {
         let mask = self.buckets.len() - 1;
         let w = self.nx + 2;
         let mut search = Search {
-            cost: &mut self.cost,
-            owner: &mut self.owner,
+            key: &mut self.key,
             buckets: &mut self.buckets,
-            players: &self.players,
             mask,
             pending: self.pending,
         };
-        assert_eq!(search.owner.len(), search.cost.len(), "one owner per cell");
         let mut current = self.current;
         let mut stopped = false;
         while search.pending > 0 {
@@ -374,28 +437,28 @@ impl VoronoiGrid {
             };
             search.pending -= 1;
             let c = cell as usize;
-            if bucket_of(search.cost[c], mask) != current {
+            let key = search.key[c];
+            if bucket_of(key, mask) != current {
                 // A stale entry: the cell moved to a lower bucket and was final there (a cell
                 // has at most one entry per bucket, so a final cell is never taken again).
                 continue;
             }
-            let cost = search.cost[c];
-            let owner = search.owner[c];
-            let steps = &self.step_costs[usize::from(owner)];
+            let rank = rank_of(key);
+            let steps = &self.step_keys[rank];
             // Every real cell has its eight neighbours on the padded grid; one check here
             // lets the compiler drop the eight below.
             assert!(
-                c > w && c + w + 1 < search.cost.len(),
+                c > w && c + w + 1 < search.key.len(),
                 "a queued cell is a real cell"
             );
-            search.offer(c + 1, cost + steps[0], owner);
-            search.offer(c + w + 1, cost + steps[1], owner);
-            search.offer(c + w, cost + steps[2], owner);
-            search.offer(c + w - 1, cost + steps[3], owner);
-            search.offer(c - 1, cost + steps[4], owner);
-            search.offer(c - w - 1, cost + steps[5], owner);
-            search.offer(c - w, cost + steps[6], owner);
-            search.offer(c - w + 1, cost + steps[7], owner);
+            search.offer(c + 1, key + steps[0]);
+            search.offer(c + w + 1, key + steps[1]);
+            search.offer(c + w, key + steps[2]);
+            search.offer(c + w - 1, key + steps[3]);
+            search.offer(c - 1, key + steps[4]);
+            search.offer(c - w - 1, key + steps[5]);
+            search.offer(c - w, key + steps[6]);
+            search.offer(c - w + 1, key + steps[7]);
             if stop == Stop::AtCell(c) {
                 stopped = true;
                 break;
@@ -411,12 +474,12 @@ impl VoronoiGrid {
         let c = self.cell_of(p)?;
         let index = if self.blocked[c] {
             let free = self.nearest_cell(p, c, |n| {
-                !self.blocked[n] && self.owner[self.padded(n)] != NOBODY
+                !self.blocked[n] && is_reached(self.key[self.padded(n)])
             })?;
-            self.owner[self.padded(free)]
+            self.site_at_padded(self.padded(free))
         } else {
-            self.owner[self.padded(c)]
-        };
+            self.site_at_padded(self.padded(c))
+        }?;
         self.sites.get(usize::from(index)).map(|s| s.player)
     }
 
@@ -477,31 +540,30 @@ impl VoronoiGrid {
         if self.cell_of(p).is_none() {
             return false;
         }
-        self.compute(sites, obstacles, bias, Some(p));
+        self.compute(sites, obstacles, bias, Until::OwnerOf(p));
         self.owner_at(p) == Some(player)
     }
 
-    /// The cells `player` owns, as centres, row by row.
-    pub fn cells_of(&self, player: u8) -> impl Iterator<Item = Point2<Field>> + '_ {
-        let index = self
-            .sites
-            .iter()
-            .position(|s| s.player == player)
-            .map_or(NOBODY, |i| i as u8);
+    /// Calls `visit` with the centre of each cell `player` owns, row by row (after a complete
+    /// run).
+    pub fn for_each_cell_of(&self, player: u8, mut visit: impl FnMut(Point2<Field>)) {
+        let Some(site) = self.sites.iter().position(|s| s.player == player) else {
+            return;
+        };
+        let rank = u64::from(self.rank_of_site[site]);
         let stride = self.nx + 2;
-        let rows = self.owner.chunks_exact(stride).skip(1).take(self.ny);
-        rows.enumerate()
-            .filter(move |_| index != NOBODY)
-            .flat_map(move |(iy, row)| {
-                let y = self.min_y + (iy as f64 + 0.5) * self.resolution;
-                row[1..=self.nx]
-                    .iter()
-                    .enumerate()
-                    .filter(move |(_, o)| **o == index)
-                    .map(move |(ix, _)| {
-                        Point2::new(self.min_x + (ix as f64 + 0.5) * self.resolution, y)
-                    })
-            })
+        let rows = self.key.chunks_exact(stride).skip(1).take(self.ny);
+        for (iy, row) in rows.enumerate() {
+            let y = self.min_y + (iy as f64 + 0.5) * self.resolution;
+            for (ix, &key) in row[1..=self.nx].iter().enumerate() {
+                if is_reached(key) && key & RANK_MASK == rank {
+                    visit(Point2::new(
+                        self.min_x + (ix as f64 + 0.5) * self.resolution,
+                        y,
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -604,7 +666,7 @@ mod tests {
                 .collect();
             let obstacles: Vec<Obstacle> =
                 holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
-            g.compute(&sites, &obstacles, bias, None);
+            g.compute(&sites, &obstacles, bias, Until::Complete);
             let expected = reference_owners(&g, &sites);
             for (c, want) in expected.iter().enumerate() {
                 let got = g.owner(c).map(|i| sites[usize::from(i)].player);
@@ -612,7 +674,7 @@ mod tests {
             }
             let ball = Point2::<Field>::new(ball.0, ball.1);
             let mut partial = g.clone();
-            partial.compute(&sites, &obstacles, bias, Some(ball));
+            partial.compute(&sites, &obstacles, bias, Until::OwnerOf(ball));
             proptest::prop_assert_eq!(partial.owner_at(ball), g.owner_at(ball));
         }
     }
@@ -623,8 +685,8 @@ mod tests {
         let a = [site(4, -1.4, 0.1, 0.0), site(2, 1.4, 0.1, 0.0)];
         let b = [a[1], a[0]];
         let (mut ga, mut gb) = (grid(), grid());
-        ga.compute(&a, &[], 0.0, None);
-        gb.compute(&b, &[], 0.0, None);
+        ga.compute(&a, &[], 0.0, Until::Complete);
+        gb.compute(&b, &[], 0.0, Until::Complete);
         let players = |g: &VoronoiGrid, s: &[Site]| -> Vec<Option<u8>> {
             (0..g.len())
                 .map(|c| g.owner(c).map(|i| s[usize::from(i)].player))
@@ -648,11 +710,11 @@ mod tests {
         ];
         let obstacles = [obstacle(0.4, 0.2, 0.7)];
         let mut full = grid();
-        full.compute(&sites, &obstacles, 0.5, None);
+        full.compute(&sites, &obstacles, 0.5, Until::Complete);
         for k in 0..60 {
             let ball = Point2::<Field>::new(-0.2 + 0.02 * k as f64, 0.2 - 0.01 * k as f64);
             let mut partial = grid();
-            partial.compute(&sites, &obstacles, 0.5, Some(ball));
+            partial.compute(&sites, &obstacles, 0.5, Until::OwnerOf(ball));
             assert_eq!(partial.owner_at(ball), full.owner_at(ball), "{ball:?}");
             if k == 30 {
                 assert!(
@@ -672,7 +734,7 @@ mod tests {
             site(4, 3.0, 2.0, -1.0),
         ];
         let obstacles = [obstacle(0.0, 0.0, 1.3), obstacle(3.3, 2.2, 0.6)];
-        g.compute(&sites, &obstacles, 0.5, None);
+        g.compute(&sites, &obstacles, 0.5, Until::Complete);
         let mut blocked_queries = 0;
         for k in 0..400 {
             let p = Point2::<Field>::new(-1.3 + 0.0071 * k as f64, -1.2 + 0.0063 * k as f64);
@@ -700,7 +762,7 @@ mod tests {
     fn without_bias_the_nearest_robot_owns_a_cell() {
         let mut g = grid();
         let sites = [site(2, -2.0, 0.0, 0.0), site(3, 2.0, 0.0, 0.0)];
-        g.compute(&sites, &[], 0.0, None);
+        g.compute(&sites, &[], 0.0, Until::Complete);
         assert_eq!(g.owner_at(Point2::new(-0.5, 1.0)), Some(2));
         assert_eq!(g.owner_at(Point2::new(0.5, -1.0)), Some(3));
         assert!(g.owns(3, Point2::new(1.0, 0.0), &sites, &[], 0.0));
@@ -712,7 +774,7 @@ mod tests {
         let mut g = grid();
         // Equidistant, but 3 faces away from the point and 2 faces it.
         let sites = [site(2, -1.0, 0.0, 0.0), site(3, 1.0, 0.0, 0.0)];
-        g.compute(&sites, &[], 2.0, None);
+        g.compute(&sites, &[], 2.0, Until::Complete);
         assert_eq!(g.owner_at(Point2::new(0.05, 0.0)), Some(2));
     }
 
@@ -725,12 +787,17 @@ mod tests {
             center: Point2::new(1.0, 0.0),
             radius: 0.5,
         }];
-        g.compute(&sites, &wall, 0.0, None);
+        g.compute(&sites, &wall, 0.0, Until::Complete);
         assert_eq!(
             g.owner_at(Point2::new(1.0, 0.0)),
             Some(3),
             "nearest free cell is 3's"
         );
-        assert!(g.cells_of(2).count() > 0 && g.cells_of(3).count() > 0);
+        let count = |player| {
+            let mut n = 0;
+            g.for_each_cell_of(player, |_| n += 1);
+            n
+        };
+        assert!(count(2) > 0 && count(3) > 0);
     }
 }

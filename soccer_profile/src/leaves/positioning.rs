@@ -184,15 +184,16 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let field = &c.params.field;
     let v = &c.params.behavior_node.voronoi;
     let player = c.world.player_number;
-    let inside = |p: &Point2<Field>| field.contains(p.x, p.y);
     let cells = &mut c.memory.support_cells;
     cells.clear();
-    cells.extend(c.memory.voronoi.cells_of(player).filter(inside));
     let (mut sum_x, mut sum_y) = (0.0, 0.0);
-    for p in cells.iter() {
-        sum_x += p.x;
-        sum_y += p.y;
-    }
+    c.memory.voronoi.for_each_cell_of(player, |p| {
+        if field.contains(p.x, p.y) {
+            cells.push(p);
+            sum_x += p.x;
+            sum_y += p.y;
+        }
+    });
     let n = cells.len();
     if n == 0 {
         return None;
@@ -211,26 +212,38 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let side = (ball.x / reach).clamp(-1.0, 1.0);
     let press = press_point(c, ball);
     let support = &c.params.behavior_node.support;
-    let score = |p: Point2<Field>| {
+    // The score of a cell, or `None` when even its bound (each Gaussian at its top) is below
+    // `best`: rounding is monotone, so the bound is at least the score, and the exponentials
+    // are left out for most cells.
+    let score = |p: Point2<Field>, best: f64| {
         let forward = v.forward_weight * side * p.x / reach;
+        let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
+        let bound = forward + v.ball_weight.max(0.0) - anchor;
+        let bound = press.map_or(bound, |_| bound + support.press_weight);
+        if bound.total_cmp(&best).is_lt() {
+            return None;
+        }
         let off = p.distance(ball) - v.ball_support_distance;
         let near_ball = v.ball_weight * bump(off, v.ball_support_sigma);
-        let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
         let base = forward + near_ball - anchor;
-        match press {
+        Some(match press {
             Some(press) => {
                 base + support.press_weight * bump(p.distance(press), support.press_sigma)
             }
             None => base,
-        }
+        })
     };
-    // Each cell scored once; the last of equal scores wins, as `max_by` has it.
-    let (_, best) = c
-        .memory
-        .support_cells
-        .iter()
-        .map(|&p| (score(p), p))
-        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    // The best score; the last of equal scores wins, as `max_by` has it.
+    let mut best: Option<(f64, Point2<Field>)> = None;
+    for &p in &c.memory.support_cells {
+        let floor = best.map_or(f64::NEG_INFINITY, |(s, _)| s);
+        if let Some(s) = score(p, floor)
+            && s.total_cmp(&floor).is_ge()
+        {
+            best = Some((s, p));
+        }
+    }
+    let (_, best) = best?;
     Some(facing_ball(
         c,
         Pose2 {
@@ -391,6 +404,81 @@ mod tests {
             (p.x - (1.5 - 6.0 / norm)).abs() < 1e-12 && (p.y - (4.0 - 4.0 / norm)).abs() < 1e-12,
             "{p:?}"
         );
+    }
+
+    /// The support position by its definition: every cell of the robot's region inside the
+    /// field scored in full, the last of the best scores taken.
+    fn support_position_scoring_every_cell(c: &mut SoccerContext) -> Option<Point2<Field>> {
+        let v = c.params.behavior_node.voronoi.clone();
+        let support = c.params.behavior_node.support.clone();
+        let field = c.params.field.clone();
+        let ball = c.world.ball?.position;
+        let press = press_point(c, ball);
+        let mut cells = Vec::new();
+        c.memory
+            .voronoi
+            .for_each_cell_of(c.world.player_number, |p| cells.push(p));
+        cells.retain(|p| field.contains(p.x, p.y));
+        let n = cells.len() as f64;
+        let centroid = Point2::<Field>::new(
+            cells.iter().map(|p| p.x).sum::<f64>() / n,
+            cells.iter().map(|p| p.y).sum::<f64>() / n,
+        );
+        let reach = field.half_length() + v.padding;
+        let side = (ball.x / reach).clamp(-1.0, 1.0);
+        let score = |p: Point2<Field>| {
+            let gauss = |d: f64, sigma: f64| (-(d * d) / (2.0 * sigma * sigma)).exp();
+            let base = v.forward_weight * side * p.x / reach
+                + v.ball_weight
+                    * gauss(
+                        p.distance(ball) - v.ball_support_distance,
+                        v.ball_support_sigma,
+                    )
+                - v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
+            press.map_or(base, |q| {
+                base + support.press_weight * gauss(p.distance(q), support.press_sigma)
+            })
+        };
+        cells
+            .into_iter()
+            .map(|p| (score(p), p))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
+    }
+
+    #[test]
+    fn the_bounded_scan_picks_the_cell_that_scoring_every_cell_picks() {
+        // Balls and robots all over the field, with and without the press term and with a
+        // negative ball weight (the bound then leaves the ball term out).
+        let mut cases = 0;
+        for (press, ball_weight) in [(0.0, 1.0), (10.0, 1.0), (0.0, -2.0), (3.0, 0.5)] {
+            for k in 0..24 {
+                let t = f64::from(k);
+                let json = format!(
+                    r#"{{"player_number": 3, "pose": {{"x": {}, "y": {}, "yaw": {}}},
+                        "ball": {{"x": {}, "y": {}}},
+                        "teammate_messages": [
+                          {{"player": 2, "pose": {{"x": {}, "y": {}, "yaw": 0}}}},
+                          {{"player": 4, "pose": {{"x": {}, "y": -2.5, "yaw": 1}}}}]}}"#,
+                    -3.0 + 0.25 * t,
+                    (t * 0.7).sin() * 2.5,
+                    t * 0.3,
+                    (t * 1.3).cos() * 4.0,
+                    (t * 0.9).sin() * 2.8,
+                    (t * 0.5).cos() * 3.0,
+                    1.0 + (t * 0.4).sin(),
+                    2.0 - 0.1 * t,
+                );
+                let mut params = crate::params::Parameters::default();
+                params.behavior_node.support.press_weight = press;
+                params.behavior_node.voronoi.ball_weight = ball_weight;
+                let mut ctx = crate::leaves::test_support::with_params(&frame(&json), params);
+                let got = support_pose(&mut ctx).map(|p| p.position);
+                assert_eq!(got, support_position_scoring_every_cell(&mut ctx), "{json}");
+                cases += usize::from(got.is_some());
+            }
+        }
+        assert!(cases > 90, "{cases} cases with a position");
     }
 
     #[test]
