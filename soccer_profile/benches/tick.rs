@@ -1,5 +1,6 @@
 //! One tick of the default soccer tree with five teammates, as striker, supporter and
-//! searcher (trace on, as the node runs it).
+//! searcher (trace on, as the node runs it). `NO_PATH=1` turns path planning off, `GRID=0.2`
+//! sets the partition's cell size.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use soccer_profile::bench_support::{Situation, frames};
@@ -19,6 +20,10 @@ fn bench(c: &mut Criterion) {
         let mut params = Parameters::default();
         if std::env::var_os("NO_PATH").is_some() {
             params.behavior_node.walking.path_planning.enable = false;
+        }
+        // GRID=0.2 measures the partition at another cell size (HULKs' 0.2 m).
+        if let Some(grid) = std::env::var("GRID").ok().and_then(|g| g.parse().ok()) {
+            params.behavior_node.voronoi.grid_resolution = grid;
         }
         let mut decider =
             SoccerDecider::new(&spec, Arc::new(params)).unwrap_or_else(|e| panic!("{e:?}"));
