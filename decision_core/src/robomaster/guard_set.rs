@@ -18,6 +18,7 @@
 
 use super::context::RmContext;
 use super::guards::{Guard, guard_kinds, make_guard};
+use crate::engine::blackboard::remapped_key;
 use crate::engine::node::{Behavior, Cx, Fault};
 use crate::engine::{Children, Condition, LeafParams, NodeModel, Registry, Status, TreeSpec};
 
@@ -51,7 +52,11 @@ fn guard_of_child(i: usize, child: &TreeSpec) -> Result<Guard, String> {
              post-condition; {use_sequence}"
         ));
     }
-    if let Some((port, _)) = child.ports.iter().find(|(_, value)| names_entry(value)) {
+    if let Some((port, _)) = child
+        .ports
+        .iter()
+        .find(|(port, value)| names_entry(port, value))
+    {
         return Err(format!(
             "child {i} (`{kind}`): port `{port}` names a blackboard entry, and a child of \
              `{GUARDS}` takes literal values only; {use_sequence}"
@@ -67,11 +72,12 @@ fn guard_of_child(i: usize, child: &TreeSpec) -> Result<Guard, String> {
     }
 }
 
-/// Whether a port value is a `{key}` reference.
-fn names_entry(value: &serde_json::Value) -> bool {
+/// Whether port `port`'s value refers to a blackboard entry (`{key}`, `{=}` or `=`), by the
+/// rule every other port is compiled with.
+fn names_entry(port: &str, value: &serde_json::Value) -> bool {
     value
         .as_str()
-        .is_some_and(|text| text.trim().starts_with('{') && text.trim().ends_with('}'))
+        .is_some_and(|text| remapped_key(port, text).is_some())
 }
 
 /// The copies of the children's conditions, in child order.
@@ -222,6 +228,11 @@ mod tests {
             ),
             (
                 TreeSpec::new("hp_above").port("value", json!("{hp_floor}")),
+                "child 1 (`hp_above`): port `value` names a blackboard entry, and a child of \
+                 `guards` takes literal values only; use a `Sequence` for other children",
+            ),
+            (
+                TreeSpec::new("hp_above").port("value", json!("=")),
                 "child 1 (`hp_above`): port `value` names a blackboard entry, and a child of \
                  `guards` takes literal values only; use a `Sequence` for other children",
             ),
