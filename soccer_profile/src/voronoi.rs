@@ -44,7 +44,7 @@ const WALL: u64 = 0;
 /// so that no key of a reached cell equals [`WALL`]; only differences of costs matter.
 const SEED_COST: u64 = UNITS_PER_CELL;
 
-/// The most sites a partition takes (a rank is one byte and `u8::MAX` means nobody).
+/// The most sites a partition takes (ranks and site indices are single bytes).
 pub const MAX_SITES: usize = 255;
 
 /// The largest `orientation_bias` (in cell lengths) the partition takes, so that a step's
