@@ -195,11 +195,12 @@ impl VoronoiGrid {
         (c / self.nx + 1) * (self.nx + 2) + c % self.nx + 1
     }
 
-    /// The cell containing `p`, if on the grid.
+    /// The cell containing `p`, if on the grid (a point with a NaN coordinate is on none).
     pub fn cell_of(&self, p: Point2<Field>) -> Option<usize> {
         let ix = ((p.x - self.min_x) / self.resolution).floor();
         let iy = ((p.y - self.min_y) / self.resolution).floor();
-        if ix < 0.0 || iy < 0.0 || ix >= self.nx as f64 || iy >= self.ny as f64 {
+        let inside = ix >= 0.0 && iy >= 0.0 && ix < self.nx as f64 && iy < self.ny as f64;
+        if !inside {
             return None;
         }
         Some(iy as usize * self.nx + ix as usize)
@@ -767,6 +768,23 @@ mod tests {
         assert_eq!(g.owner_at(Point2::new(0.5, -1.0)), Some(3));
         assert!(g.owns(3, Point2::new(1.0, 0.0), &sites, &[], 0.0));
         assert!(!g.owns(2, Point2::new(1.0, 0.0), &sites, &[], 0.0));
+    }
+
+    #[test]
+    fn a_point_with_a_nan_coordinate_is_on_no_cell_and_owns_nothing() {
+        let mut g = grid();
+        let nan = Point2::<Field>::new(f64::NAN, 0.5);
+        assert_eq!(g.cell_of(nan), None);
+        assert_eq!(g.cell_of(Point2::new(0.5, f64::NAN)), None);
+        // A robot without a valid position takes no cell (it used to take the corner cell 0).
+        let sites = [site(2, f64::NAN, f64::NAN, 0.0), site(3, 1.0, 0.0, 0.0)];
+        g.compute(&sites, &[], 0.0, Until::Complete);
+        assert_eq!(g.owner(0).map(|i| sites[usize::from(i)].player), Some(3));
+        let mut count = 0;
+        g.for_each_cell_of(2, |_| count += 1);
+        assert_eq!(count, 0);
+        assert_eq!(g.owner_at(nan), None);
+        assert!(!g.owns(3, nan, &sites, &[], 0.0));
     }
 
     #[test]
