@@ -144,13 +144,9 @@ pub struct VoronoiGrid {
     pending: usize,
     complete: bool,
     sites: Vec<Site>,
-    /// Per rank: the index of its site in `sites`.
+    /// Per rank: the index of its site in `sites` (sites by player number, then by index).
     site_of_rank: Vec<u8>,
-    /// Per site: its rank (sites by player number, then by index).
-    rank_of_site: Vec<u8>,
-    /// Per site: the cost of each of the eight steps, in units.
-    step_costs: Vec<[u64; 8]>,
-    /// Per rank: the step costs shifted to key position.
+    /// Per rank: the cost of each of the eight steps of its site, shifted to key position.
     step_keys: Vec<[u64; 8]>,
 }
 
@@ -281,13 +277,9 @@ impl VoronoiGrid {
         self.sites.extend_from_slice(sites);
         self.site_of_rank.clear();
         self.site_of_rank.extend(0..sites.len() as u8);
+        // The keys are distinct, so the unstable sort (which never allocates) is stable.
         self.site_of_rank
-            .sort_by_key(|&i| (sites[usize::from(i)].player, i));
-        self.rank_of_site.clear();
-        self.rank_of_site.resize(sites.len(), 0);
-        for (rank, &site) in self.site_of_rank.iter().enumerate() {
-            self.rank_of_site[usize::from(site)] = rank as u8;
-        }
+            .sort_unstable_by_key(|&i| (sites[usize::from(i)].player, i));
         self.price_steps(orientation_bias.clamp(0.0, MAX_ORIENTATION_BIAS));
         for site in sites {
             if let Some(c) = self.cell_of(site.pose.position) {
@@ -296,20 +288,18 @@ impl VoronoiGrid {
             }
         }
         self.reset_keys();
-        for (index, site) in sites.iter().enumerate() {
-            let Some(c) = self.cell_of(site.pose.position) else {
+        for rank in 0..self.site_of_rank.len() {
+            let site = usize::from(self.site_of_rank[rank]);
+            let Some(c) = self.cell_of(sites[site].pose.position) else {
                 continue;
             };
-            // Two robots in one cell: the lower number owns it, as for any tie.
+            // Ranks in order: of two robots in one cell, the lower number seeds it first and
+            // owns it, as for any tie.
             let c = self.padded(c);
-            let rank = self.rank_of_site[index];
-            let key = SEED_COST << RANK_BITS | u64::from(rank);
-            let old = self.key[c];
-            if old == UNREACHED {
+            if self.key[c] == UNREACHED {
+                let key = SEED_COST << RANK_BITS | rank as u64;
                 self.key[c] = key;
                 self.push(key, c);
-            } else if key < old {
-                self.key[c] = key;
             }
         }
         self.complete = false;
@@ -347,12 +337,13 @@ impl VoronoiGrid {
         }
     }
 
-    /// Each site's eight step costs (in units and, by rank, in key position) and a ring of
-    /// buckets wide enough for the dearest step.
+    /// Each rank's eight step costs, in key position, and a ring of buckets wide enough for
+    /// the dearest step.
     fn price_steps(&mut self, bias: f64) {
-        self.step_costs.clear();
-        for site in &self.sites {
-            let heading = Vector2::<Field>::from_angle(site.pose.yaw);
+        self.step_keys.clear();
+        let mut dearest = UNITS_PER_CELL;
+        for &site in &self.site_of_rank {
+            let heading = Vector2::<Field>::from_angle(self.sites[usize::from(site)].pose.yaw);
             let mut costs = [UNITS_PER_CELL; 8];
             for (k, (dx, dy)) in STEPS.iter().enumerate() {
                 let step = Vector2::<Field>::new(f64::from(*dx), f64::from(*dy));
@@ -364,20 +355,9 @@ impl VoronoiGrid {
                     costs[k] = ((cells * UNITS_PER_CELL as f64).round() as u64).max(UNITS_PER_CELL);
                 }
             }
-            self.step_costs.push(costs);
-        }
-        self.step_keys.clear();
-        for &site in &self.site_of_rank {
-            let costs = self.step_costs[usize::from(site)];
+            dearest = costs.into_iter().fold(dearest, u64::max);
             self.step_keys.push(costs.map(|cost| cost << RANK_BITS));
         }
-        let dearest = self
-            .step_costs
-            .iter()
-            .flatten()
-            .copied()
-            .max()
-            .unwrap_or(UNITS_PER_CELL);
         let count = ((dearest / UNITS_PER_CELL) as usize + 2).next_power_of_two();
         if self.buckets.len() != count {
             self.buckets.resize_with(count, Vec::new);
@@ -548,10 +528,14 @@ impl VoronoiGrid {
     /// Calls `visit` with the centre of each cell `player` owns, row by row (after a complete
     /// run).
     pub fn for_each_cell_of(&self, player: u8, mut visit: impl FnMut(Point2<Field>)) {
-        let Some(site) = self.sites.iter().position(|s| s.player == player) else {
+        let rank = self
+            .site_of_rank
+            .iter()
+            .position(|&site| self.sites[usize::from(site)].player == player);
+        // A rank fits a byte (at most MAX_SITES sites).
+        let Some(rank) = rank.map(|r| u64::from(r as u8)) else {
             return;
         };
-        let rank = u64::from(self.rank_of_site[site]);
         let stride = self.nx + 2;
         let rows = self.key.chunks_exact(stride).skip(1).take(self.ny);
         for (iy, row) in rows.enumerate() {
@@ -603,6 +587,15 @@ mod tests {
         let mut owner: Vec<Option<usize>> = vec![None; n];
         let mut done = vec![false; n];
         let mut heap = BinaryHeap::new();
+        // Site `o`'s cost of step `k`, in units, as the grid priced it.
+        let step_cost = |o: usize, k: usize| {
+            let rank = g
+                .site_of_rank
+                .iter()
+                .position(|&site| usize::from(site) == o)
+                .expect("every site has a rank");
+            g.step_keys[rank][k] >> RANK_BITS
+        };
         for (i, site) in sites.iter().enumerate() {
             let Some(c) = g.cell_of(site.pose.position) else {
                 continue;
@@ -633,7 +626,7 @@ mod tests {
                 if g.blocked[m] || done[m] {
                     continue;
                 }
-                let next = cost[c] + g.step_costs[o][k];
+                let next = cost[c] + step_cost(o, k);
                 if next < cost[m] {
                     cost[m] = next;
                     owner[m] = Some(o);
