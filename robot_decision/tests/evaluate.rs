@@ -384,6 +384,22 @@ fn soccer_against_itself_differs_by_nothing_whatever_the_threads() {
             "messages_sent"
         ]
     );
+    let metric = |name: &str| {
+        doc["metrics"]
+            .as_array()
+            .and_then(|ms| ms.iter().find(|m| m["name"] == name))
+            .unwrap_or_else(|| panic!("no metric {name}"))
+            .clone()
+    };
+    // A match without a lost ball has no time to find one: with no ball lost in any match,
+    // the time has no mean (not 0 s); with one lost, it has.
+    let none_lost = metric("lost_balls")["a"]["max"] == 0.0;
+    assert_eq!(
+        metric("time_to_find_ball")["a"]["mean"].is_null(),
+        none_lost,
+        "{}",
+        metric("time_to_find_ball")
+    );
     for m in doc["metrics"].as_array().expect("metrics") {
         if m["a"]["mean"].is_null() {
             // No match lost a ball: no time to find one, and nothing to pair.

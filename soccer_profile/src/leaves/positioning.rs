@@ -427,16 +427,15 @@ mod tests {
         let reach = field.half_length() + v.padding;
         let side = (ball.x / reach).clamp(-1.0, 1.0);
         let score = |p: Point2<Field>| {
-            let gauss = |d: f64, sigma: f64| (-(d * d) / (2.0 * sigma * sigma)).exp();
             let base = v.forward_weight * side * p.x / reach
                 + v.ball_weight
-                    * gauss(
+                    * bump(
                         p.distance(ball) - v.ball_support_distance,
                         v.ball_support_sigma,
                     )
                 - v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
             press.map_or(base, |q| {
-                base + support.press_weight * gauss(p.distance(q), support.press_sigma)
+                base + support.press_weight * bump(p.distance(q), support.press_sigma)
             })
         };
         cells
