@@ -140,12 +140,12 @@ fn values_plot(title: &str, a: &[f64], b: Option<&[f64]>) -> Plot {
     Ok(svg)
 }
 
-/// The paired differences B - A per match, with the zero line and their mean.
-fn differences_plot(title: &str, a: &[f64], b: &[f64]) -> Plot {
-    // NaN where a match has no value in A or B: no mark, and not in the mean.
+/// The paired differences B - A per match, with the zero line and their `mean` (the
+/// evaluation's paired difference; the line lies at 0 when no match pairs a value).
+fn differences_plot(title: &str, a: &[f64], b: &[f64], mean: f64) -> Plot {
+    // NaN where a match has no value in A or B: no mark.
     let differences: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
-    let measured = super::stats::differences(a, b);
-    let mean = measured.iter().sum::<f64>() / measured.len().max(1) as f64;
+    let mean = if mean.is_nan() { 0.0 } else { mean };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (460, 220)).into_drawing_area();
@@ -264,7 +264,8 @@ pub fn write_report(dir: &Path, played: &Played) -> Result<(), String> {
         html.push_str(&values_plot(&name, &a_values, b_values.as_deref())?);
         if let Some(b_values) = &b_values {
             let caption = format!("{}: B - A per match", metric.name);
-            html.push_str(&differences_plot(&caption, &a_values, b_values)?);
+            let mean = metric.difference.as_ref().map_or(f64::NAN, |d| d.mean);
+            html.push_str(&differences_plot(&caption, &a_values, b_values, mean)?);
         }
         let _ = writeln!(html, "</div>");
     }

@@ -105,7 +105,7 @@ pub fn summarize(values: &[f64]) -> Summary {
 }
 
 /// The per-match differences `b - a` of the matches in which both have a value.
-pub fn differences(a: &[f64], b: &[f64]) -> Vec<f64> {
+fn differences(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter()
         .zip(b)
         .map(|(a, b)| b - a)
