@@ -11,6 +11,7 @@ use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
 use super::tree::{Arena, Behaviors, Links, Slot};
 use std::any::Any;
+use std::cell::Cell;
 
 /// A node's status between ticks, as BT.CPP keeps it: a completed node keeps its result until
 /// its parent resets it to `Idle`; pre-conditions (`_skipIf`, ...) are only checked when idle.
@@ -265,14 +266,29 @@ impl<'t, C> Cx<'t, C> {
     /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        for i in first..self.child_count as usize {
-            let child = self.child(i);
-            let offset = self.offset(child);
+        let links = Links {
+            children_start: self.children_start,
+            child_count: self.child_count,
+        };
+        let id = self.id;
+        let children = self.arena.shape.children_of(&links);
+        for (i, &child) in children.iter().enumerate().skip(first) {
+            let offset = child.wrapping_sub(id).wrapping_sub(1) as usize;
             match self.below.get_mut(offset) {
                 Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
-                Some(_) => self.halt_and_reset(child),
+                Some(_) => return self.halt_each_child_from(i),
                 None => {}
             }
+        }
+    }
+
+    /// [`halt_children_from`](Self::halt_children_from) from the first running child on,
+    /// kept out of line: a completed round resets children that are not running.
+    #[cold]
+    #[inline(never)]
+    fn halt_each_child_from(&mut self, first: usize) {
+        for i in first..self.child_count as usize {
+            self.halt_and_reset(self.child(i));
         }
     }
 
@@ -412,10 +428,17 @@ impl<'t, C> Cx<'t, C> {
     }
 }
 
-/// Why a tick stopped: this node's own error, or a descendant's passed up unchanged. Boxed,
-/// so the `Result` every node returns stays two words on the tick path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault(pub(crate) Box<FaultKind>);
+/// Why a tick stopped: this node's own error, or a descendant's passed up unchanged.
+///
+/// A fault carries no data: its details (a [`FaultKind`]) wait in a per-thread slot, where
+/// making a fault puts them and the engine takes them when it locates or reports the fault.
+/// So the `Result<Status, Fault>` every node returns is one byte, returned in a register on
+/// the tick path instead of through memory. A node passes on the fault it got (`?`) or makes
+/// a new one; the details the engine finds are those of the latest fault made on the thread.
+#[derive(Debug)]
+pub struct Fault {
+    _details_are_pending: (),
+}
 
 /// The two kinds of [`Fault`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -426,26 +449,44 @@ pub enum FaultKind {
     Below(Box<TickError>),
 }
 
+thread_local! {
+    /// The details of the fault being passed up on this thread.
+    static PENDING: Cell<Option<FaultKind>> = const { Cell::new(None) };
+}
+
 impl Fault {
-    /// A descendant's error, passed up unchanged.
-    pub(crate) fn below(error: TickError) -> Self {
-        Fault(Box::new(FaultKind::Below(Box::new(error))))
+    /// A fault with `kind` as its details.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn with(kind: FaultKind) -> Self {
+        PENDING.with(|pending| pending.set(Some(kind)));
+        Fault {
+            _details_are_pending: (),
+        }
     }
 
-    /// What went wrong.
-    pub fn kind(&self) -> &FaultKind {
-        &self.0
+    /// A descendant's error, passed up unchanged.
+    pub(crate) fn below(error: TickError) -> Self {
+        Self::with(FaultKind::Below(Box::new(error)))
+    }
+
+    /// What went wrong (taken from the per-thread slot).
+    #[cold]
+    pub fn into_kind(self) -> FaultKind {
+        PENDING
+            .with(Cell::take)
+            .unwrap_or_else(|| FaultKind::Here("a fault without details".to_owned()))
     }
 }
 
 impl From<String> for Fault {
     fn from(message: String) -> Self {
-        Fault(Box::new(FaultKind::Here(message)))
+        Fault::with(FaultKind::Here(message))
     }
 }
 
 impl From<&str> for Fault {
     fn from(message: &str) -> Self {
-        Fault(Box::new(FaultKind::Here(message.to_owned())))
+        Fault::with(FaultKind::Here(message.to_owned()))
     }
 }

@@ -200,7 +200,7 @@ impl Shape {
     #[cold]
     #[inline(never)]
     pub(crate) fn fault_error(&self, id: u32, fault: Fault) -> Box<TickError> {
-        match *fault.0 {
+        match fault.into_kind() {
             FaultKind::Here(message) => Box::new(self.error(id, message)),
             FaultKind::Below(e) => e,
         }
@@ -211,10 +211,10 @@ impl Shape {
     #[cold]
     #[inline(never)]
     fn locate(&self, id: u32, fault: Fault) -> Fault {
-        if matches!(fault.kind(), FaultKind::Below(_)) {
-            return fault;
+        match fault.into_kind() {
+            FaultKind::Here(message) => Fault::below(self.error(id, message)),
+            below @ FaultKind::Below(_) => Fault::with(below),
         }
-        Fault::below(*self.fault_error(id, fault))
     }
 
     /// The error of a node whose behaviour is not where the preorder says (a broken tree).

@@ -46,7 +46,7 @@ mod tests {
 
     use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
-    use crate::engine::{Status, compile};
+    use crate::engine::{NodeId, Status, compile};
 
     #[test]
     fn runs_the_code_and_succeeds() {
@@ -73,5 +73,40 @@ mod tests {
         let mut t = build(leaf("Script", "s", json!({ "code": "missing = 1" })));
         let err = t.try_tick(&mut Ctx::default(), 0.0).unwrap_err();
         assert_eq!(err.node_name, "s");
+    }
+
+    /// A fault's details travel beside the one-byte result: every tick's error is its own
+    /// (node and message), passed up unchanged through the ancestors, with no detail left
+    /// over from an earlier error of this tree or of another tree on the same thread.
+    #[test]
+    fn each_error_names_its_own_node_and_message_through_its_ancestors() {
+        let failing = |name: &str, entry: &str| {
+            node(
+                "Sequence",
+                vec![node(
+                    "Sequence",
+                    vec![leaf(
+                        "Script",
+                        name,
+                        json!({ "code": format!("{entry} = 1") }),
+                    )],
+                )],
+            )
+        };
+        let mut first = build(failing("deep_a", "missing_a"));
+        let mut second = build(failing("deep_b", "missing_b"));
+        let mut alone = build(leaf("Script", "deep_a", json!({ "code": "missing_a = 1" })));
+        let expected_a = alone.try_tick(&mut Ctx::default(), 0.0).unwrap_err();
+        assert!(expected_a.message.contains("missing_a"), "{expected_a:?}");
+        for _ in 0..3 {
+            let a = first.try_tick(&mut Ctx::default(), 0.0).unwrap_err();
+            assert_eq!((a.node, a.node_name.as_str()), (NodeId(2), "deep_a"));
+            assert_eq!(a.message, expected_a.message);
+            let b = second.try_tick(&mut Ctx::default(), 0.0).unwrap_err();
+            assert_eq!((b.node, b.node_name.as_str()), (NodeId(2), "deep_b"));
+            assert!(b.message.contains("missing_b"), "{b:?}");
+        }
+        let mut fine = build(leaf("Script", "ok", json!({ "code": "a := 1" })));
+        assert_eq!(fine.try_tick(&mut Ctx::default(), 0.0), Ok(Status::Success));
     }
 }
