@@ -40,6 +40,35 @@ impl Bound {
     }
 }
 
+/// What the march needs to know of one obstacle, asked once per plan (not at every march).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ObstacleFacts {
+    /// Index into the obstacle list.
+    pub id: usize,
+    /// [`Obstacle::max_speed`].
+    pub max_speed: f64,
+    /// [`Obstacle::active_until`].
+    pub active_until: f64,
+    /// [`Obstacle::use_dynamic_margin`].
+    pub dynamic_margin: bool,
+    /// [`Obstacle::distance_slack`].
+    pub slack: f64,
+}
+
+impl ObstacleFacts {
+    /// Asks obstacle `id` of `obstacles`.
+    pub fn of(obstacles: &[&dyn Obstacle], id: usize) -> Self {
+        let obs = obstacles[id];
+        Self {
+            id,
+            max_speed: obs.max_speed(),
+            active_until: obs.active_until(),
+            dynamic_margin: obs.use_dynamic_margin(),
+            slack: obs.distance_slack(),
+        }
+    }
+}
+
 /// Per-obstacle search state.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Track {
@@ -58,11 +87,11 @@ pub(crate) struct TrackSet {
 }
 
 impl TrackSet {
-    /// Fresh tracks for the given obstacle ids, starting at `t0`.
-    pub fn reset(&mut self, ids: &[usize], t0: f64) {
+    /// Fresh tracks for the given obstacles, starting at `t0`.
+    pub fn reset(&mut self, facts: &[ObstacleFacts], t0: f64) {
         self.tracks.clear();
-        self.tracks.extend(ids.iter().map(|&id| Track {
-            id,
+        self.tracks.extend(facts.iter().map(|f| Track {
+            id: f.id,
             next: t0,
             last: t0,
             gap: f64::INFINITY,
@@ -78,10 +107,13 @@ impl TrackSet {
             .min_by(|a, b| a.t.total_cmp(&b.t))
     }
 
-    /// Marches every track on `path` up to `limit` (stopping at the first collision overall).
+    /// Marches every track on `path` up to `limit` (stopping at the first collision overall);
+    /// `facts` are those the tracks were [`reset`](Self::reset) with.
+    #[allow(clippy::too_many_arguments)]
     pub fn march(
         &mut self,
         obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
         path: &TrajPath,
         limit: f64,
         bound: Bound,
@@ -89,12 +121,16 @@ impl TrackSet {
         evals: &mut u32,
     ) -> Option<Collision> {
         let mut first = self.first_hit();
-        for tr in &mut self.tracks {
-            let lim = first.map_or(limit, |c| c.t.min(limit));
+        for (tr, f) in self.tracks.iter_mut().zip(facts) {
             if tr.hit.is_some() {
                 continue;
             }
-            if let Some(hit) = march_one(obstacles[tr.id], tr, path, lim, bound, cfg, evals)
+            let lim = first.map_or(limit, |c| c.t.min(limit)).min(f.active_until);
+            // Nothing to check before the limit: skip the call (the march would not loop).
+            if tr.next > lim {
+                continue;
+            }
+            if let Some(hit) = march_one(obstacles[tr.id], f, tr, path, lim, bound, cfg, evals)
                 && first.is_none_or(|f| hit.t < f.t)
             {
                 first = Some(hit);
@@ -107,20 +143,19 @@ impl TrackSet {
     pub fn continue_from(
         &mut self,
         prefix: &TrackSet,
-        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
         ts: f64,
         sub: Bound,
         comb: Bound,
         cfg: &PlannerConfig,
     ) {
         self.tracks.clone_from(&prefix.tracks);
-        for tr in &mut self.tracks {
+        for (tr, f) in self.tracks.iter_mut().zip(facts) {
             if tr.hit.is_some() || tr.gap == f64::INFINITY {
                 continue;
             }
-            let obs = obstacles[tr.id];
-            let vo = obs.max_speed();
-            let dm = if obs.use_dynamic_margin() {
+            let vo = f.max_speed;
+            let dm = if f.dynamic_margin {
                 comb.margin - sub.margin
             } else {
                 0.0
@@ -144,9 +179,12 @@ impl TrackSet {
 /// smallest check step), low enough that absurd inputs end in milliseconds.
 const MAX_MARCH_STEPS: u32 = 4_000;
 
-/// Marches one obstacle; returns its collision if found before `limit`.
+/// Marches one obstacle; returns its collision if found before `limit` (which already
+/// includes the obstacle's `active_until`).
+#[allow(clippy::too_many_arguments)]
 fn march_one(
     obs: &dyn Obstacle,
+    facts: &ObstacleFacts,
     tr: &mut Track,
     path: &TrajPath,
     limit: f64,
@@ -154,11 +192,9 @@ fn march_one(
     cfg: &PlannerConfig,
     evals: &mut u32,
 ) -> Option<Collision> {
-    let limit = limit.min(obs.active_until());
-    let vo = obs.max_speed();
-    let closing = bound.v + vo;
-    let dyn_margin = obs.use_dynamic_margin();
-    let slack = obs.distance_slack();
+    let closing = bound.v + facts.max_speed;
+    let dyn_margin = facts.dynamic_margin;
+    let slack = facts.slack;
     let mut steps = 0u32;
     while tr.next <= limit {
         let t = tr.next;

@@ -11,7 +11,7 @@ use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
 pub use collision::Collision;
-use collision::{Bound, TrackSet};
+use collision::{Bound, ObstacleFacts, TrackSet};
 use geometry::Vec2;
 use subdest::NormSub;
 
@@ -78,8 +78,8 @@ pub struct PathFinder {
     time_correction: f64,
     order: Vec<usize>,
     kept: Vec<usize>,
-    static_ids: Vec<usize>,
-    moving_ids: Vec<usize>,
+    static_facts: Vec<ObstacleFacts>,
+    moving_facts: Vec<ObstacleFacts>,
     subs: Vec<NormSub>,
     sub_static: TrackSet,
     sub_moving: TrackSet,
@@ -112,8 +112,8 @@ impl PathFinder {
             time_correction: 0.0,
             order: Vec::new(),
             kept: Vec::new(),
-            static_ids: Vec::new(),
-            moving_ids: Vec::new(),
+            static_facts: Vec::new(),
+            moving_facts: Vec::new(),
             subs: Vec::new(),
             sub_static: TrackSet::default(),
             sub_moving: TrackSet::default(),
@@ -145,15 +145,17 @@ impl PathFinder {
         }
         let start = req.pos;
         let dest = input::process(obs, start, req.dest, &mut self.order, &mut self.kept);
-        self.static_ids.clear();
-        self.moving_ids.clear();
+        self.static_facts.clear();
+        self.moving_facts.clear();
         for &i in &self.kept {
+            let facts = ObstacleFacts::of(obs, i);
             if obs[i].is_motionless() {
-                self.static_ids.push(i);
+                self.static_facts.push(facts);
             } else {
-                self.moving_ids.push(i);
+                self.moving_facts.push(facts);
             }
         }
+        let (static_facts, moving_facts) = (&self.static_facts[..], &self.moving_facts[..]);
         let accept_mov =
             |c: Option<&Collision>| accept_moving(c, obs, start, dest, speed0, amax, cfg);
         let mut best: Option<Best> = None;
@@ -176,15 +178,27 @@ impl PathFinder {
         stats.paths_checked += 1;
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
-        self.tail_static.reset(&self.static_ids, t0);
-        let s_hit = self
-            .tail_static
-            .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+        self.tail_static.reset(static_facts, t0);
+        let s_hit = self.tail_static.march(
+            obs,
+            static_facts,
+            &direct,
+            end,
+            b,
+            cfg,
+            &mut stats.distance_evals,
+        );
         if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-            self.tail_moving.reset(&self.moving_ids, t0);
-            let m_hit =
-                self.tail_moving
-                    .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+            self.tail_moving.reset(moving_facts, t0);
+            let m_hit = self.tail_moving.march(
+                obs,
+                moving_facts,
+                &direct,
+                end,
+                b,
+                cfg,
+                &mut stats.distance_evals,
+            );
             if accept_mov(m_hit.as_ref()) {
                 return PlanResult {
                     path: Some(direct),
@@ -223,8 +237,8 @@ impl PathFinder {
             }
             let sub_path = TrajPath::single(sub);
             let sb = Bound::of(&sub_path, cfg);
-            self.sub_static.reset(&self.static_ids, t0);
-            self.sub_moving.reset(&self.moving_ids, t0);
+            self.sub_static.reset(static_facts, t0);
+            self.sub_moving.reset(moving_facts, t0);
             let mut ts = t0 + cfg.switch_step;
             let mut iter = 0;
             while ts < t_sub && iter < 1000 {
@@ -241,15 +255,21 @@ impl PathFinder {
                 };
                 let end = path.total_time();
                 let ev = &mut stats.distance_evals;
-                self.sub_static.march(obs, &sub_path, ts, sb, cfg, ev);
+                self.sub_static
+                    .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
                 self.tail_static
-                    .continue_from(&self.sub_static, obs, ts, sb, cb, cfg);
-                let s_hit = self.tail_static.march(obs, &path, end, cb, cfg, ev);
+                    .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
+                let s_hit = self
+                    .tail_static
+                    .march(obs, static_facts, &path, end, cb, cfg, ev);
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-                    self.sub_moving.march(obs, &sub_path, ts, sb, cfg, ev);
+                    self.sub_moving
+                        .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev);
                     self.tail_moving
-                        .continue_from(&self.sub_moving, obs, ts, sb, cb, cfg);
-                    let m_hit = self.tail_moving.march(obs, &path, end, cb, cfg, ev);
+                        .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
+                    let m_hit = self
+                        .tail_moving
+                        .march(obs, moving_facts, &path, end, cb, cfg, ev);
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
@@ -275,11 +295,17 @@ impl PathFinder {
                 }
                 // Report the earliest collision of any kind on the chosen path.
                 let mut ev = 0;
-                self.tail_static.reset(&self.static_ids, t0);
+                self.tail_static.reset(static_facts, t0);
                 let bd = Bound::of(&b.path, cfg);
-                let s = self
-                    .tail_static
-                    .march(obs, &b.path, b.path.total_time(), bd, cfg, &mut ev);
+                let s = self.tail_static.march(
+                    obs,
+                    static_facts,
+                    &b.path,
+                    b.path.total_time(),
+                    bd,
+                    cfg,
+                    &mut ev,
+                );
                 stats.distance_evals += ev;
                 PlanResult {
                     path: Some(b.path),
