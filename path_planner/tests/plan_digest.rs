@@ -6,7 +6,8 @@
 //! Every `f64` of a plan goes in as its bit pattern: each trajectory part, the switch time,
 //! the sub-destination, samples of position, velocity and acceleration every 50 ms, the
 //! collision, the adapted destination and the outcome. The work counters (distance
-//! evaluations, trajectories, paths checked) go into a second digest.
+//! evaluations, trajectories, paths checked) go into a second digest, pinned separately: an
+//! early exit that cannot change a plan changes the counters, never the plans.
 //!
 //! Run: `cargo test -p path_planner --test plan_digest -- --nocapture` (prints both digests).
 
@@ -21,8 +22,11 @@ use path_planner::*;
 /// Digest of the plans (paths, collisions, destinations, outcomes) of the planner before
 /// any speed work (commit e0c78c7).
 const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
-/// Digest of the work counters of the same plans.
-const STATS_DIGEST: u64 = 0x356e_73e0_f21d_6c1d;
+/// Digest of the work counters of the same plans. Unlike the plans, the counters may change
+/// on purpose when the planner skips work that cannot change a plan; this is their value
+/// since the switch-time loop stops at the first rejected collision on the sub path (it was
+/// `0x356e_73e0_f21d_6c1d` before).
+const STATS_DIGEST: u64 = 0xc70d_5c93_e202_2870;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

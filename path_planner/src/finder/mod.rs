@@ -243,6 +243,17 @@ impl PathFinder {
             let mut iter = 0;
             while ts < t_sub && iter < 1000 {
                 iter += 1;
+                let ev = &mut stats.distance_evals;
+                // A collision on the sub path before `ts` is the first static collision of
+                // this and every later switch time (the tail cannot remove it): once the
+                // acceptor rejects it, no later switch time of this sub-destination can pass.
+                self.sub_static
+                    .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
+                let prefix_hit = self.sub_static.first_hit();
+                if prefix_hit.is_some() && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
+                {
+                    break;
+                }
                 let (p, v) = sub.pos_vel(ts);
                 let tail = BangBang2D::new(p, dest, v, vmax, amax);
                 stats.trajectories += 1;
@@ -255,16 +266,16 @@ impl PathFinder {
                 };
                 let end = path.total_time();
                 let ev = &mut stats.distance_evals;
-                self.sub_static
-                    .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
                 let s_hit = self
                     .tail_static
                     .march(obs, static_facts, &path, end, cb, cfg, ev);
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-                    self.sub_moving
-                        .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev);
+                    let moving_prefix_hit = self
+                        .sub_moving
+                        .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev)
+                        .is_some();
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
                     let m_hit = self
@@ -281,6 +292,12 @@ impl PathFinder {
                     }
                     if let Some(c) = m_hit {
                         consider(&mut best, path, c, Some(ns));
+                    }
+                    // A moving collision on the sub path before `ts` is the first moving
+                    // collision of every later switch time too: rejected again, and never
+                    // closer to the destination than the one just considered.
+                    if moving_prefix_hit {
+                        break;
                     }
                 }
                 ts += cfg.switch_step;
