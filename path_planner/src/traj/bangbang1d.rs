@@ -123,6 +123,7 @@ impl BangBang1D {
 
     /// The [`total_time`](Trajectory::total_time) of [`new`](Self::new) with the same
     /// arguments, bit for bit, without building the parts.
+    #[inline(always)]
     pub fn duration(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> f64 {
         let (vmax, amax) = (limit(vmax), limit(amax));
         let mut d = Duration::default();
