@@ -76,7 +76,7 @@ pub struct PathFinder {
     rng: SplitMix64,
     last_sub: Option<NormSub>,
     time_correction: f64,
-    order: Vec<usize>,
+    input: input::InputScratch,
     kept: Vec<usize>,
     static_facts: Vec<ObstacleFacts>,
     moving_facts: Vec<ObstacleFacts>,
@@ -110,7 +110,7 @@ impl PathFinder {
             cfg,
             last_sub: None,
             time_correction: 0.0,
-            order: Vec::new(),
+            input: input::InputScratch::default(),
             kept: Vec::new(),
             static_facts: Vec::new(),
             moving_facts: Vec::new(),
@@ -144,7 +144,7 @@ impl PathFinder {
             v0 = v0 * (vmax / speed0);
         }
         let start = req.pos;
-        let dest = input::process(obs, start, req.dest, &mut self.order, &mut self.kept);
+        let dest = input::process(obs, start, req.dest, &mut self.input, &mut self.kept);
         self.static_facts.clear();
         self.moving_facts.clear();
         for &i in &self.kept {

@@ -17,6 +17,8 @@ pub struct TrajectoryRobot {
     priority: bool,
     horizon: f64,
     max_speed: f64,
+    /// Where the robot is now: its path at time `0.0 + age`, as `distance` computes it at t = 0.
+    pos_now: Vec2,
 }
 
 impl TrajectoryRobot {
@@ -29,6 +31,7 @@ impl TrajectoryRobot {
             priority,
             horizon,
             max_speed: path.max_speed(),
+            pos_now: path.position(0.0 + age),
         }
     }
 }
@@ -36,6 +39,10 @@ impl TrajectoryRobot {
 impl Obstacle for TrajectoryRobot {
     fn distance(&self, q: &Query) -> f64 {
         q.pos.dist(self.path.position(q.t + self.age)) - self.radius
+    }
+    /// As the default (the distance at t = 0), with the position at t = 0 computed once.
+    fn is_colliding_at(&self, p: Vec2) -> bool {
+        p.dist(self.pos_now) - self.radius <= 0.0
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(
