@@ -84,6 +84,9 @@ pub(crate) struct Track {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TrackSet {
     pub tracks: Vec<Track>,
+    /// Position of the track that found the last march's first collision (a guess which
+    /// collides first next time; any value is correct, out of range means none).
+    probe: usize,
 }
 
 impl TrackSet {
@@ -109,6 +112,11 @@ impl TrackSet {
 
     /// Marches every track on `path` up to `limit` (stopping at the first collision overall);
     /// `facts` are those the tracks were [`reset`](Self::reset) with.
+    ///
+    /// The track that found the last march's first collision goes first (it likely collides
+    /// first again, and the others then stop at its collision); the result is the one of
+    /// marching the tracks in order: the earliest collision, on a tie the one found before
+    /// this march, else the one of the lowest obstacle index.
     #[allow(clippy::too_many_arguments)]
     pub fn march(
         &mut self,
@@ -120,23 +128,23 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
     ) -> Option<Collision> {
-        let mut first = self.first_hit();
-        for (tr, f) in self.tracks.iter_mut().zip(facts) {
-            if tr.hit.is_some() {
-                continue;
-            }
-            let lim = first.map_or(limit, |c| c.t.min(limit)).min(f.active_until);
-            // Nothing to check before the limit: skip the call (the march would not loop).
-            if tr.next > lim {
-                continue;
-            }
-            if let Some(hit) = march_one(obstacles[tr.id], f, tr, path, lim, bound, cfg, evals)
-                && first.is_none_or(|f| hit.t < f.t)
-            {
-                first = Some(hit);
+        let mut earliest = Earliest {
+            first: self.first_hit(),
+            found_here: None,
+        };
+        let probe = self.probe;
+        if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
+            earliest.visit(probe, tr, f, obstacles, path, limit, bound, cfg, evals);
+        }
+        for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
+            if i != probe {
+                earliest.visit(i, tr, f, obstacles, path, limit, bound, cfg, evals);
             }
         }
-        first
+        if let Some(i) = earliest.found_here {
+            self.probe = i;
+        }
+        earliest.first
     }
 
     /// Copies `prefix` (marched on the sub path up to `ts`) as the start of a path switching at `ts`.
@@ -175,6 +183,54 @@ impl TrackSet {
     }
 }
 
+/// The earliest collision of a march so far.
+struct Earliest {
+    first: Option<Collision>,
+    /// Track position of `first` if this march found it (`None`: found before, or none).
+    found_here: Option<usize>,
+}
+
+impl Earliest {
+    /// Marches track `i` up to the limit or the earliest collision and keeps its collision
+    /// if it is earlier (on a tie: if none was found before this march and `i` is lower).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn visit(
+        &mut self,
+        i: usize,
+        tr: &mut Track,
+        f: &ObstacleFacts,
+        obstacles: &[&dyn Obstacle],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+    ) {
+        if tr.hit.is_some() {
+            return;
+        }
+        let lim = self
+            .first
+            .map_or(limit, |c| c.t.min(limit))
+            .min(f.active_until);
+        // Nothing to check before the limit: skip the call (the march would not loop).
+        if tr.next > lim {
+            return;
+        }
+        let Some(hit) = march_one(obstacles[tr.id], f, tr, path, lim, bound, cfg, evals) else {
+            return;
+        };
+        let replaces = self.first.is_none_or(|c| {
+            hit.t < c.t || (hit.t == c.t && self.found_here.is_some_and(|j| i < j))
+        });
+        if replaces {
+            self.first = Some(hit);
+            self.found_here = Some(i);
+        }
+    }
+}
+
 /// Most distance checks of one obstacle along one path: far above any real path (80 s at the
 /// smallest check step), low enough that absurd inputs end in milliseconds.
 const MAX_MARCH_STEPS: u32 = 4_000;
@@ -182,6 +238,7 @@ const MAX_MARCH_STEPS: u32 = 4_000;
 /// Marches one obstacle; returns its collision if found before `limit` (which already
 /// includes the obstacle's `active_until`).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn march_one(
     obs: &dyn Obstacle,
     facts: &ObstacleFacts,
