@@ -182,19 +182,23 @@ impl BangBang1D {
     #[inline]
     pub fn state(&self, t: f64) -> (f64, f64, f64) {
         let t = t.max(0.0);
-        let mut t_start = 0.0;
-        for p in self.parts() {
-            if t <= p.t_end {
-                let tau = t - t_start;
-                return (
-                    p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau,
-                    p.v0 + p.acc * tau,
-                    p.acc,
-                );
-            }
-            t_start = p.t_end;
-        }
-        (self.s_end, 0.0, 0.0)
+        // The first part ending at or after `t` (a solve makes 2 or 3), with its start time.
+        let [p0, p1, p2] = &self.parts;
+        let (p, t_start) = if t <= p0.t_end {
+            (p0, 0.0)
+        } else if t <= p1.t_end {
+            (p1, p0.t_end)
+        } else if self.n == 3 && t <= p2.t_end {
+            (p2, p1.t_end)
+        } else {
+            return (self.s_end, 0.0, 0.0);
+        };
+        let tau = t - t_start;
+        (
+            p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau,
+            p.v0 + p.acc * tau,
+            p.acc,
+        )
     }
 }
 
