@@ -124,18 +124,46 @@ impl Obstacle for ConstVelocityRobot {
     }
 }
 
-/// Displacement after `t` s starting at speed `v`, accelerating at `a` towards `v_target`, then cruising.
-fn run(v: f64, v_target: f64, a: f64, t: f64) -> f64 {
-    if t <= 0.0 {
-        return 0.0;
+/// Displacement after `t` s starting at speed `v`, accelerating at `a` towards `v_target`,
+/// then cruising; the terms that do not depend on `t` are computed once.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    v: f64,
+    v_target: f64,
+    /// Time to reach `v_target`.
+    t_acc: f64,
+    /// Half the signed acceleration.
+    half_acc: f64,
+    /// Displacement at `t_acc`.
+    s_acc: f64,
+}
+
+impl Run {
+    fn new(v: f64, v_target: f64, a: f64) -> Self {
+        let dv = v_target - v;
+        let t_acc = dv.abs() / a;
+        let acc = a * dv.signum();
+        let half_acc = 0.5 * acc;
+        Self {
+            v,
+            v_target,
+            t_acc,
+            half_acc,
+            s_acc: v * t_acc + half_acc * t_acc * t_acc,
+        }
     }
-    let dv = v_target - v;
-    let t_acc = dv.abs() / a;
-    let acc = a * dv.signum();
-    if t <= t_acc {
-        v * t + 0.5 * acc * t * t
-    } else {
-        v * t_acc + 0.5 * acc * t_acc * t_acc + v_target * (t - t_acc)
+
+    /// Displacement after `t` s (0 for `t <= 0`).
+    #[inline]
+    fn at(&self, t: f64) -> f64 {
+        if t <= 0.0 {
+            return 0.0;
+        }
+        if t <= self.t_acc {
+            self.v * t + self.half_acc * t * t
+        } else {
+            self.s_acc + self.v_target * (t - self.t_acc)
+        }
     }
 }
 
@@ -201,6 +229,10 @@ pub struct OpponentObstacle {
     pub model: OpponentModel,
     /// Braking deceleration of the stopping model (m/s²).
     pub brk: f64,
+    /// Accelerating model: the run forward towards `max(vmax, speed)`.
+    run_forward: Run,
+    /// Accelerating model: the run backward towards `-max(vmax, speed)`.
+    run_backward: Run,
 }
 
 /// Speed below which an opponent counts as standing (small circle only).
@@ -211,6 +243,12 @@ impl OpponentObstacle {
     pub fn new(pos: Vec2, vel: Vec2, vmax: f64, amax: f64) -> Self {
         let speed = vel.len();
         let standing = speed < STANDING_SPEED;
+        let (v, vmax, amax) = (
+            if standing { 0.0 } else { speed },
+            vmax.max(1e-6),
+            amax.max(1e-6),
+        );
+        let vm = vmax.max(v);
         Self {
             pos,
             dir: if standing {
@@ -218,16 +256,18 @@ impl OpponentObstacle {
             } else {
                 vel * (1.0 / speed)
             },
-            speed: if standing { 0.0 } else { speed },
-            vmax: vmax.max(1e-6),
-            amax: amax.max(1e-6),
+            speed: v,
+            vmax,
+            amax,
             t_max: 0.5,
             reaction: 0.1,
             radius: ROBOT_ROBOT_RADIUS,
             horizon: 1.0,
             shape: OpponentShape::Tube,
             model: OpponentModel::Accelerating,
-            brk: amax.max(1e-6),
+            brk: amax,
+            run_forward: Run::new(v, vm, amax),
+            run_backward: Run::new(v, -vm, amax),
         }
     }
 
@@ -241,8 +281,8 @@ impl OpponentObstacle {
         let base = v * tr;
         match self.model {
             OpponentModel::Accelerating => (
-                base + run(v, -vm, self.amax, rest),
-                base + run(v, vm, self.amax, rest),
+                base + self.run_backward.at(rest),
+                base + self.run_forward.at(rest),
             ),
             OpponentModel::Stopping => {
                 let (a, b) = (self.amax, self.brk);
