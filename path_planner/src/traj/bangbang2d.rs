@@ -68,11 +68,13 @@ impl BangBang2D {
 
     /// Exact maximum speed, including t = 0 (|v|² is convex on every constant-acceleration piece).
     pub fn max_speed(&self) -> f64 {
-        let mut m = self.velocity(0.0).len();
+        // The largest squared speed, rooted once: the root is monotonic, so this is the
+        // largest of the rooted speeds bit for bit.
+        let mut m2 = self.velocity(0.0).len2();
         for p in self.x.parts().iter().chain(self.y.parts()) {
-            m = m.max(self.velocity(p.t_end).len());
+            m2 = m2.max(self.velocity(p.t_end).len2());
         }
-        m
+        m2.sqrt()
     }
 }
 
