@@ -5,6 +5,7 @@
 //! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
 //! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
 
+use super::clearance::Clearance;
 use crate::config::PlannerConfig;
 use crate::obstacle::{Obstacle, Query};
 use crate::traj::TrajPath;
@@ -128,17 +129,64 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
     ) -> Option<Collision> {
+        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, None)
+    }
+
+    /// [`march`](Self::march) for the last time on these tracks (their states are not used
+    /// afterwards, only the result): obstacles that provably keep clear of the path up to
+    /// their limit are not marched ([`Clearance`]); the result is the same.
+    #[allow(clippy::too_many_arguments)]
+    pub fn march_final(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+    ) -> Option<Collision> {
+        let from = self
+            .tracks
+            .iter()
+            .filter(|t| t.hit.is_none())
+            .fold(f64::INFINITY, |m, t| m.min(t.next));
+        let mut clearance = Clearance::new(path, from, cfg);
+        let clearance = Some(&mut clearance);
+        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, clearance)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn march_with(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+        mut clearance: Option<&mut Clearance>,
+    ) -> Option<Collision> {
         let mut earliest = Earliest {
             first: self.first_hit(),
             found_here: None,
         };
+        let march = March {
+            obstacles,
+            path,
+            limit,
+            bound,
+            cfg,
+        };
         let probe = self.probe;
         if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
-            earliest.visit(probe, tr, f, obstacles, path, limit, bound, cfg, evals);
+            earliest.visit(probe, tr, f, &march, clearance.as_deref_mut(), evals);
         }
         for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
             if i != probe {
-                earliest.visit(i, tr, f, obstacles, path, limit, bound, cfg, evals);
+                earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), evals);
             }
         }
         if let Some(i) = earliest.found_here {
@@ -190,35 +238,45 @@ struct Earliest {
     found_here: Option<usize>,
 }
 
+/// What every track of one march shares.
+struct March<'a, 'o> {
+    obstacles: &'a [&'o dyn Obstacle],
+    path: &'a TrajPath,
+    limit: f64,
+    bound: Bound,
+    cfg: &'a PlannerConfig,
+}
+
 impl Earliest {
     /// Marches track `i` up to the limit or the earliest collision and keeps its collision
     /// if it is earlier (on a tie: if none was found before this march and `i` is lower).
-    #[allow(clippy::too_many_arguments)]
+    /// With a `clearance` test, a track that provably stays clear is not marched.
     #[inline(always)]
     fn visit(
         &mut self,
         i: usize,
         tr: &mut Track,
         f: &ObstacleFacts,
-        obstacles: &[&dyn Obstacle],
-        path: &TrajPath,
-        limit: f64,
-        bound: Bound,
-        cfg: &PlannerConfig,
+        m: &March,
+        clearance: Option<&mut Clearance>,
         evals: &mut u32,
     ) {
         if tr.hit.is_some() {
             return;
         }
-        let lim = self
-            .first
-            .map_or(limit, |c| c.t.min(limit))
-            .min(f.active_until);
+        let end = m.limit.min(f.active_until);
+        let lim = self.first.map_or(end, |c| c.t.min(end));
         // Nothing to check before the limit: skip the call (the march would not loop).
         if tr.next > lim {
             return;
         }
-        let Some(hit) = march_one(obstacles[tr.id], f, tr, path, lim, bound, cfg, evals) else {
+        let obs = m.obstacles[tr.id];
+        if let Some(c) = clearance
+            && c.proves_clear(obs, f, tr.next, lim, end)
+        {
+            return;
+        }
+        let Some(hit) = march_one(obs, f, tr, m.path, lim, m.bound, m.cfg, evals) else {
             return;
         };
         let replaces = self.first.is_none_or(|c| {

@@ -1,6 +1,7 @@
 //! The lazy path finder: direct path, then sub-destinations with switch times, first acceptable wins.
 
 pub mod acceptor;
+mod clearance;
 pub mod collision;
 pub mod input;
 pub mod subdest;
@@ -179,7 +180,7 @@ impl PathFinder {
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
         self.tail_static.reset(static_facts, t0);
-        let s_hit = self.tail_static.march(
+        let s_hit = self.tail_static.march_final(
             obs,
             static_facts,
             &direct,
@@ -190,7 +191,7 @@ impl PathFinder {
         );
         if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
             self.tail_moving.reset(moving_facts, t0);
-            let m_hit = self.tail_moving.march(
+            let m_hit = self.tail_moving.march_final(
                 obs,
                 moving_facts,
                 &direct,
@@ -268,9 +269,9 @@ impl PathFinder {
                 let ev = &mut stats.distance_evals;
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
-                let s_hit = self
-                    .tail_static
-                    .march(obs, static_facts, &path, end, cb, cfg, ev);
+                let s_hit =
+                    self.tail_static
+                        .march_final(obs, static_facts, &path, end, cb, cfg, ev);
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
                     let moving_prefix_hit = self
                         .sub_moving
@@ -278,9 +279,9 @@ impl PathFinder {
                         .is_some();
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
-                    let m_hit = self
-                        .tail_moving
-                        .march(obs, moving_facts, &path, end, cb, cfg, ev);
+                    let m_hit =
+                        self.tail_moving
+                            .march_final(obs, moving_facts, &path, end, cb, cfg, ev);
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
@@ -314,7 +315,7 @@ impl PathFinder {
                 let mut ev = 0;
                 self.tail_static.reset(static_facts, t0);
                 let bd = Bound::of(&b.path, cfg);
-                let s = self.tail_static.march(
+                let s = self.tail_static.march_final(
                     obs,
                     static_facts,
                     &b.path,

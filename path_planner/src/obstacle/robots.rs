@@ -2,6 +2,7 @@
 
 use super::shapes::push_out;
 use super::{ORDER_OPPONENT, ORDER_OWN_BOT, Obstacle, Query};
+use crate::aabb::Aabb;
 use crate::traj::{TrajPath, Trajectory};
 use geometry::{Vec2, closest_on_segment};
 
@@ -19,6 +20,8 @@ pub struct TrajectoryRobot {
     max_speed: f64,
     /// Where the robot is now: its path at time `0.0 + age`, as `distance` computes it at t = 0.
     pos_now: Vec2,
+    /// The box of its positions while it counts (path times `age` to `age + horizon`).
+    reach: Aabb,
 }
 
 impl TrajectoryRobot {
@@ -32,6 +35,7 @@ impl TrajectoryRobot {
             horizon,
             max_speed: path.max_speed(),
             pos_now: path.position(0.0 + age),
+            reach: path.bounds(age.max(0.0), age.max(0.0) + horizon.max(0.0)),
         }
     }
 }
@@ -39,6 +43,10 @@ impl TrajectoryRobot {
 impl Obstacle for TrajectoryRobot {
     fn distance(&self, q: &Query) -> f64 {
         q.pos.dist(self.path.position(q.t + self.age)) - self.radius
+    }
+    fn distance_lower_bound(&self, area: &Aabb, t_from: f64, t_to: f64) -> Option<f64> {
+        let inside_window = t_from >= 0.0 && t_to <= self.horizon && self.age >= 0.0;
+        inside_window.then(|| area.distance_to(&self.reach) - self.radius)
     }
     /// As the default (the distance at t = 0), with the position at t = 0 computed once.
     fn is_colliding_at(&self, p: Vec2) -> bool {
@@ -327,6 +335,22 @@ impl Obstacle for OpponentObstacle {
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.pos, p, self.radius + clearance))
+    }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, t_to: f64) -> Option<f64> {
+        // Both offsets move at most max(vmax, speed) from the robot, for at most t_max
+        // (t_c ≤ t_max); the circle reaches at most three times as far as the tube.
+        // Written so that a NaN anywhere gives no bound.
+        let sane =
+            self.t_max >= 0.0 && self.t_max.is_finite() && self.reaction >= 0.0 && t_to >= 0.0;
+        if !sane {
+            return None;
+        }
+        let reach = self.vmax.max(self.speed) * t_to.min(self.t_max) * (1.0 + 1e-9);
+        let reach = match self.shape {
+            OpponentShape::Tube => reach,
+            OpponentShape::Circle => 3.0 * reach,
+        };
+        Some(area.distance_to_point(self.pos) - self.radius - reach)
     }
     fn max_speed(&self) -> f64 {
         match self.shape {

@@ -202,6 +202,44 @@ impl BangBang1D {
     }
 }
 
+impl BangBang1D {
+    /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
+    /// window's ends, the part boundaries and the turning points inside it; computed from
+    /// the parts, so within rounding of what [`state`](Self::state) returns there.
+    pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
+        // The window's end positions; a window from the start or past the end needs no
+        // lookup (`state` gives exactly the first part's start and the end position there).
+        let a = if t_from <= 0.0 {
+            self.parts[0].s0
+        } else {
+            self.state(t_from).0
+        };
+        let b = if t_to >= self.total_time() {
+            self.s_end
+        } else {
+            self.state(t_to).0
+        };
+        let (mut lo, mut hi) = (a.min(b), a.max(b));
+        let mut t_start = 0.0;
+        for p in self.parts() {
+            if t_start > t_from && t_start < t_to {
+                (lo, hi) = (lo.min(p.s0), hi.max(p.s0));
+            }
+            // A turning point inside the part: the velocity runs against the acceleration.
+            if p.v0 * p.acc < 0.0 {
+                let tau = -p.v0 / p.acc;
+                let t = t_start + tau;
+                if t < p.t_end && t > t_from && t < t_to {
+                    let s = p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau;
+                    (lo, hi) = (lo.min(s), hi.max(s));
+                }
+            }
+            t_start = p.t_end;
+        }
+        (lo, hi)
+    }
+}
+
 impl Trajectory for BangBang1D {
     type Value = f64;
     fn position(&self, t: f64) -> f64 {

@@ -1,6 +1,7 @@
 //! 2D trajectory from two 1D bang-bangs synchronised by splitting the limits with an angle α.
 
 use super::{BangBang1D, Trajectory};
+use crate::aabb::Aabb;
 use geometry::Vec2;
 use std::f64::consts::PI;
 use std::sync::LazyLock;
@@ -64,6 +65,11 @@ impl BangBang2D {
     /// Final rest position.
     pub fn final_position(&self) -> Vec2 {
         Vec2::new(self.x.final_position(), self.y.final_position())
+    }
+
+    /// The box of the positions on `[t_from, t_to]` (within rounding).
+    pub fn bounds(&self, t_from: f64, t_to: f64) -> Aabb {
+        Aabb::from_ranges(self.x.range(t_from, t_to), self.y.range(t_from, t_to))
     }
 
     /// Exact maximum speed, including t = 0 (|v|² is convex on every constant-acceleration piece).
