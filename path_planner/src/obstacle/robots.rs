@@ -336,6 +336,18 @@ impl Obstacle for OpponentObstacle {
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.pos, p, self.radius + clearance))
     }
+    /// As the default (the distance at t = 0): with a non-negative growth cut-off and
+    /// reaction time (and a positive finite braking deceleration for the stopping model)
+    /// both offsets are 0 then, so the shape is the circle around `pos`.
+    fn is_colliding_at(&self, p: Vec2) -> bool {
+        let brakes =
+            self.model == OpponentModel::Accelerating || (self.brk > 0.0 && self.brk.is_finite());
+        if self.t_max >= 0.0 && self.reaction >= 0.0 && brakes {
+            p.dist(self.pos) - self.radius <= 0.0
+        } else {
+            self.distance(&Query::at_rest(p, 0.0)) <= 0.0
+        }
+    }
     fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, t_to: f64) -> Option<f64> {
         // Both offsets move at most max(vmax, speed) from the robot, for at most t_max
         // (t_c ≤ t_max); the circle reaches at most three times as far as the tube.
