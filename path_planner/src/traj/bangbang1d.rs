@@ -135,6 +135,25 @@ impl BangBang1D {
         d.0
     }
 
+    /// [`duration`](Self::duration) for finite limits (`limit(x)` is then `x.max(MIN_LIMIT)`).
+    #[inline(always)]
+    pub(crate) fn duration_finite_limits(
+        s0: f64,
+        target: f64,
+        v0: f64,
+        vmax: f64,
+        amax: f64,
+    ) -> f64 {
+        let (vmax, amax) = (vmax.max(MIN_LIMIT), amax.max(MIN_LIMIT));
+        let mut d = Duration::default();
+        if stops_before(s0, target, v0, amax) {
+            Self::forward(s0, target, v0, vmax, amax, &mut d);
+        } else {
+            Self::forward(-s0, -target, -v0, vmax, amax, &mut d);
+        }
+        d.0
+    }
+
     /// Case "target at or ahead of the full-brake stop point" (d = +1).
     #[inline(always)]
     fn forward(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64, b: &mut impl Pieces) {

@@ -37,11 +37,22 @@ impl BangBang2D {
         };
         let (mut s, mut c) = (PI / 4.0).sin_cos();
         let mut step = PI / 8.0;
+        // |sin α|, |cos α| stay within rounding of 1, so the split limits are finite too.
+        let finite_limits = vmax.abs() <= 1e300 && amax.abs() <= 1e300;
         // The step is below MIN_STEP after 22 halvings, well within the table.
         for &(step_sin, step_cos) in STEP_TURNS.iter() {
             // Only the durations while searching; the parts once α is found.
-            let tx = BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c);
-            let ty = BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s);
+            let (tx, ty) = if finite_limits {
+                (
+                    BangBang1D::duration_finite_limits(p0.x, p1.x, v0.x, vmax * c, amax * c),
+                    BangBang1D::duration_finite_limits(p0.y, p1.y, v0.y, vmax * s, amax * s),
+                )
+            } else {
+                (
+                    BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c),
+                    BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s),
+                )
+            };
             let diff = tx - ty;
             if diff.abs() < SYNC_TOL || step <= MIN_STEP {
                 return build(s, c);
