@@ -82,6 +82,7 @@ pub struct PathFinder {
     static_facts: Vec<ObstacleFacts>,
     moving_facts: Vec<ObstacleFacts>,
     subs: Vec<NormSub>,
+    systematic: Vec<NormSub>,
     sub_static: TrackSet,
     sub_moving: TrackSet,
     tail_static: TrackSet,
@@ -116,6 +117,7 @@ impl PathFinder {
             static_facts: Vec::new(),
             moving_facts: Vec::new(),
             subs: Vec::new(),
+            systematic: Vec::new(),
             sub_static: TrackSet::default(),
             sub_moving: TrackSet::default(),
             tail_static: TrackSet::default(),
@@ -222,9 +224,8 @@ impl PathFinder {
             &mut self.subs,
         );
         if cfg.systematic_sub_dests {
-            let mut sys = Vec::new();
-            subdest::systematic_set(&mut self.rng, &mut sys);
-            self.subs.extend(sys);
+            subdest::systematic_set(&mut self.rng, &mut self.systematic);
+            self.subs.extend_from_slice(&self.systematic);
         }
         for k in 0..self.subs.len() {
             let ns = self.subs[k];
