@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod aabb;
 pub mod config;
 pub mod finder;
 pub mod move_to;

@@ -184,3 +184,28 @@ fn grid_walls() {
         );
     }
 }
+
+/// The opponent's own `is_colliding_at` (a circle at t = 0) agrees with the default one
+/// (the distance at t = 0) for both shapes and models.
+#[test]
+fn opponent_colliding_at_matches_the_distance_at_t0() {
+    let mut rng = path_planner::rng::SplitMix64::new(9);
+    for _ in 0..2000 {
+        let pos = Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+        let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 4.0);
+        let mut o = OpponentObstacle::new(pos, vel, 3.0, 3.0);
+        o.shape = if rng.unit() < 0.5 {
+            OpponentShape::Tube
+        } else {
+            OpponentShape::Circle
+        };
+        o.model = if rng.unit() < 0.5 {
+            OpponentModel::Accelerating
+        } else {
+            OpponentModel::Stopping
+        };
+        let p = pos + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 0.4);
+        let by_distance = o.distance(&Query::at_rest(p, 0.0)) <= 0.0;
+        assert_eq!(o.is_colliding_at(p), by_distance, "{o:?} at {p:?}");
+    }
+}

@@ -5,6 +5,7 @@
 //! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
 //! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
 
+use super::clearance::Clearance;
 use crate::config::PlannerConfig;
 use crate::obstacle::{Obstacle, Query};
 use crate::traj::TrajPath;
@@ -40,6 +41,35 @@ impl Bound {
     }
 }
 
+/// What the march needs to know of one obstacle, asked once per plan (not at every march).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ObstacleFacts {
+    /// Index into the obstacle list.
+    pub id: usize,
+    /// [`Obstacle::max_speed`].
+    pub max_speed: f64,
+    /// [`Obstacle::active_until`].
+    pub active_until: f64,
+    /// [`Obstacle::use_dynamic_margin`].
+    pub dynamic_margin: bool,
+    /// [`Obstacle::distance_slack`].
+    pub slack: f64,
+}
+
+impl ObstacleFacts {
+    /// Asks obstacle `id` of `obstacles`.
+    pub fn of(obstacles: &[&dyn Obstacle], id: usize) -> Self {
+        let obs = obstacles[id];
+        Self {
+            id,
+            max_speed: obs.max_speed(),
+            active_until: obs.active_until(),
+            dynamic_margin: obs.use_dynamic_margin(),
+            slack: obs.distance_slack(),
+        }
+    }
+}
+
 /// Per-obstacle search state.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Track {
@@ -55,14 +85,17 @@ pub(crate) struct Track {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TrackSet {
     pub tracks: Vec<Track>,
+    /// Position of the track that found the last march's first collision (a guess which
+    /// collides first next time; any value is correct, out of range means none).
+    probe: usize,
 }
 
 impl TrackSet {
-    /// Fresh tracks for the given obstacle ids, starting at `t0`.
-    pub fn reset(&mut self, ids: &[usize], t0: f64) {
+    /// Fresh tracks for the given obstacles, starting at `t0`.
+    pub fn reset(&mut self, facts: &[ObstacleFacts], t0: f64) {
         self.tracks.clear();
-        self.tracks.extend(ids.iter().map(|&id| Track {
-            id,
+        self.tracks.extend(facts.iter().map(|f| Track {
+            id: f.id,
             next: t0,
             last: t0,
             gap: f64::INFINITY,
@@ -78,49 +111,107 @@ impl TrackSet {
             .min_by(|a, b| a.t.total_cmp(&b.t))
     }
 
-    /// Marches every track on `path` up to `limit` (stopping at the first collision overall).
+    /// Marches every track on `path` up to `limit` (stopping at the first collision overall);
+    /// `facts` are those the tracks were [`reset`](Self::reset) with.
+    ///
+    /// The track that found the last march's first collision goes first (it likely collides
+    /// first again, and the others then stop at its collision); the result is the one of
+    /// marching the tracks in order: the earliest collision, on a tie the one found before
+    /// this march, else the one of the lowest obstacle index.
+    #[allow(clippy::too_many_arguments)]
     pub fn march(
         &mut self,
         obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
         path: &TrajPath,
         limit: f64,
         bound: Bound,
         cfg: &PlannerConfig,
         evals: &mut u32,
     ) -> Option<Collision> {
-        let mut first = self.first_hit();
-        for tr in &mut self.tracks {
-            let lim = first.map_or(limit, |c| c.t.min(limit));
-            if tr.hit.is_some() {
-                continue;
-            }
-            if let Some(hit) = march_one(obstacles[tr.id], tr, path, lim, bound, cfg, evals)
-                && first.is_none_or(|f| hit.t < f.t)
-            {
-                first = Some(hit);
+        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, None)
+    }
+
+    /// [`march`](Self::march) for the last time on these tracks (their states are not used
+    /// afterwards, only the result): obstacles that provably keep clear of the path up to
+    /// their limit are not marched ([`Clearance`]); the result is the same.
+    #[allow(clippy::too_many_arguments)]
+    pub fn march_final(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+    ) -> Option<Collision> {
+        let from = self
+            .tracks
+            .iter()
+            .filter(|t| t.hit.is_none())
+            .fold(f64::INFINITY, |m, t| m.min(t.next));
+        let mut clearance = Clearance::new(path, from, cfg);
+        let clearance = Some(&mut clearance);
+        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, clearance)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn march_with(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+        mut clearance: Option<&mut Clearance>,
+    ) -> Option<Collision> {
+        let mut earliest = Earliest {
+            first: self.first_hit(),
+            found_here: None,
+        };
+        let march = March {
+            obstacles,
+            path,
+            limit,
+            bound,
+            cfg,
+        };
+        let probe = self.probe;
+        if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
+            earliest.visit(probe, tr, f, &march, clearance.as_deref_mut(), evals);
+        }
+        for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
+            if i != probe {
+                earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), evals);
             }
         }
-        first
+        if let Some(i) = earliest.found_here {
+            self.probe = i;
+        }
+        earliest.first
     }
 
     /// Copies `prefix` (marched on the sub path up to `ts`) as the start of a path switching at `ts`.
     pub fn continue_from(
         &mut self,
         prefix: &TrackSet,
-        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
         ts: f64,
         sub: Bound,
         comb: Bound,
         cfg: &PlannerConfig,
     ) {
         self.tracks.clone_from(&prefix.tracks);
-        for tr in &mut self.tracks {
+        for (tr, f) in self.tracks.iter_mut().zip(facts) {
             if tr.hit.is_some() || tr.gap == f64::INFINITY {
                 continue;
             }
-            let obs = obstacles[tr.id];
-            let vo = obs.max_speed();
-            let dm = if obs.use_dynamic_margin() {
+            let vo = f.max_speed;
+            let dm = if f.dynamic_margin {
                 comb.margin - sub.margin
             } else {
                 0.0
@@ -140,13 +231,75 @@ impl TrackSet {
     }
 }
 
+/// The earliest collision of a march so far.
+struct Earliest {
+    first: Option<Collision>,
+    /// Track position of `first` if this march found it (`None`: found before, or none).
+    found_here: Option<usize>,
+}
+
+/// What every track of one march shares.
+struct March<'a, 'o> {
+    obstacles: &'a [&'o dyn Obstacle],
+    path: &'a TrajPath,
+    limit: f64,
+    bound: Bound,
+    cfg: &'a PlannerConfig,
+}
+
+impl Earliest {
+    /// Marches track `i` up to the limit or the earliest collision and keeps its collision
+    /// if it is earlier (on a tie: if none was found before this march and `i` is lower).
+    /// With a `clearance` test, a track that provably stays clear is not marched.
+    #[inline(always)]
+    fn visit(
+        &mut self,
+        i: usize,
+        tr: &mut Track,
+        f: &ObstacleFacts,
+        m: &March,
+        clearance: Option<&mut Clearance>,
+        evals: &mut u32,
+    ) {
+        if tr.hit.is_some() {
+            return;
+        }
+        let end = m.limit.min(f.active_until);
+        let lim = self.first.map_or(end, |c| c.t.min(end));
+        // Nothing to check before the limit: skip the call (the march would not loop).
+        if tr.next > lim {
+            return;
+        }
+        let obs = m.obstacles[tr.id];
+        if let Some(c) = clearance
+            && c.proves_clear(obs, f, tr.next, lim, end)
+        {
+            return;
+        }
+        let Some(hit) = march_one(obs, f, tr, m.path, lim, m.bound, m.cfg, evals) else {
+            return;
+        };
+        let replaces = self.first.is_none_or(|c| {
+            hit.t < c.t || (hit.t == c.t && self.found_here.is_some_and(|j| i < j))
+        });
+        if replaces {
+            self.first = Some(hit);
+            self.found_here = Some(i);
+        }
+    }
+}
+
 /// Most distance checks of one obstacle along one path: far above any real path (80 s at the
 /// smallest check step), low enough that absurd inputs end in milliseconds.
 const MAX_MARCH_STEPS: u32 = 4_000;
 
-/// Marches one obstacle; returns its collision if found before `limit`.
+/// Marches one obstacle; returns its collision if found before `limit` (which already
+/// includes the obstacle's `active_until`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn march_one(
     obs: &dyn Obstacle,
+    facts: &ObstacleFacts,
     tr: &mut Track,
     path: &TrajPath,
     limit: f64,
@@ -154,11 +307,9 @@ fn march_one(
     cfg: &PlannerConfig,
     evals: &mut u32,
 ) -> Option<Collision> {
-    let limit = limit.min(obs.active_until());
-    let vo = obs.max_speed();
-    let closing = bound.v + vo;
-    let dyn_margin = obs.use_dynamic_margin();
-    let slack = obs.distance_slack();
+    let closing = bound.v + facts.max_speed;
+    let dyn_margin = facts.dynamic_margin;
+    let slack = facts.slack;
     let mut steps = 0u32;
     while tr.next <= limit {
         let t = tr.next;

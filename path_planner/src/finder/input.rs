@@ -47,25 +47,60 @@ pub fn acceptable_pos(
     None
 }
 
+/// Reusable buffers of [`process`] (no allocation per plan once grown).
+#[derive(Clone, Debug, Default)]
+pub struct InputScratch {
+    /// Priority obstacles in `order_id` order.
+    order: Vec<usize>,
+    /// `(order_id, index)` of the priority obstacles, for sorting.
+    keyed: Vec<(u8, usize)>,
+    /// Whether each obstacle contains the robot.
+    robot_inside: Vec<bool>,
+    /// Whether each obstacle contains the (current) destination.
+    dest_inside: Vec<bool>,
+}
+
+/// Fills `inside` with whether each obstacle contains `p`.
+fn containing(obstacles: &[&dyn Obstacle], p: Vec2, inside: &mut Vec<bool>) {
+    inside.clear();
+    inside.extend(obstacles.iter().map(|o| o.is_colliding_at(p)));
+}
+
 /// Adapts the destination for "robot inside" and "destination inside" and fills `kept`
 /// with the obstacles (indices) that contain neither the robot nor the adapted destination.
 ///
-/// `order` is scratch space; obstacles are processed in `order_id` order and only
-/// priority obstacles are used for adaptation.
+/// Obstacles are processed in `order_id` order and only priority obstacles are used for
+/// adaptation. Each obstacle is asked once whether it contains the robot and once whether
+/// it contains the destination (again only if the destination moves).
 pub fn process(
     obstacles: &[&dyn Obstacle],
     robot: Vec2,
     dest: Vec2,
-    order: &mut Vec<usize>,
+    scratch: &mut InputScratch,
     kept: &mut Vec<usize>,
 ) -> Vec2 {
+    let InputScratch {
+        order,
+        keyed,
+        robot_inside,
+        dest_inside,
+    } = scratch;
+    keyed.clear();
+    keyed.extend(
+        (0..obstacles.len())
+            .filter(|&i| obstacles[i].has_priority())
+            .map(|i| (obstacles[i].order_id(), i)),
+    );
+    // Distinct indices: the unstable sort gives the stable order by `order_id`.
+    keyed.sort_unstable();
     order.clear();
-    order.extend((0..obstacles.len()).filter(|&i| obstacles[i].has_priority()));
-    order.sort_by_key(|&i| obstacles[i].order_id());
+    order.extend(keyed.iter().map(|&(_, i)| i));
+    let order = &order[..];
     let mut dest = dest;
+    containing(obstacles, robot, robot_inside);
 
     // Robot inside an obstacle: escape to the closest point outside + 100 mm first.
-    if let Some(&i) = order.iter().find(|&&i| obstacles[i].is_colliding_at(robot)) {
+    if let Some(&i) = order.iter().find(|&&i| robot_inside[i]) {
         let obs = obstacles[i];
         if let Some(escape) = obs.adapt_destination_for_robot_pos(robot) {
             let dest_leaves = !obs.is_colliding_at(dest) && dest.dist(robot) < escape.dist(robot);
@@ -80,7 +115,8 @@ pub fn process(
     }
 
     // Destination inside an obstacle: closest point outside + 1 mm, else ring search.
-    if let Some(&i) = order.iter().find(|&&i| obstacles[i].is_colliding_at(dest)) {
+    containing(obstacles, dest, dest_inside);
+    if let Some(&i) = order.iter().find(|&&i| dest_inside[i]) {
         let adapted = obstacles[i].adapt_destination(dest);
         match adapted {
             Some(p) if is_free(obstacles, order, p) => dest = p,
@@ -90,13 +126,10 @@ pub fn process(
                 }
             }
         }
+        containing(obstacles, dest, dest_inside);
     }
 
     kept.clear();
-    kept.extend(
-        (0..obstacles.len()).filter(|&i| {
-            !obstacles[i].is_colliding_at(robot) && !obstacles[i].is_colliding_at(dest)
-        }),
-    );
+    kept.extend((0..obstacles.len()).filter(|&i| !robot_inside[i] && !dest_inside[i]));
     dest
 }

@@ -1,6 +1,7 @@
 //! The lazy path finder: direct path, then sub-destinations with switch times, first acceptable wins.
 
 pub mod acceptor;
+mod clearance;
 pub mod collision;
 pub mod input;
 pub mod subdest;
@@ -11,7 +12,7 @@ use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
 pub use collision::Collision;
-use collision::{Bound, TrackSet};
+use collision::{Bound, ObstacleFacts, TrackSet};
 use geometry::Vec2;
 use subdest::NormSub;
 
@@ -76,11 +77,12 @@ pub struct PathFinder {
     rng: SplitMix64,
     last_sub: Option<NormSub>,
     time_correction: f64,
-    order: Vec<usize>,
+    input: input::InputScratch,
     kept: Vec<usize>,
-    static_ids: Vec<usize>,
-    moving_ids: Vec<usize>,
+    static_facts: Vec<ObstacleFacts>,
+    moving_facts: Vec<ObstacleFacts>,
     subs: Vec<NormSub>,
+    systematic: Vec<NormSub>,
     sub_static: TrackSet,
     sub_moving: TrackSet,
     tail_static: TrackSet,
@@ -110,11 +112,12 @@ impl PathFinder {
             cfg,
             last_sub: None,
             time_correction: 0.0,
-            order: Vec::new(),
+            input: input::InputScratch::default(),
             kept: Vec::new(),
-            static_ids: Vec::new(),
-            moving_ids: Vec::new(),
+            static_facts: Vec::new(),
+            moving_facts: Vec::new(),
             subs: Vec::new(),
+            systematic: Vec::new(),
             sub_static: TrackSet::default(),
             sub_moving: TrackSet::default(),
             tail_static: TrackSet::default(),
@@ -144,16 +147,18 @@ impl PathFinder {
             v0 = v0 * (vmax / speed0);
         }
         let start = req.pos;
-        let dest = input::process(obs, start, req.dest, &mut self.order, &mut self.kept);
-        self.static_ids.clear();
-        self.moving_ids.clear();
+        let dest = input::process(obs, start, req.dest, &mut self.input, &mut self.kept);
+        self.static_facts.clear();
+        self.moving_facts.clear();
         for &i in &self.kept {
+            let facts = ObstacleFacts::of(obs, i);
             if obs[i].is_motionless() {
-                self.static_ids.push(i);
+                self.static_facts.push(facts);
             } else {
-                self.moving_ids.push(i);
+                self.moving_facts.push(facts);
             }
         }
+        let (static_facts, moving_facts) = (&self.static_facts[..], &self.moving_facts[..]);
         let accept_mov =
             |c: Option<&Collision>| accept_moving(c, obs, start, dest, speed0, amax, cfg);
         let mut best: Option<Best> = None;
@@ -176,15 +181,27 @@ impl PathFinder {
         stats.paths_checked += 1;
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
-        self.tail_static.reset(&self.static_ids, t0);
-        let s_hit = self
-            .tail_static
-            .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+        self.tail_static.reset(static_facts, t0);
+        let s_hit = self.tail_static.march_final(
+            obs,
+            static_facts,
+            &direct,
+            end,
+            b,
+            cfg,
+            &mut stats.distance_evals,
+        );
         if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-            self.tail_moving.reset(&self.moving_ids, t0);
-            let m_hit =
-                self.tail_moving
-                    .march(obs, &direct, end, b, cfg, &mut stats.distance_evals);
+            self.tail_moving.reset(moving_facts, t0);
+            let m_hit = self.tail_moving.march_final(
+                obs,
+                moving_facts,
+                &direct,
+                end,
+                b,
+                cfg,
+                &mut stats.distance_evals,
+            );
             if accept_mov(m_hit.as_ref()) {
                 return PlanResult {
                     path: Some(direct),
@@ -207,9 +224,8 @@ impl PathFinder {
             &mut self.subs,
         );
         if cfg.systematic_sub_dests {
-            let mut sys = Vec::new();
-            subdest::systematic_set(&mut self.rng, &mut sys);
-            self.subs.extend(sys);
+            subdest::systematic_set(&mut self.rng, &mut self.systematic);
+            self.subs.extend_from_slice(&self.systematic);
         }
         for k in 0..self.subs.len() {
             let ns = self.subs[k];
@@ -223,12 +239,23 @@ impl PathFinder {
             }
             let sub_path = TrajPath::single(sub);
             let sb = Bound::of(&sub_path, cfg);
-            self.sub_static.reset(&self.static_ids, t0);
-            self.sub_moving.reset(&self.moving_ids, t0);
+            self.sub_static.reset(static_facts, t0);
+            self.sub_moving.reset(moving_facts, t0);
             let mut ts = t0 + cfg.switch_step;
             let mut iter = 0;
             while ts < t_sub && iter < 1000 {
                 iter += 1;
+                let ev = &mut stats.distance_evals;
+                // A collision on the sub path before `ts` is the first static collision of
+                // this and every later switch time (the tail cannot remove it): once the
+                // acceptor rejects it, no later switch time of this sub-destination can pass.
+                self.sub_static
+                    .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
+                let prefix_hit = self.sub_static.first_hit();
+                if prefix_hit.is_some() && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
+                {
+                    break;
+                }
                 let (p, v) = sub.pos_vel(ts);
                 let tail = BangBang2D::new(p, dest, v, vmax, amax);
                 stats.trajectories += 1;
@@ -241,15 +268,21 @@ impl PathFinder {
                 };
                 let end = path.total_time();
                 let ev = &mut stats.distance_evals;
-                self.sub_static.march(obs, &sub_path, ts, sb, cfg, ev);
                 self.tail_static
-                    .continue_from(&self.sub_static, obs, ts, sb, cb, cfg);
-                let s_hit = self.tail_static.march(obs, &path, end, cb, cfg, ev);
+                    .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
+                let s_hit =
+                    self.tail_static
+                        .march_final(obs, static_facts, &path, end, cb, cfg, ev);
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-                    self.sub_moving.march(obs, &sub_path, ts, sb, cfg, ev);
+                    let moving_prefix_hit = self
+                        .sub_moving
+                        .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev)
+                        .is_some();
                     self.tail_moving
-                        .continue_from(&self.sub_moving, obs, ts, sb, cb, cfg);
-                    let m_hit = self.tail_moving.march(obs, &path, end, cb, cfg, ev);
+                        .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
+                    let m_hit =
+                        self.tail_moving
+                            .march_final(obs, moving_facts, &path, end, cb, cfg, ev);
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
@@ -261,6 +294,12 @@ impl PathFinder {
                     }
                     if let Some(c) = m_hit {
                         consider(&mut best, path, c, Some(ns));
+                    }
+                    // A moving collision on the sub path before `ts` is the first moving
+                    // collision of every later switch time too: rejected again, and never
+                    // closer to the destination than the one just considered.
+                    if moving_prefix_hit {
+                        break;
                     }
                 }
                 ts += cfg.switch_step;
@@ -275,11 +314,17 @@ impl PathFinder {
                 }
                 // Report the earliest collision of any kind on the chosen path.
                 let mut ev = 0;
-                self.tail_static.reset(&self.static_ids, t0);
+                self.tail_static.reset(static_facts, t0);
                 let bd = Bound::of(&b.path, cfg);
-                let s = self
-                    .tail_static
-                    .march(obs, &b.path, b.path.total_time(), bd, cfg, &mut ev);
+                let s = self.tail_static.march_final(
+                    obs,
+                    static_facts,
+                    &b.path,
+                    b.path.total_time(),
+                    bd,
+                    cfg,
+                    &mut ev,
+                );
                 stats.distance_evals += ev;
                 PlanResult {
                     path: Some(b.path),

@@ -2,6 +2,7 @@
 
 use super::shapes::push_out;
 use super::{ORDER_BALL, Obstacle, Query};
+use crate::aabb::Aabb;
 use geometry::Vec2;
 
 /// Ball clearance: ball radius 21.5 mm + bot radius 90 mm + 50 mm.
@@ -15,17 +16,22 @@ pub struct BallObstacle {
     decel: f64,
     /// Collision radius (m).
     pub radius: f64,
+    /// The box of the segment the ball rolls along until it stops.
+    track: Aabb,
 }
 
 impl BallObstacle {
     /// Ball at `pos` rolling with `vel`, decelerating with `decel` m/s².
     pub fn new(pos: Vec2, vel: Vec2, decel: f64) -> Self {
-        Self {
+        let mut ball = Self {
             pos,
             vel,
             decel: decel.max(1e-6),
             radius: BALL_CLEARANCE,
-        }
+            track: Aabb::point(pos),
+        };
+        ball.track = Aabb::segment(pos, ball.state(f64::INFINITY).0);
+        ball
     }
 
     /// Ball position and speed at time `t`.
@@ -41,6 +47,9 @@ impl BallObstacle {
 impl Obstacle for BallObstacle {
     fn distance(&self, q: &Query) -> f64 {
         q.pos.dist(self.state(q.t).0) - self.radius
+    }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        Some(area.distance_to(&self.track) - self.radius)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.pos, p, self.radius + clearance))

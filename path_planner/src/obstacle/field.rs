@@ -2,6 +2,7 @@
 
 use super::shapes::Rectangle;
 use super::{Obstacle, Query, ROBOT_CLEARANCE};
+use crate::aabb::Aabb;
 use geometry::Vec2;
 
 /// Keep-inside rectangle (field + boundary, already shrunk by the robot radius).
@@ -66,6 +67,15 @@ impl Obstacle for FieldBorder {
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(self.clamp_inside(p, clearance))
     }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        // The distance's terms are each smallest at one side of the area.
+        Some(
+            (area.min.x - self.min.x)
+                .min(self.max.x - area.max.x)
+                .min(area.min.y - self.min.y)
+                .min(self.max.y - area.max.y),
+        )
+    }
     fn adapt_destination_for_robot_pos(&self, robot: Vec2) -> Option<Vec2> {
         (self.outside_by(robot) > ROBOT_CLEARANCE)
             .then(|| self.clamp_inside(robot, ROBOT_CLEARANCE))
@@ -98,6 +108,9 @@ impl PenaltyArea {
 impl Obstacle for PenaltyArea {
     fn distance(&self, q: &Query) -> f64 {
         self.rect.distance(q)
+    }
+    fn distance_lower_bound(&self, area: &Aabb, t_from: f64, t_to: f64) -> Option<f64> {
+        self.rect.distance_lower_bound(area, t_from, t_to)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         let open = if self.side > 0.0 {

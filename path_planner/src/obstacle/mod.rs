@@ -18,6 +18,7 @@ pub use robots::{
 };
 pub use shapes::{Circle, Rectangle, Tube};
 
+use crate::aabb::Aabb;
 use geometry::Vec2;
 
 /// Sort key of opponents (checked and adapted first).
@@ -102,6 +103,13 @@ pub trait Obstacle {
     /// How much the reported distance may under-run a 1-Lipschitz bound (discretised obstacles).
     fn distance_slack(&self) -> f64 {
         0.0
+    }
+
+    /// A lower bound of [`distance`](Self::distance) for every query with its position in
+    /// `area` and its time in `[t_from, t_to]` (`0 ≤ t_from ≤ t_to ≤ active_until`), exact up
+    /// to rounding (the caller keeps a safety gap); `None` when there is no cheap one.
+    fn distance_lower_bound(&self, _area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        None
     }
 
     /// True if `p` collides at t = 0.

@@ -2,6 +2,7 @@
 
 use super::shapes::push_out;
 use super::{ORDER_OPPONENT, ORDER_OWN_BOT, Obstacle, Query};
+use crate::aabb::Aabb;
 use crate::traj::{TrajPath, Trajectory};
 use geometry::{Vec2, closest_on_segment};
 
@@ -17,6 +18,10 @@ pub struct TrajectoryRobot {
     priority: bool,
     horizon: f64,
     max_speed: f64,
+    /// Where the robot is now: its path at time `0.0 + age`, as `distance` computes it at t = 0.
+    pos_now: Vec2,
+    /// The box of its positions while it counts (path times `age` to `age + horizon`).
+    reach: Aabb,
 }
 
 impl TrajectoryRobot {
@@ -29,6 +34,8 @@ impl TrajectoryRobot {
             priority,
             horizon,
             max_speed: path.max_speed(),
+            pos_now: path.position(0.0 + age),
+            reach: path.bounds(age.max(0.0), age.max(0.0) + horizon.max(0.0)),
         }
     }
 }
@@ -36,6 +43,14 @@ impl TrajectoryRobot {
 impl Obstacle for TrajectoryRobot {
     fn distance(&self, q: &Query) -> f64 {
         q.pos.dist(self.path.position(q.t + self.age)) - self.radius
+    }
+    fn distance_lower_bound(&self, area: &Aabb, t_from: f64, t_to: f64) -> Option<f64> {
+        let inside_window = t_from >= 0.0 && t_to <= self.horizon && self.age >= 0.0;
+        inside_window.then(|| area.distance_to(&self.reach) - self.radius)
+    }
+    /// As the default (the distance at t = 0), with the position at t = 0 computed once.
+    fn is_colliding_at(&self, p: Vec2) -> bool {
+        p.dist(self.pos_now) - self.radius <= 0.0
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(
@@ -117,18 +132,46 @@ impl Obstacle for ConstVelocityRobot {
     }
 }
 
-/// Displacement after `t` s starting at speed `v`, accelerating at `a` towards `v_target`, then cruising.
-fn run(v: f64, v_target: f64, a: f64, t: f64) -> f64 {
-    if t <= 0.0 {
-        return 0.0;
+/// Displacement after `t` s starting at speed `v`, accelerating at `a` towards `v_target`,
+/// then cruising; the terms that do not depend on `t` are computed once.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    v: f64,
+    v_target: f64,
+    /// Time to reach `v_target`.
+    t_acc: f64,
+    /// Half the signed acceleration.
+    half_acc: f64,
+    /// Displacement at `t_acc`.
+    s_acc: f64,
+}
+
+impl Run {
+    fn new(v: f64, v_target: f64, a: f64) -> Self {
+        let dv = v_target - v;
+        let t_acc = dv.abs() / a;
+        let acc = a * dv.signum();
+        let half_acc = 0.5 * acc;
+        Self {
+            v,
+            v_target,
+            t_acc,
+            half_acc,
+            s_acc: v * t_acc + half_acc * t_acc * t_acc,
+        }
     }
-    let dv = v_target - v;
-    let t_acc = dv.abs() / a;
-    let acc = a * dv.signum();
-    if t <= t_acc {
-        v * t + 0.5 * acc * t * t
-    } else {
-        v * t_acc + 0.5 * acc * t_acc * t_acc + v_target * (t - t_acc)
+
+    /// Displacement after `t` s (0 for `t <= 0`).
+    #[inline]
+    fn at(&self, t: f64) -> f64 {
+        if t <= 0.0 {
+            return 0.0;
+        }
+        if t <= self.t_acc {
+            self.v * t + self.half_acc * t * t
+        } else {
+            self.s_acc + self.v_target * (t - self.t_acc)
+        }
     }
 }
 
@@ -194,6 +237,10 @@ pub struct OpponentObstacle {
     pub model: OpponentModel,
     /// Braking deceleration of the stopping model (m/s²).
     pub brk: f64,
+    /// Accelerating model: the run forward towards `max(vmax, speed)`.
+    run_forward: Run,
+    /// Accelerating model: the run backward towards `-max(vmax, speed)`.
+    run_backward: Run,
 }
 
 /// Speed below which an opponent counts as standing (small circle only).
@@ -204,6 +251,12 @@ impl OpponentObstacle {
     pub fn new(pos: Vec2, vel: Vec2, vmax: f64, amax: f64) -> Self {
         let speed = vel.len();
         let standing = speed < STANDING_SPEED;
+        let (v, vmax, amax) = (
+            if standing { 0.0 } else { speed },
+            vmax.max(1e-6),
+            amax.max(1e-6),
+        );
+        let vm = vmax.max(v);
         Self {
             pos,
             dir: if standing {
@@ -211,16 +264,18 @@ impl OpponentObstacle {
             } else {
                 vel * (1.0 / speed)
             },
-            speed: if standing { 0.0 } else { speed },
-            vmax: vmax.max(1e-6),
-            amax: amax.max(1e-6),
+            speed: v,
+            vmax,
+            amax,
             t_max: 0.5,
             reaction: 0.1,
             radius: ROBOT_ROBOT_RADIUS,
             horizon: 1.0,
             shape: OpponentShape::Tube,
             model: OpponentModel::Accelerating,
-            brk: amax.max(1e-6),
+            brk: amax,
+            run_forward: Run::new(v, vm, amax),
+            run_backward: Run::new(v, -vm, amax),
         }
     }
 
@@ -234,8 +289,8 @@ impl OpponentObstacle {
         let base = v * tr;
         match self.model {
             OpponentModel::Accelerating => (
-                base + run(v, -vm, self.amax, rest),
-                base + run(v, vm, self.amax, rest),
+                base + self.run_backward.at(rest),
+                base + self.run_forward.at(rest),
             ),
             OpponentModel::Stopping => {
                 let (a, b) = (self.amax, self.brk);
@@ -280,6 +335,34 @@ impl Obstacle for OpponentObstacle {
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.pos, p, self.radius + clearance))
+    }
+    /// As the default (the distance at t = 0): with a non-negative growth cut-off and
+    /// reaction time (and a positive finite braking deceleration for the stopping model)
+    /// both offsets are 0 then, so the shape is the circle around `pos`.
+    fn is_colliding_at(&self, p: Vec2) -> bool {
+        let brakes =
+            self.model == OpponentModel::Accelerating || (self.brk > 0.0 && self.brk.is_finite());
+        if self.t_max >= 0.0 && self.reaction >= 0.0 && brakes {
+            p.dist(self.pos) - self.radius <= 0.0
+        } else {
+            self.distance(&Query::at_rest(p, 0.0)) <= 0.0
+        }
+    }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, t_to: f64) -> Option<f64> {
+        // Both offsets move at most max(vmax, speed) from the robot, for at most t_max
+        // (t_c ≤ t_max); the circle reaches at most three times as far as the tube.
+        // Written so that a NaN anywhere gives no bound.
+        let sane =
+            self.t_max >= 0.0 && self.t_max.is_finite() && self.reaction >= 0.0 && t_to >= 0.0;
+        if !sane {
+            return None;
+        }
+        let reach = self.vmax.max(self.speed) * t_to.min(self.t_max) * (1.0 + 1e-9);
+        let reach = match self.shape {
+            OpponentShape::Tube => reach,
+            OpponentShape::Circle => 3.0 * reach,
+        };
+        Some(area.distance_to_point(self.pos) - self.radius - reach)
     }
     fn max_speed(&self) -> f64 {
         match self.shape {

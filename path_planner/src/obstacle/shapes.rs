@@ -1,6 +1,7 @@
 //! Static geometric obstacles: circle, tube (capsule) and axis-aligned rectangle.
 
 use super::{Obstacle, Query};
+use crate::aabb::Aabb;
 use geometry::{Vec2, closest_on_segment};
 
 /// Pushes `p` away from `centre` to distance `r` (the +x direction if `p == centre`).
@@ -34,6 +35,9 @@ impl Obstacle for Circle {
     fn distance(&self, q: &Query) -> f64 {
         q.pos.dist(self.center) - self.radius
     }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        Some(area.distance_to_point(self.center) - self.radius)
+    }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.center, p, self.radius + clearance))
     }
@@ -60,6 +64,9 @@ impl Tube {
 impl Obstacle for Tube {
     fn distance(&self, q: &Query) -> f64 {
         (q.pos.dist(closest_on_segment(self.a, self.b, q.pos)) - self.radius).max(0.0)
+    }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        Some(area.distance_to(&Aabb::segment(self.a, self.b)) - self.radius)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         let c = closest_on_segment(self.a, self.b, p);
@@ -139,6 +146,13 @@ impl Rectangle {
 impl Obstacle for Rectangle {
     fn distance(&self, q: &Query) -> f64 {
         (self.core_distance(q.pos) - self.margin).max(0.0)
+    }
+    fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
+        let core = Aabb {
+            min: self.min,
+            max: self.max,
+        };
+        Some(area.distance_to(&core) - self.margin)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(self.escape(p, clearance, [true; 4]))

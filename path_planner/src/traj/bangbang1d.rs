@@ -123,8 +123,28 @@ impl BangBang1D {
 
     /// The [`total_time`](Trajectory::total_time) of [`new`](Self::new) with the same
     /// arguments, bit for bit, without building the parts.
+    #[inline(always)]
     pub fn duration(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> f64 {
         let (vmax, amax) = (limit(vmax), limit(amax));
+        let mut d = Duration::default();
+        if stops_before(s0, target, v0, amax) {
+            Self::forward(s0, target, v0, vmax, amax, &mut d);
+        } else {
+            Self::forward(-s0, -target, -v0, vmax, amax, &mut d);
+        }
+        d.0
+    }
+
+    /// [`duration`](Self::duration) for finite limits (`limit(x)` is then `x.max(MIN_LIMIT)`).
+    #[inline(always)]
+    pub(crate) fn duration_finite_limits(
+        s0: f64,
+        target: f64,
+        v0: f64,
+        vmax: f64,
+        amax: f64,
+    ) -> f64 {
+        let (vmax, amax) = (vmax.max(MIN_LIMIT), amax.max(MIN_LIMIT));
         let mut d = Duration::default();
         if stops_before(s0, target, v0, amax) {
             Self::forward(s0, target, v0, vmax, amax, &mut d);
@@ -181,19 +201,61 @@ impl BangBang1D {
     #[inline]
     pub fn state(&self, t: f64) -> (f64, f64, f64) {
         let t = t.max(0.0);
+        // The first part ending at or after `t` (a solve makes 2 or 3), with its start time.
+        let [p0, p1, p2] = &self.parts;
+        let (p, t_start) = if t <= p0.t_end {
+            (p0, 0.0)
+        } else if t <= p1.t_end {
+            (p1, p0.t_end)
+        } else if self.n == 3 && t <= p2.t_end {
+            (p2, p1.t_end)
+        } else {
+            return (self.s_end, 0.0, 0.0);
+        };
+        let tau = t - t_start;
+        (
+            p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau,
+            p.v0 + p.acc * tau,
+            p.acc,
+        )
+    }
+}
+
+impl BangBang1D {
+    /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
+    /// window's ends, the part boundaries and the turning points inside it; computed from
+    /// the parts, so within rounding of what [`state`](Self::state) returns there.
+    pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
+        // The window's end positions; a window from the start or past the end needs no
+        // lookup (`state` gives exactly the first part's start and the end position there).
+        let a = if t_from <= 0.0 {
+            self.parts[0].s0
+        } else {
+            self.state(t_from).0
+        };
+        let b = if t_to >= self.total_time() {
+            self.s_end
+        } else {
+            self.state(t_to).0
+        };
+        let (mut lo, mut hi) = (a.min(b), a.max(b));
         let mut t_start = 0.0;
         for p in self.parts() {
-            if t <= p.t_end {
-                let tau = t - t_start;
-                return (
-                    p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau,
-                    p.v0 + p.acc * tau,
-                    p.acc,
-                );
+            if t_start > t_from && t_start < t_to {
+                (lo, hi) = (lo.min(p.s0), hi.max(p.s0));
+            }
+            // A turning point inside the part: the velocity runs against the acceleration.
+            if p.v0 * p.acc < 0.0 {
+                let tau = -p.v0 / p.acc;
+                let t = t_start + tau;
+                if t < p.t_end && t > t_from && t < t_to {
+                    let s = p.s0 + p.v0 * tau + 0.5 * p.acc * tau * tau;
+                    (lo, hi) = (lo.min(s), hi.max(s));
+                }
             }
             t_start = p.t_end;
         }
-        (self.s_end, 0.0, 0.0)
+        (lo, hi)
     }
 }
 

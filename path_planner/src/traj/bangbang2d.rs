@@ -1,6 +1,7 @@
 //! 2D trajectory from two 1D bang-bangs synchronised by splitting the limits with an angle α.
 
 use super::{BangBang1D, Trajectory};
+use crate::aabb::Aabb;
 use geometry::Vec2;
 use std::f64::consts::PI;
 use std::sync::LazyLock;
@@ -36,11 +37,22 @@ impl BangBang2D {
         };
         let (mut s, mut c) = (PI / 4.0).sin_cos();
         let mut step = PI / 8.0;
+        // |sin α|, |cos α| stay within rounding of 1, so the split limits are finite too.
+        let finite_limits = vmax.abs() <= 1e300 && amax.abs() <= 1e300;
         // The step is below MIN_STEP after 22 halvings, well within the table.
         for &(step_sin, step_cos) in STEP_TURNS.iter() {
             // Only the durations while searching; the parts once α is found.
-            let tx = BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c);
-            let ty = BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s);
+            let (tx, ty) = if finite_limits {
+                (
+                    BangBang1D::duration_finite_limits(p0.x, p1.x, v0.x, vmax * c, amax * c),
+                    BangBang1D::duration_finite_limits(p0.y, p1.y, v0.y, vmax * s, amax * s),
+                )
+            } else {
+                (
+                    BangBang1D::duration(p0.x, p1.x, v0.x, vmax * c, amax * c),
+                    BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s),
+                )
+            };
             let diff = tx - ty;
             if diff.abs() < SYNC_TOL || step <= MIN_STEP {
                 return build(s, c);
@@ -66,13 +78,20 @@ impl BangBang2D {
         Vec2::new(self.x.final_position(), self.y.final_position())
     }
 
+    /// The box of the positions on `[t_from, t_to]` (within rounding).
+    pub fn bounds(&self, t_from: f64, t_to: f64) -> Aabb {
+        Aabb::from_ranges(self.x.range(t_from, t_to), self.y.range(t_from, t_to))
+    }
+
     /// Exact maximum speed, including t = 0 (|v|² is convex on every constant-acceleration piece).
     pub fn max_speed(&self) -> f64 {
-        let mut m = self.velocity(0.0).len();
+        // The largest squared speed, rooted once: the root is monotonic, so this is the
+        // largest of the rooted speeds bit for bit.
+        let mut m2 = self.velocity(0.0).len2();
         for p in self.x.parts().iter().chain(self.y.parts()) {
-            m = m.max(self.velocity(p.t_end).len());
+            m2 = m2.max(self.velocity(p.t_end).len2());
         }
-        m
+        m2.sqrt()
     }
 }
 

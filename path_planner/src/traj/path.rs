@@ -1,6 +1,7 @@
 //! Paths made of one trajectory, or of a sub-trajectory followed by a tail after a switch time.
 
 use super::{BangBang2D, Trajectory};
+use crate::aabb::Aabb;
 use geometry::Vec2;
 
 /// A planned path: `first` on [0, t_switch], then `second` shifted by `t_switch`.
@@ -72,6 +73,21 @@ impl TrajPath {
         match &self.second {
             Some(s) if t > self.t_switch => s.pos_vel(t - self.t_switch),
             _ => self.first.pos_vel(t),
+        }
+    }
+
+    /// The box of the positions on `[t_from, t_to]` (`t_from ≤ t_to`, within rounding).
+    pub fn bounds(&self, t_from: f64, t_to: f64) -> Aabb {
+        match &self.second {
+            Some(s) if t_to > self.t_switch => {
+                let tail = s.bounds((t_from - self.t_switch).max(0.0), t_to - self.t_switch);
+                if t_from > self.t_switch {
+                    tail
+                } else {
+                    tail.union(self.first.bounds(t_from, self.t_switch))
+                }
+            }
+            _ => self.first.bounds(t_from, t_to),
         }
     }
 

@@ -1,0 +1,128 @@
+//! The boxes and distance lower bounds behind the collision search's "cannot collide" test:
+//! every sampled position lies in its path box, and no sampled distance is below its bound.
+
+use path_planner::aabb::Aabb;
+use path_planner::obstacle::*;
+use path_planner::rng::SplitMix64;
+use path_planner::traj::{BangBang2D, TrajPath, Trajectory};
+use path_planner::{Obstacle, Vec2};
+
+/// Rounding allowance of the checks (the search itself keeps 1 µm).
+const TOL: f64 = 1e-9;
+
+fn random_point(rng: &mut SplitMix64) -> Vec2 {
+    Vec2::new(rng.range(-5.0, 5.0), rng.range(-4.0, 4.0))
+}
+
+fn random_traj(rng: &mut SplitMix64) -> BangBang2D {
+    let v0 = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 4.0);
+    BangBang2D::new(
+        random_point(rng),
+        random_point(rng),
+        v0,
+        rng.range(0.5, 4.0),
+        rng.range(0.5, 4.0),
+    )
+}
+
+fn random_path(rng: &mut SplitMix64) -> TrajPath {
+    let first = random_traj(rng);
+    if rng.unit() < 0.5 {
+        return TrajPath::single(first);
+    }
+    let ts = rng.range(0.0, first.total_time());
+    let (p, v) = first.pos_vel(ts);
+    let second = BangBang2D::new(p, random_point(rng), v, 3.0, 3.0);
+    TrajPath::switched(first, Vec2::ZERO, ts, second)
+}
+
+fn inside(b: &Aabb, p: Vec2) -> bool {
+    p.x >= b.min.x - TOL && p.x <= b.max.x + TOL && p.y >= b.min.y - TOL && p.y <= b.max.y + TOL
+}
+
+#[test]
+fn path_boxes_hold_every_sampled_position() {
+    let mut rng = SplitMix64::new(31);
+    for _ in 0..3000 {
+        let path = random_path(&mut rng);
+        let total = path.total_time();
+        let a = rng.range(0.0, total + 0.5);
+        let b = if rng.unit() < 0.2 {
+            f64::INFINITY
+        } else {
+            a + rng.range(0.0, total)
+        };
+        let area = path.bounds(a, b);
+        let end = b.min(total + 1.0);
+        for k in 0..=200 {
+            let t = a + (end - a) * k as f64 / 200.0;
+            let p = path.pos_vel(t).0;
+            assert!(
+                inside(&area, p),
+                "{p:?} at {t} outside {area:?} of [{a}, {b}]"
+            );
+        }
+    }
+}
+
+/// Checks `obs.distance ≥ bound` at random points of random boxes and times of the window.
+fn check_bound(obs: &dyn Obstacle, rng: &mut SplitMix64, t_max: f64) {
+    for _ in 0..300 {
+        let c = random_point(rng);
+        let h = Vec2::new(rng.range(0.0, 1.5), rng.range(0.0, 1.5));
+        let area = Aabb {
+            min: c - h,
+            max: c + h,
+        };
+        let t_from = rng.range(0.0, t_max);
+        let t_to = rng.range(t_from, t_max);
+        let Some(bound) = obs.distance_lower_bound(&area, t_from, t_to) else {
+            continue;
+        };
+        for _ in 0..30 {
+            let p = Vec2::new(
+                rng.range(area.min.x, area.max.x),
+                rng.range(area.min.y, area.max.y),
+            );
+            let t = rng.range(t_from, t_to);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 3.0);
+            let d = obs.distance(&Query { t, pos: p, vel });
+            assert!(
+                d >= bound - TOL,
+                "distance {d} < bound {bound} at {p:?}, t {t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn obstacle_bounds_are_below_every_sampled_distance() {
+    let mut rng = SplitMix64::new(32);
+    let (field, pa, _) = (
+        FieldBorder::ssl(12.0, 9.0, 0.3, 0.09),
+        PenaltyArea::new(-1.0, 6.0, 1.8, 3.6, 0.09),
+        (),
+    );
+    check_bound(&field, &mut rng, 5.0);
+    check_bound(&pa, &mut rng, 5.0);
+    for _ in 0..20 {
+        let c = random_point(&mut rng);
+        check_bound(&Circle::new(c, rng.range(0.1, 1.0)), &mut rng, 5.0);
+        let b = random_point(&mut rng);
+        check_bound(&Tube::new(c, b, rng.range(0.1, 0.5)), &mut rng, 5.0);
+        check_bound(&Rectangle::new(c, b, 0.09), &mut rng, 5.0);
+        let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 6.0);
+        check_bound(&BallObstacle::new(c, vel, 0.5), &mut rng, 20.0);
+        let horizon = if rng.unit() < 0.5 { 0.5 } else { f64::INFINITY };
+        let robot = TrajectoryRobot::new(random_path(&mut rng), rng.range(0.0, 0.1), true, horizon);
+        check_bound(&robot, &mut rng, horizon.min(6.0));
+        for shape in [OpponentShape::Tube, OpponentShape::Circle] {
+            for model in [OpponentModel::Accelerating, OpponentModel::Stopping] {
+                let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 3.5);
+                let mut o = OpponentObstacle::new(c, vel, 3.0, 3.0);
+                (o.shape, o.model) = (shape, model);
+                check_bound(&o, &mut rng, 1.0);
+            }
+        }
+    }
+}
