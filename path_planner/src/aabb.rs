@@ -26,19 +26,19 @@ impl Aabb {
         }
     }
 
-    /// The smallest box holding the segment `a`–`b`.
+    /// The smallest box holding the segment `a`–`b` (NaN coordinates stay NaN).
     pub fn segment(a: Vec2, b: Vec2) -> Self {
         Self {
-            min: Vec2::new(a.x.min(b.x), a.y.min(b.y)),
-            max: Vec2::new(a.x.max(b.x), a.y.max(b.y)),
+            min: Vec2::new(lower(a.x, b.x), lower(a.y, b.y)),
+            max: Vec2::new(upper(a.x, b.x), upper(a.y, b.y)),
         }
     }
 
-    /// The smallest box holding both boxes.
+    /// The smallest box holding both boxes (NaN coordinates stay NaN).
     pub fn union(self, o: Aabb) -> Self {
         Self {
-            min: Vec2::new(self.min.x.min(o.min.x), self.min.y.min(o.min.y)),
-            max: Vec2::new(self.max.x.max(o.max.x), self.max.y.max(o.max.y)),
+            min: Vec2::new(lower(self.min.x, o.min.x), lower(self.min.y, o.min.y)),
+            max: Vec2::new(upper(self.max.x, o.max.x), upper(self.max.y, o.max.y)),
         }
     }
 
@@ -63,6 +63,25 @@ impl Aabb {
         } else {
             m
         }
+    }
+}
+
+/// The smaller of `a` and `b`, NaN when either is: `f64::min` would drop a NaN and make a
+/// box from bad data look finite, and the "cannot collide" test trusts finite boxes.
+pub(crate) fn lower(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// The larger of `a` and `b`, NaN when either is (see [`lower`]).
+pub(crate) fn upper(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
     }
 }
 

@@ -126,3 +126,91 @@ fn obstacle_bounds_are_below_every_sampled_distance() {
         }
     }
 }
+
+// Bad input: a bound is only given where it holds, and a box from non-finite values is no
+// box (the search then marches as it did without the test).
+
+#[test]
+fn a_path_from_a_nan_velocity_has_a_nan_box_not_a_finite_one() {
+    let first = BangBang2D::new(
+        Vec2::new(-1.0, 0.5),
+        Vec2::new(2.0, 0.5),
+        Vec2::new(f64::NAN, 0.0),
+        3.0,
+        3.0,
+    );
+    for (from, to) in [(0.0, 1.0), (0.0, f64::INFINITY), (0.2, 0.4)] {
+        let area = TrajPath::single(first).bounds(from, to);
+        assert!(area.magnitude().is_nan(), "{from}..{to}: {area:?}");
+    }
+    let (lo, hi) = first.x.range(0.0, 1.0);
+    assert!(lo.is_nan() && hi.is_nan());
+}
+
+#[test]
+fn boxes_keep_a_nan_coordinate() {
+    let nan = Vec2::new(f64::NAN, 1.0);
+    let fine = Aabb::segment(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0));
+    assert!(Aabb::segment(nan, Vec2::new(2.0, 2.0)).magnitude().is_nan());
+    assert!(Aabb::segment(Vec2::new(2.0, 2.0), nan).magnitude().is_nan());
+    assert!(fine.union(Aabb::point(nan)).magnitude().is_nan());
+    assert!(Aabb::point(nan).union(fine).magnitude().is_nan());
+    assert_eq!(fine.union(fine), fine);
+}
+
+#[test]
+fn a_stopping_opponent_braking_with_a_negative_or_no_deceleration_has_no_bound() {
+    let area = Aabb::segment(Vec2::new(2.0, 0.0), Vec2::new(3.0, 0.5));
+    for brk in [-10.0, -1.87, -1.0, 0.0, f64::NAN, f64::INFINITY] {
+        let mut o = OpponentObstacle::new(Vec2::ZERO, Vec2::new(3.0, 0.0), 3.0, 3.0);
+        o.model = OpponentModel::Stopping;
+        o.shape = OpponentShape::Circle;
+        o.brk = brk;
+        assert_eq!(o.distance_lower_bound(&area, 0.0, 1.0), None, "brk {brk}");
+    }
+    let mut o = OpponentObstacle::new(Vec2::ZERO, Vec2::new(3.0, 0.0), 3.0, 3.0);
+    o.model = OpponentModel::Stopping;
+    o.brk = 3.0;
+    assert!(o.distance_lower_bound(&area, 0.0, 1.0).is_some());
+}
+
+#[test]
+fn an_opponent_with_a_non_finite_velocity_collides_at_rest_as_its_distance_says() {
+    for vel in [Vec2::new(f64::NAN, 0.0), Vec2::new(f64::INFINITY, 0.0)] {
+        let o = OpponentObstacle::new(Vec2::ZERO, vel, 3.0, 3.0);
+        for p in [Vec2::ZERO, Vec2::new(0.05, 0.0), Vec2::new(3.0, 0.0)] {
+            let by_distance = o.distance(&Query::at_rest(p, 0.0)) <= 0.0;
+            assert_eq!(o.is_colliding_at(p), by_distance, "vel {vel:?} at {p:?}");
+        }
+    }
+}
+
+#[test]
+fn a_tube_with_a_far_or_nan_endpoint_has_no_bound() {
+    let area = Aabb::segment(Vec2::new(2.0, 0.0), Vec2::new(3.0, 0.5));
+    for far in [
+        Vec2::new(1e12, -3.0),
+        Vec2::new(1e20, -3.0),
+        Vec2::new(f64::NAN, 0.0),
+    ] {
+        let tube = Tube::new(far, Vec2::new(4.2, 1.5), 0.2);
+        assert_eq!(tube.distance_lower_bound(&area, 0.0, 1.0), None, "{far:?}");
+    }
+    let tube = Tube::new(Vec2::new(-3.0, -3.0), Vec2::new(4.2, 1.5), 0.2);
+    assert!(tube.distance_lower_bound(&area, 0.0, 1.0).is_some());
+}
+
+#[test]
+fn a_ball_with_a_non_finite_velocity_builds_and_has_no_bound() {
+    let area = Aabb::segment(Vec2::new(2.0, 0.0), Vec2::new(3.0, 0.5));
+    for vel in [
+        Vec2::new(f64::NAN, 0.0),
+        Vec2::new(f64::INFINITY, 1.0),
+        Vec2::new(1e300, 1e300),
+    ] {
+        let ball = BallObstacle::new(Vec2::ZERO, vel, 0.4);
+        assert_eq!(ball.distance_lower_bound(&area, 0.0, 1.0), None, "{vel:?}");
+    }
+    let ball = BallObstacle::new(Vec2::ZERO, Vec2::new(1.0, 0.0), 0.4);
+    assert!(ball.distance_lower_bound(&area, 0.0, 1.0).is_some());
+}

@@ -16,8 +16,9 @@ pub struct BallObstacle {
     decel: f64,
     /// Collision radius (m).
     pub radius: f64,
-    /// The box of the segment the ball rolls along until it stops.
-    track: Aabb,
+    /// The box of the segment the ball rolls along until it stops (`None` when the input is
+    /// not finite: no bound then).
+    track: Option<Aabb>,
 }
 
 impl BallObstacle {
@@ -28,9 +29,13 @@ impl BallObstacle {
             vel,
             decel: decel.max(1e-6),
             radius: BALL_CLEARANCE,
-            track: Aabb::point(pos),
+            track: None,
         };
-        ball.track = Aabb::segment(pos, ball.state(f64::INFINITY).0);
+        // `state` clamps the time to the stop time, which a NaN speed makes NaN.
+        if vel.len().is_finite() {
+            let track = Aabb::segment(pos, ball.state(f64::INFINITY).0);
+            ball.track = track.magnitude().is_finite().then_some(track);
+        }
         ball
     }
 
@@ -49,7 +54,8 @@ impl Obstacle for BallObstacle {
         q.pos.dist(self.state(q.t).0) - self.radius
     }
     fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
-        Some(area.distance_to(&self.track) - self.radius)
+        self.track
+            .map(|track| area.distance_to(&track) - self.radius)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         Some(push_out(self.pos, p, self.radius + clearance))

@@ -312,6 +312,13 @@ impl OpponentObstacle {
     fn standing(&self) -> bool {
         self.dir == Vec2::ZERO
     }
+
+    /// Whether the model's offsets stay within `max(vmax, speed)` per second: always for
+    /// the accelerating model, and for the stopping model with a positive finite braking
+    /// deceleration (a negative one pushes the forward end further).
+    fn brakes(&self) -> bool {
+        self.model == OpponentModel::Accelerating || (self.brk > 0.0 && self.brk.is_finite())
+    }
 }
 
 impl Obstacle for OpponentObstacle {
@@ -340,9 +347,7 @@ impl Obstacle for OpponentObstacle {
     /// reaction time (and a positive finite braking deceleration for the stopping model)
     /// both offsets are 0 then, so the shape is the circle around `pos`.
     fn is_colliding_at(&self, p: Vec2) -> bool {
-        let brakes =
-            self.model == OpponentModel::Accelerating || (self.brk > 0.0 && self.brk.is_finite());
-        if self.t_max >= 0.0 && self.reaction >= 0.0 && brakes {
+        if self.t_max >= 0.0 && self.reaction >= 0.0 && self.speed.is_finite() && self.brakes() {
             p.dist(self.pos) - self.radius <= 0.0
         } else {
             self.distance(&Query::at_rest(p, 0.0)) <= 0.0
@@ -352,8 +357,11 @@ impl Obstacle for OpponentObstacle {
         // Both offsets move at most max(vmax, speed) from the robot, for at most t_max
         // (t_c ≤ t_max); the circle reaches at most three times as far as the tube.
         // Written so that a NaN anywhere gives no bound.
-        let sane =
-            self.t_max >= 0.0 && self.t_max.is_finite() && self.reaction >= 0.0 && t_to >= 0.0;
+        let sane = self.t_max >= 0.0
+            && self.t_max.is_finite()
+            && self.reaction >= 0.0
+            && t_to >= 0.0
+            && self.brakes();
         if !sane {
             return None;
         }

@@ -54,6 +54,9 @@ pub struct Tube {
     pub radius: f64,
 }
 
+/// Largest endpoint coordinate (m) of a tube whose distance bound is trusted.
+const MAX_TUBE_COORD: f64 = 1e4;
+
 impl Tube {
     /// Creates a tube.
     pub fn new(a: Vec2, b: Vec2, radius: f64) -> Self {
@@ -66,7 +69,10 @@ impl Obstacle for Tube {
         (q.pos.dist(closest_on_segment(self.a, self.b, q.pos)) - self.radius).max(0.0)
     }
     fn distance_lower_bound(&self, area: &Aabb, _t_from: f64, _t_to: f64) -> Option<f64> {
-        Some(area.distance_to(&Aabb::segment(self.a, self.b)) - self.radius)
+        // The distance projects onto the segment, which loses precision with far endpoints:
+        // no bound then (a NaN endpoint has no magnitude below the limit either).
+        let segment = Aabb::segment(self.a, self.b);
+        (segment.magnitude() < MAX_TUBE_COORD).then(|| area.distance_to(&segment) - self.radius)
     }
     fn closest_point_outside(&self, p: Vec2, clearance: f64) -> Option<Vec2> {
         let c = closest_on_segment(self.a, self.b, p);

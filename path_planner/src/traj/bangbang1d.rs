@@ -224,8 +224,16 @@ impl BangBang1D {
 impl BangBang1D {
     /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
     /// window's ends, the part boundaries and the turning points inside it; computed from
-    /// the parts, so within rounding of what [`state`](Self::state) returns there.
+    /// the parts, so within rounding of what [`state`](Self::state) returns there. NaN for a
+    /// trajectory with a non-finite value (built from bad input): no range to trust.
     pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
+        let finite = self.s_end.is_finite()
+            && self.parts().iter().all(|p| {
+                p.s0.is_finite() && p.v0.is_finite() && p.acc.is_finite() && p.t_end.is_finite()
+            });
+        if !finite {
+            return (f64::NAN, f64::NAN);
+        }
         // The window's end positions; a window from the start or past the end needs no
         // lookup (`state` gives exactly the first part's start and the end position there).
         let a = if t_from <= 0.0 {
