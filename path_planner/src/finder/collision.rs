@@ -310,12 +310,15 @@ fn march_one(
     let closing = bound.v + facts.max_speed;
     let dyn_margin = facts.dynamic_margin;
     let slack = facts.slack;
+    // The track's state lives in locals during the loop (stored back once at the end), so
+    // the loop keeps it in registers; the arithmetic is unchanged.
+    let (mut next, mut last, mut gap) = (tr.next, tr.last, tr.gap);
     let mut steps = 0u32;
-    while tr.next <= limit {
-        let t = tr.next;
+    let mut hit = None;
+    while next <= limit {
+        let t = next;
         let (pos, vel) = path.pos_vel(t);
         let d = obs.distance(&Query { t, pos, vel });
-        *evals += 1;
         steps += 1;
         let speed = vel.len();
         let m = if dyn_margin { cfg.margin(speed) } else { 0.0 };
@@ -323,24 +326,24 @@ fn march_one(
         // is not verified, so it counts as colliding where the march stopped.
         let unverifiable = steps > MAX_MARCH_STEPS;
         if d - m <= 0.0 || unverifiable {
-            let c = Collision {
+            hit = Some(Collision {
                 obstacle: tr.id,
                 t,
                 pos,
                 speed,
-            };
-            tr.hit = Some(c);
-            return Some(c);
+            });
+            break;
         }
-        let gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
-        tr.last = t;
-        tr.gap = gap;
+        gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
+        last = t;
         let step = if closing > 1e-9 {
             gap.max(0.0) / closing
         } else {
             f64::INFINITY
         };
-        tr.next = t + step.max(cfg.min_check_step);
+        next = t + step.max(cfg.min_check_step);
     }
-    None
+    *evals += steps;
+    (tr.next, tr.last, tr.gap, tr.hit) = (next, last, gap, hit);
+    hit
 }
