@@ -133,14 +133,15 @@ impl TrackSet {
     }
 
     /// [`march`](Self::march) for the last time on these tracks (their states are not used
-    /// afterwards, only the result): obstacles that provably keep clear of the path up to
-    /// their limit are not marched ([`Clearance`]); the result is the same.
+    /// afterwards, only the result) along `clearance`'s path: obstacles that provably keep
+    /// clear of the path up to their limit are not marched ([`Clearance`]); the result is the
+    /// same.
     #[allow(clippy::too_many_arguments)]
     pub fn march_final(
         &mut self,
         obstacles: &[&dyn Obstacle],
         facts: &[ObstacleFacts],
-        path: &TrajPath,
+        clearance: &mut Clearance,
         limit: f64,
         bound: Bound,
         cfg: &PlannerConfig,
@@ -151,9 +152,18 @@ impl TrackSet {
             .iter()
             .filter(|t| t.hit.is_none())
             .fold(f64::INFINITY, |m, t| m.min(t.next));
-        let mut clearance = Clearance::new(path, from, cfg);
-        let clearance = Some(&mut clearance);
-        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, clearance)
+        clearance.start_at(from);
+        let path = clearance.path();
+        self.march_with(
+            obstacles,
+            facts,
+            path,
+            limit,
+            bound,
+            cfg,
+            evals,
+            Some(clearance),
+        )
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,7 @@ use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
+use clearance::Clearance;
 pub use collision::Collision;
 use collision::{Bound, ObstacleFacts, TrackSet};
 use geometry::Vec2;
@@ -182,10 +183,11 @@ impl PathFinder {
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
         self.tail_static.reset(static_facts, t0);
+        let mut direct_clearance = Clearance::new(&direct, cfg);
         let s_hit = self.tail_static.march_final(
             obs,
             static_facts,
-            &direct,
+            &mut direct_clearance,
             end,
             b,
             cfg,
@@ -196,7 +198,7 @@ impl PathFinder {
             let m_hit = self.tail_moving.march_final(
                 obs,
                 moving_facts,
-                &direct,
+                &mut direct_clearance,
                 end,
                 b,
                 cfg,
@@ -270,9 +272,16 @@ impl PathFinder {
                 let ev = &mut stats.distance_evals;
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
-                let s_hit =
-                    self.tail_static
-                        .march_final(obs, static_facts, &path, end, cb, cfg, ev);
+                let mut clearance = Clearance::new(&path, cfg);
+                let s_hit = self.tail_static.march_final(
+                    obs,
+                    static_facts,
+                    &mut clearance,
+                    end,
+                    cb,
+                    cfg,
+                    ev,
+                );
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
                     let moving_prefix_hit = self
                         .sub_moving
@@ -280,9 +289,15 @@ impl PathFinder {
                         .is_some();
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
-                    let m_hit =
-                        self.tail_moving
-                            .march_final(obs, moving_facts, &path, end, cb, cfg, ev);
+                    let m_hit = self.tail_moving.march_final(
+                        obs,
+                        moving_facts,
+                        &mut clearance,
+                        end,
+                        cb,
+                        cfg,
+                        ev,
+                    );
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
@@ -319,7 +334,7 @@ impl PathFinder {
                 let s = self.tail_static.march_final(
                     obs,
                     static_facts,
-                    &b.path,
+                    &mut Clearance::new(&b.path, cfg),
                     b.path.total_time(),
                     bd,
                     cfg,
