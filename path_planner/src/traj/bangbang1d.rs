@@ -222,16 +222,22 @@ impl BangBang1D {
 }
 
 impl BangBang1D {
+    /// Whether every value of the parts and the end position is finite: `x * 0.0` is ±0
+    /// for a finite `x` and NaN otherwise, so their sum is 0 exactly when all are finite
+    /// (one sum instead of a branch per value).
+    fn is_finite(&self) -> bool {
+        let zero_if_finite = self.parts().iter().fold(self.s_end * 0.0, |z, p| {
+            z + p.s0 * 0.0 + p.v0 * 0.0 + p.acc * 0.0 + p.t_end * 0.0
+        });
+        zero_if_finite == 0.0
+    }
+
     /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
     /// window's ends, the part boundaries and the turning points inside it; computed from
     /// the parts, so within rounding of what [`state`](Self::state) returns there. NaN for a
     /// trajectory with a non-finite value (built from bad input): no range to trust.
     pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
-        let finite = self.s_end.is_finite()
-            && self.parts().iter().all(|p| {
-                p.s0.is_finite() && p.v0.is_finite() && p.acc.is_finite() && p.t_end.is_finite()
-            });
-        if !finite {
+        if !self.is_finite() {
             return (f64::NAN, f64::NAN);
         }
         // The window's end positions; a window from the start or past the end needs no
