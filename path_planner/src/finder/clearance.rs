@@ -82,6 +82,7 @@ impl<'a> Clearance<'a> {
 
     /// Whether `obs` provably keeps clear of the path (margin included) from `next` to `lim`,
     /// where `lim` is at most `end`, the obstacle's window end.
+    #[inline(always)]
     pub fn proves_clear(
         &mut self,
         obs: &dyn Obstacle,
