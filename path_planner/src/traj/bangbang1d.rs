@@ -236,6 +236,7 @@ impl BangBang1D {
     /// window's ends, the part boundaries and the turning points inside it; computed from
     /// the parts, so within rounding of what [`state`](Self::state) returns there. NaN for a
     /// trajectory with a non-finite value (built from bad input): no range to trust.
+    #[inline(always)]
     pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
         if !self.is_finite() {
             return (f64::NAN, f64::NAN);
