@@ -95,10 +95,17 @@ impl Builder {
 /// A limit raised to [`MIN_LIMIT`] (non-finite ones too).
 fn limit(value: f64) -> f64 {
     if value.is_finite() {
-        value.max(MIN_LIMIT)
+        raised_to_min_limit(value)
     } else {
         MIN_LIMIT
     }
+}
+
+/// `value.max(MIN_LIMIT)` for every `value` (NaN gives `MIN_LIMIT`, and `MIN_LIMIT` is no
+/// zero, so there is no sign of zero to pick) as one compare: `f64::max` adds a NaN fix-up.
+#[inline(always)]
+fn raised_to_min_limit(value: f64) -> f64 {
+    if value > MIN_LIMIT { value } else { MIN_LIMIT }
 }
 
 /// Whether braking at once from `v0` stops at or before `target` (else the mirrored case).
@@ -144,7 +151,7 @@ impl BangBang1D {
         vmax: f64,
         amax: f64,
     ) -> f64 {
-        let (vmax, amax) = (vmax.max(MIN_LIMIT), amax.max(MIN_LIMIT));
+        let (vmax, amax) = (raised_to_min_limit(vmax), raised_to_min_limit(amax));
         let mut d = Duration::default();
         if stops_before(s0, target, v0, amax) {
             Self::forward(s0, target, v0, vmax, amax, &mut d);
