@@ -354,6 +354,10 @@ fn march_one(
         next = t + step.max(cfg.min_check_step);
     }
     *evals += steps;
-    (tr.next, tr.last, tr.gap, tr.hit) = (next, last, gap, hit);
+    (tr.next, tr.last, tr.gap) = (next, last, gap);
+    // The track had no hit (the caller checks), so only a new one needs storing.
+    if hit.is_some() {
+        tr.hit = hit;
+    }
     hit
 }
