@@ -23,6 +23,7 @@ pub struct Part {
 /// Starts above vmax brake down to vmax with amax (no instantaneous velocity jump).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BangBang1D {
+    /// The first `n` parts; the others stay all zero (as [`Builder`] starts them).
     parts: [Part; 3],
     n: u8,
     s_end: f64,
@@ -231,9 +232,10 @@ impl BangBang1D {
 impl BangBang1D {
     /// Whether every value of the parts and the end position is finite: `x * 0.0` is ±0
     /// for a finite `x` and NaN otherwise, so their sum is 0 exactly when all are finite
-    /// (one sum instead of a branch per value).
+    /// (one sum instead of a branch per value). The unused parts are zero, so all three
+    /// are summed without a loop.
     fn is_finite(&self) -> bool {
-        let zero_if_finite = self.parts().iter().fold(self.s_end * 0.0, |z, p| {
+        let zero_if_finite = self.parts.iter().fold(self.s_end * 0.0, |z, p| {
             z + p.s0 * 0.0 + p.v0 * 0.0 + p.acc * 0.0 + p.t_end * 0.0
         });
         zero_if_finite == 0.0
