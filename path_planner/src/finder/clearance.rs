@@ -23,6 +23,38 @@ const MAX_WINDOW_END: f64 = 1e6;
 /// obstacles' active times below it).
 const BOXES: usize = 4;
 
+/// What the test takes from the configuration, worked out once per path finder.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClearanceLimits {
+    /// Upper bound of the dynamic margin (infinite when the configuration gives none).
+    margin_bound: f64,
+    /// Longest window (s) that stays within [`MAX_WINDOW_STEPS`] (negative: none).
+    max_window: f64,
+}
+
+impl ClearanceLimits {
+    /// The limits of `cfg`.
+    pub fn of(cfg: &PlannerConfig) -> Self {
+        let vref_ok = cfg.margin_vref > 0.0 && cfg.margin_vref.is_finite();
+        let base_ok = cfg.margin_base >= 0.0 && cfg.margin_base.is_finite();
+        // margin(v) = (min(v, v_ref)/v_ref)² · base ≤ base: the ratio is at most 1.
+        let margin_bound = if vref_ok && base_ok {
+            cfg.margin_base
+        } else {
+            f64::INFINITY
+        };
+        let step_ok = cfg.min_check_step > 0.0 && cfg.min_check_step.is_finite();
+        Self {
+            margin_bound,
+            max_window: if step_ok {
+                MAX_WINDOW_STEPS * cfg.min_check_step
+            } else {
+                -1.0
+            },
+        }
+    }
+}
+
 /// The test for the final marches along one path, with the path's boxes computed on demand
 /// and kept while the marches start at the same time (the static and the moving march of a
 /// path often do).
@@ -41,26 +73,14 @@ pub(crate) struct Clearance<'a> {
 }
 
 impl<'a> Clearance<'a> {
-    /// The test for `path`; [`start_at`](Self::start_at) sets where its windows start.
-    pub fn new(path: &'a TrajPath, cfg: &PlannerConfig) -> Self {
-        let vref_ok = cfg.margin_vref > 0.0 && cfg.margin_vref.is_finite();
-        let base_ok = cfg.margin_base >= 0.0 && cfg.margin_base.is_finite();
-        // margin(v) = (min(v, v_ref)/v_ref)² · base ≤ base: the ratio is at most 1.
-        let margin_bound = if vref_ok && base_ok {
-            cfg.margin_base
-        } else {
-            f64::INFINITY
-        };
-        let step_ok = cfg.min_check_step > 0.0 && cfg.min_check_step.is_finite();
+    /// The test for `path` under `limits`; [`start_at`](Self::start_at) sets where its
+    /// windows start.
+    pub fn new(path: &'a TrajPath, limits: ClearanceLimits) -> Self {
         Self {
             path,
             from: f64::NAN,
-            margin_bound,
-            max_window: if step_ok {
-                MAX_WINDOW_STEPS * cfg.min_check_step
-            } else {
-                -1.0
-            },
+            margin_bound: limits.margin_bound,
+            max_window: limits.max_window,
             boxes: [(f64::NAN, None); BOXES],
             len: 0,
         }

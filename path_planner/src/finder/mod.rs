@@ -11,7 +11,7 @@ use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
-use clearance::Clearance;
+use clearance::{Clearance, ClearanceLimits};
 pub use collision::Collision;
 use collision::{Bound, ObstacleFacts, TrackSet};
 use geometry::Vec2;
@@ -75,6 +75,7 @@ pub struct PlanResult {
 #[derive(Clone, Debug)]
 pub struct PathFinder {
     cfg: PlannerConfig,
+    clearance_limits: ClearanceLimits,
     rng: SplitMix64,
     last_sub: Option<NormSub>,
     time_correction: f64,
@@ -110,6 +111,7 @@ impl PathFinder {
     pub fn new(cfg: PlannerConfig) -> Self {
         Self {
             rng: SplitMix64::new(cfg.seed),
+            clearance_limits: ClearanceLimits::of(&cfg),
             cfg,
             last_sub: None,
             time_correction: 0.0,
@@ -134,6 +136,7 @@ impl PathFinder {
     /// Plans one frame.
     pub fn plan(&mut self, req: &PlanRequest<'_>) -> PlanResult {
         let cfg = &self.cfg;
+        let limits = self.clearance_limits;
         let obs = req.obstacles;
         let mut stats = PlanStats::default();
         let t0 = cfg.t0 + self.time_correction;
@@ -183,7 +186,7 @@ impl PathFinder {
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
         self.tail_static.reset(static_facts, t0);
-        let mut direct_clearance = Clearance::new(&direct, cfg);
+        let mut direct_clearance = Clearance::new(&direct, limits);
         let s_hit = self.tail_static.march_final(
             obs,
             static_facts,
@@ -272,7 +275,7 @@ impl PathFinder {
                 let ev = &mut stats.distance_evals;
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
-                let mut clearance = Clearance::new(&path, cfg);
+                let mut clearance = Clearance::new(&path, limits);
                 let s_hit = self.tail_static.march_final(
                     obs,
                     static_facts,
@@ -334,7 +337,7 @@ impl PathFinder {
                 let s = self.tail_static.march_final(
                     obs,
                     static_facts,
-                    &mut Clearance::new(&b.path, cfg),
+                    &mut Clearance::new(&b.path, limits),
                     b.path.total_time(),
                     bd,
                     cfg,
