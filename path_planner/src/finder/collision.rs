@@ -151,7 +151,10 @@ impl TrackSet {
             .tracks
             .iter()
             .filter(|t| t.hit.is_none())
-            .fold(f64::INFINITY, |m, t| m.min(t.next));
+            // A compare instead of f64::min (which adds a NaN fix-up): a NaN
+            // `next` is skipped all the same, and the box does not depend on the sign of a
+            // zero start.
+            .fold(f64::INFINITY, |m, t| if t.next < m { t.next } else { m });
         clearance.start_at(from);
         let path = clearance.path();
         self.march_with(
