@@ -134,6 +134,7 @@ impl<'a> Clearance<'a> {
     }
 
     /// The box of the path on `[from, end]`, if its coordinates are small enough to trust.
+    #[inline(always)]
     fn area(&mut self, end: f64) -> Option<Aabb> {
         let known = self.boxes[..self.len]
             .iter()
