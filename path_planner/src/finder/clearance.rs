@@ -23,10 +23,45 @@ const MAX_WINDOW_END: f64 = 1e6;
 /// obstacles' active times below it).
 const BOXES: usize = 4;
 
-/// The test for one march along one path, with the path's boxes computed on demand.
+/// What the test takes from the configuration, worked out once per path finder.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClearanceLimits {
+    /// Upper bound of the dynamic margin (infinite when the configuration gives none).
+    margin_bound: f64,
+    /// Longest window (s) that stays within [`MAX_WINDOW_STEPS`] (negative: none).
+    max_window: f64,
+}
+
+impl ClearanceLimits {
+    /// The limits of `cfg`.
+    pub fn of(cfg: &PlannerConfig) -> Self {
+        let vref_ok = cfg.margin_vref > 0.0 && cfg.margin_vref.is_finite();
+        let base_ok = cfg.margin_base >= 0.0 && cfg.margin_base.is_finite();
+        // margin(v) = (min(v, v_ref)/v_ref)² · base ≤ base: the ratio is at most 1.
+        let margin_bound = if vref_ok && base_ok {
+            cfg.margin_base
+        } else {
+            f64::INFINITY
+        };
+        let step_ok = cfg.min_check_step > 0.0 && cfg.min_check_step.is_finite();
+        Self {
+            margin_bound,
+            max_window: if step_ok {
+                MAX_WINDOW_STEPS * cfg.min_check_step
+            } else {
+                -1.0
+            },
+        }
+    }
+}
+
+/// The test for the final marches along one path, with the path's boxes computed on demand
+/// and kept while the marches start at the same time (the static and the moving march of a
+/// path often do).
 pub(crate) struct Clearance<'a> {
     path: &'a TrajPath,
-    /// Start of every window: the earliest next check time of the march's tracks.
+    /// Start of every window: the earliest next check time of the march's tracks (NaN before
+    /// the first march).
     from: f64,
     /// Upper bound of the dynamic margin (infinite when the configuration gives none).
     margin_bound: f64,
@@ -38,33 +73,36 @@ pub(crate) struct Clearance<'a> {
 }
 
 impl<'a> Clearance<'a> {
-    /// The test for `path` with windows starting at `from`.
-    pub fn new(path: &'a TrajPath, from: f64, cfg: &PlannerConfig) -> Self {
-        let vref_ok = cfg.margin_vref > 0.0 && cfg.margin_vref.is_finite();
-        let base_ok = cfg.margin_base >= 0.0 && cfg.margin_base.is_finite();
-        // margin(v) = (min(v, v_ref)/v_ref)² · base ≤ base: the ratio is at most 1.
-        let margin_bound = if vref_ok && base_ok {
-            cfg.margin_base
-        } else {
-            f64::INFINITY
-        };
-        let step_ok = cfg.min_check_step > 0.0 && cfg.min_check_step.is_finite();
+    /// The test for `path` under `limits`; [`start_at`](Self::start_at) sets where its
+    /// windows start.
+    pub fn new(path: &'a TrajPath, limits: ClearanceLimits) -> Self {
         Self {
             path,
-            from,
-            margin_bound,
-            max_window: if step_ok {
-                MAX_WINDOW_STEPS * cfg.min_check_step
-            } else {
-                -1.0
-            },
+            from: f64::NAN,
+            margin_bound: limits.margin_bound,
+            max_window: limits.max_window,
             boxes: [(f64::NAN, None); BOXES],
             len: 0,
         }
     }
 
+    /// The path the test is about.
+    pub fn path(&self) -> &'a TrajPath {
+        self.path
+    }
+
+    /// Starts the windows of the next march at `from`; the boxes are kept if it is the
+    /// start of the last march (bit for bit), as they then are the same.
+    pub fn start_at(&mut self, from: f64) {
+        if from.to_bits() != self.from.to_bits() {
+            self.from = from;
+            self.len = 0;
+        }
+    }
+
     /// Whether `obs` provably keeps clear of the path (margin included) from `next` to `lim`,
     /// where `lim` is at most `end`, the obstacle's window end.
+    #[inline(always)]
     pub fn proves_clear(
         &mut self,
         obs: &dyn Obstacle,
@@ -96,6 +134,7 @@ impl<'a> Clearance<'a> {
     }
 
     /// The box of the path on `[from, end]`, if its coordinates are small enough to trust.
+    #[inline(always)]
     fn area(&mut self, end: f64) -> Option<Aabb> {
         let known = self.boxes[..self.len]
             .iter()

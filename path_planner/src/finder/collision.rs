@@ -133,14 +133,15 @@ impl TrackSet {
     }
 
     /// [`march`](Self::march) for the last time on these tracks (their states are not used
-    /// afterwards, only the result): obstacles that provably keep clear of the path up to
-    /// their limit are not marched ([`Clearance`]); the result is the same.
+    /// afterwards, only the result) along `clearance`'s path: obstacles that provably keep
+    /// clear of the path up to their limit are not marched ([`Clearance`]); the result is the
+    /// same.
     #[allow(clippy::too_many_arguments)]
     pub fn march_final(
         &mut self,
         obstacles: &[&dyn Obstacle],
         facts: &[ObstacleFacts],
-        path: &TrajPath,
+        clearance: &mut Clearance,
         limit: f64,
         bound: Bound,
         cfg: &PlannerConfig,
@@ -150,10 +151,22 @@ impl TrackSet {
             .tracks
             .iter()
             .filter(|t| t.hit.is_none())
-            .fold(f64::INFINITY, |m, t| m.min(t.next));
-        let mut clearance = Clearance::new(path, from, cfg);
-        let clearance = Some(&mut clearance);
-        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, clearance)
+            // A compare instead of f64::min (which adds a NaN fix-up): a NaN
+            // `next` is skipped all the same, and the box does not depend on the sign of a
+            // zero start.
+            .fold(f64::INFINITY, |m, t| if t.next < m { t.next } else { m });
+        clearance.start_at(from);
+        let path = clearance.path();
+        self.march_with(
+            obstacles,
+            facts,
+            path,
+            limit,
+            bound,
+            cfg,
+            evals,
+            Some(clearance),
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -310,12 +323,15 @@ fn march_one(
     let closing = bound.v + facts.max_speed;
     let dyn_margin = facts.dynamic_margin;
     let slack = facts.slack;
+    // The track's state lives in locals during the loop (stored back once at the end), so
+    // the loop keeps it in registers; the arithmetic is unchanged.
+    let (mut next, mut last, mut gap) = (tr.next, tr.last, tr.gap);
     let mut steps = 0u32;
-    while tr.next <= limit {
-        let t = tr.next;
+    let mut hit = None;
+    while next <= limit {
+        let t = next;
         let (pos, vel) = path.pos_vel(t);
         let d = obs.distance(&Query { t, pos, vel });
-        *evals += 1;
         steps += 1;
         let speed = vel.len();
         let m = if dyn_margin { cfg.margin(speed) } else { 0.0 };
@@ -323,24 +339,28 @@ fn march_one(
         // is not verified, so it counts as colliding where the march stopped.
         let unverifiable = steps > MAX_MARCH_STEPS;
         if d - m <= 0.0 || unverifiable {
-            let c = Collision {
+            hit = Some(Collision {
                 obstacle: tr.id,
                 t,
                 pos,
                 speed,
-            };
-            tr.hit = Some(c);
-            return Some(c);
+            });
+            break;
         }
-        let gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
-        tr.last = t;
-        tr.gap = gap;
+        gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
+        last = t;
         let step = if closing > 1e-9 {
             gap.max(0.0) / closing
         } else {
             f64::INFINITY
         };
-        tr.next = t + step.max(cfg.min_check_step);
+        next = t + step.max(cfg.min_check_step);
     }
-    None
+    *evals += steps;
+    (tr.next, tr.last, tr.gap) = (next, last, gap);
+    // The track had no hit (the caller checks), so only a new one needs storing.
+    if hit.is_some() {
+        tr.hit = hit;
+    }
+    hit
 }

@@ -11,6 +11,7 @@ use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{accept_motionless, accept_moving};
+use clearance::{Clearance, ClearanceLimits};
 pub use collision::Collision;
 use collision::{Bound, ObstacleFacts, TrackSet};
 use geometry::Vec2;
@@ -74,6 +75,7 @@ pub struct PlanResult {
 #[derive(Clone, Debug)]
 pub struct PathFinder {
     cfg: PlannerConfig,
+    clearance_limits: ClearanceLimits,
     rng: SplitMix64,
     last_sub: Option<NormSub>,
     time_correction: f64,
@@ -109,6 +111,7 @@ impl PathFinder {
     pub fn new(cfg: PlannerConfig) -> Self {
         Self {
             rng: SplitMix64::new(cfg.seed),
+            clearance_limits: ClearanceLimits::of(&cfg),
             cfg,
             last_sub: None,
             time_correction: 0.0,
@@ -133,6 +136,7 @@ impl PathFinder {
     /// Plans one frame.
     pub fn plan(&mut self, req: &PlanRequest<'_>) -> PlanResult {
         let cfg = &self.cfg;
+        let limits = self.clearance_limits;
         let obs = req.obstacles;
         let mut stats = PlanStats::default();
         let t0 = cfg.t0 + self.time_correction;
@@ -182,10 +186,11 @@ impl PathFinder {
         let b = Bound::of(&direct, cfg);
         let end = direct.total_time();
         self.tail_static.reset(static_facts, t0);
+        let mut direct_clearance = Clearance::new(&direct, limits);
         let s_hit = self.tail_static.march_final(
             obs,
             static_facts,
-            &direct,
+            &mut direct_clearance,
             end,
             b,
             cfg,
@@ -196,7 +201,7 @@ impl PathFinder {
             let m_hit = self.tail_moving.march_final(
                 obs,
                 moving_facts,
-                &direct,
+                &mut direct_clearance,
                 end,
                 b,
                 cfg,
@@ -270,9 +275,16 @@ impl PathFinder {
                 let ev = &mut stats.distance_evals;
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
-                let s_hit =
-                    self.tail_static
-                        .march_final(obs, static_facts, &path, end, cb, cfg, ev);
+                let mut clearance = Clearance::new(&path, limits);
+                let s_hit = self.tail_static.march_final(
+                    obs,
+                    static_facts,
+                    &mut clearance,
+                    end,
+                    cb,
+                    cfg,
+                    ev,
+                );
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
                     let moving_prefix_hit = self
                         .sub_moving
@@ -280,9 +292,15 @@ impl PathFinder {
                         .is_some();
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
-                    let m_hit =
-                        self.tail_moving
-                            .march_final(obs, moving_facts, &path, end, cb, cfg, ev);
+                    let m_hit = self.tail_moving.march_final(
+                        obs,
+                        moving_facts,
+                        &mut clearance,
+                        end,
+                        cb,
+                        cfg,
+                        ev,
+                    );
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
@@ -319,7 +337,7 @@ impl PathFinder {
                 let s = self.tail_static.march_final(
                     obs,
                     static_facts,
-                    &b.path,
+                    &mut Clearance::new(&b.path, limits),
                     b.path.total_time(),
                     bd,
                     cfg,

@@ -280,6 +280,7 @@ impl OpponentObstacle {
     }
 
     /// (backward f₋, forward f₊) offsets along the move direction at time `t`.
+    #[inline(always)]
     pub fn offsets(&self, t: f64) -> (f64, f64) {
         let tc = t.clamp(0.0, self.t_max);
         let v = self.speed;

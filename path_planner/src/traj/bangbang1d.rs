@@ -23,6 +23,7 @@ pub struct Part {
 /// Starts above vmax brake down to vmax with amax (no instantaneous velocity jump).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BangBang1D {
+    /// The first `n` parts; the others stay all zero (as [`Builder`] starts them).
     parts: [Part; 3],
     n: u8,
     s_end: f64,
@@ -95,10 +96,17 @@ impl Builder {
 /// A limit raised to [`MIN_LIMIT`] (non-finite ones too).
 fn limit(value: f64) -> f64 {
     if value.is_finite() {
-        value.max(MIN_LIMIT)
+        raised_to_min_limit(value)
     } else {
         MIN_LIMIT
     }
+}
+
+/// `value.max(MIN_LIMIT)` for every `value` (NaN gives `MIN_LIMIT`, and `MIN_LIMIT` is no
+/// zero, so there is no sign of zero to pick) as one compare: `f64::max` adds a NaN fix-up.
+#[inline(always)]
+fn raised_to_min_limit(value: f64) -> f64 {
+    if value > MIN_LIMIT { value } else { MIN_LIMIT }
 }
 
 /// Whether braking at once from `v0` stops at or before `target` (else the mirrored case).
@@ -144,7 +152,7 @@ impl BangBang1D {
         vmax: f64,
         amax: f64,
     ) -> f64 {
-        let (vmax, amax) = (vmax.max(MIN_LIMIT), amax.max(MIN_LIMIT));
+        let (vmax, amax) = (raised_to_min_limit(vmax), raised_to_min_limit(amax));
         let mut d = Duration::default();
         if stops_before(s0, target, v0, amax) {
             Self::forward(s0, target, v0, vmax, amax, &mut d);
@@ -222,16 +230,24 @@ impl BangBang1D {
 }
 
 impl BangBang1D {
+    /// Whether every value of the parts and the end position is finite: `x * 0.0` is ±0
+    /// for a finite `x` and NaN otherwise, so their sum is 0 exactly when all are finite
+    /// (one sum instead of a branch per value). The unused parts are zero, so all three
+    /// are summed without a loop.
+    fn is_finite(&self) -> bool {
+        let zero_if_finite = self.parts.iter().fold(self.s_end * 0.0, |z, p| {
+            z + p.s0 * 0.0 + p.v0 * 0.0 + p.acc * 0.0 + p.t_end * 0.0
+        });
+        zero_if_finite == 0.0
+    }
+
     /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
     /// window's ends, the part boundaries and the turning points inside it; computed from
     /// the parts, so within rounding of what [`state`](Self::state) returns there. NaN for a
     /// trajectory with a non-finite value (built from bad input): no range to trust.
+    #[inline(always)]
     pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
-        let finite = self.s_end.is_finite()
-            && self.parts().iter().all(|p| {
-                p.s0.is_finite() && p.v0.is_finite() && p.acc.is_finite() && p.t_end.is_finite()
-            });
-        if !finite {
+        if !self.is_finite() {
             return (f64::NAN, f64::NAN);
         }
         // The window's end positions; a window from the start or past the end needs no
