@@ -7,7 +7,6 @@ mod common;
 use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use path_planner::obstacle::Circle;
-use path_planner::rng::SplitMix64;
 use path_planner::*;
 use std::hint::black_box;
 use std::time::Instant;
@@ -29,19 +28,8 @@ fn empty_field(c: &mut Criterion) {
     });
 }
 
-fn frames(n: usize) -> Vec<(CrowdedFrame, Vec<ObsSet>)> {
-    let mut rng = SplitMix64::new(99);
-    (0..n)
-        .map(|_| {
-            let f = crowded_frame(&mut rng);
-            let sets = (0..22).map(|i| f.obstacles_for(i)).collect();
-            (f, sets)
-        })
-        .collect()
-}
-
 fn crowded(c: &mut Criterion) {
-    let data = frames(20);
+    let data = crowded_frames(99, 20);
     let refs: Vec<Vec<Vec<&dyn Obstacle>>> = data
         .iter()
         .map(|(_, sets)| sets.iter().map(|s| s.refs()).collect())
@@ -99,7 +87,7 @@ fn no_path(c: &mut Criterion) {
 
 /// Percentiles per robot over 200 crowded frames × 22 robots, plus the closed-loop scenario.
 fn percentiles(_c: &mut Criterion) {
-    let data = frames(200);
+    let data = crowded_frames(99, 200);
     let mut times = Vec::new();
     let mut evals = Vec::new();
     let mut trajs = 0u64;

@@ -136,28 +136,6 @@ impl Digests {
     }
 }
 
-fn req<'a>(pos: Vec2, vel: Vec2, dest: Vec2, obstacles: &'a [&'a dyn Obstacle]) -> PlanRequest<'a> {
-    PlanRequest {
-        pos,
-        vel,
-        dest,
-        limits: LIMITS,
-        obstacles,
-        dt: 0.01,
-    }
-}
-
-fn crowded_frames(seed: u64, n: usize) -> Vec<(CrowdedFrame, Vec<ObsSet>)> {
-    let mut rng = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| {
-            let f = crowded_frame(&mut rng);
-            let sets = (0..22).map(|i| f.obstacles_for(i)).collect();
-            (f, sets)
-        })
-        .collect()
-}
-
 /// The bench's 20 frames: one finder cycling through all robots twice (`plan/crowded_per_robot`),
 /// then one finder per robot (`frame/22_robots`).
 fn bench_crowded(d: &mut Digests) {

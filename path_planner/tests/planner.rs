@@ -8,17 +8,6 @@ use path_planner::rng::SplitMix64;
 use path_planner::traj::Trajectory;
 use path_planner::*;
 
-fn req<'a>(pos: Vec2, vel: Vec2, dest: Vec2, obstacles: &'a [&'a dyn Obstacle]) -> PlanRequest<'a> {
-    PlanRequest {
-        pos,
-        vel,
-        dest,
-        limits: LIMITS,
-        obstacles,
-        dt: 0.01,
-    }
-}
-
 /// One plan from rest on the SSL field with its two penalty areas and nothing else.
 fn plan_on_empty_field(start: Vec2, dest: Vec2) -> PlanResult {
     let (f, a, b) = ssl_static();

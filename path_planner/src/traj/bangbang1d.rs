@@ -133,14 +133,7 @@ impl BangBang1D {
     /// arguments, bit for bit, without building the parts.
     #[inline(always)]
     pub fn duration(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> f64 {
-        let (vmax, amax) = (limit(vmax), limit(amax));
-        let mut d = Duration::default();
-        if stops_before(s0, target, v0, amax) {
-            Self::forward(s0, target, v0, vmax, amax, &mut d);
-        } else {
-            Self::forward(-s0, -target, -v0, vmax, amax, &mut d);
-        }
-        d.0
+        Self::duration_within(s0, target, v0, limit(vmax), limit(amax))
     }
 
     /// [`duration`](Self::duration) for finite limits (`limit(x)` is then `x.max(MIN_LIMIT)`).
@@ -153,6 +146,12 @@ impl BangBang1D {
         amax: f64,
     ) -> f64 {
         let (vmax, amax) = (raised_to_min_limit(vmax), raised_to_min_limit(amax));
+        Self::duration_within(s0, target, v0, vmax, amax)
+    }
+
+    /// [`duration`](Self::duration) with the limits already raised to [`MIN_LIMIT`].
+    #[inline(always)]
+    fn duration_within(s0: f64, target: f64, v0: f64, vmax: f64, amax: f64) -> f64 {
         let mut d = Duration::default();
         if stops_before(s0, target, v0, amax) {
             Self::forward(s0, target, v0, vmax, amax, &mut d);

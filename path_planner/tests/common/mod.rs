@@ -452,3 +452,34 @@ impl CrowdedFrame {
         }
     }
 }
+
+/// A plan request from `pos` (moving with `vel`) to `dest` among `obstacles`, with the
+/// bench's limits and a 10 ms control period.
+pub fn req<'a>(
+    pos: Vec2,
+    vel: Vec2,
+    dest: Vec2,
+    obstacles: &'a [&'a dyn Obstacle],
+) -> PlanRequest<'a> {
+    PlanRequest {
+        pos,
+        vel,
+        dest,
+        limits: LIMITS,
+        obstacles,
+        dt: 0.01,
+    }
+}
+
+/// `n` crowded frames from `seed`, each with every robot's obstacle set (the bench uses
+/// seed 99).
+pub fn crowded_frames(seed: u64, n: usize) -> Vec<(CrowdedFrame, Vec<ObsSet>)> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let f = crowded_frame(&mut rng);
+            let sets = (0..22).map(|i| f.obstacles_for(i)).collect();
+            (f, sets)
+        })
+        .collect()
+}
