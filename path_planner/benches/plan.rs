@@ -44,14 +44,7 @@ fn crowded(c: &mut Criterion) {
             black_box(pf.plan(&req))
         })
     });
-    let mut pfs: Vec<PathFinder> = (0..22)
-        .map(|i| {
-            PathFinder::new(PlannerConfig {
-                seed: i,
-                ..PlannerConfig::default()
-            })
-        })
-        .collect();
+    let mut pfs = finders_per_robot();
     let mut f = 0usize;
     c.bench_function("frame/22_robots", |bn| {
         bn.iter(|| {
@@ -91,14 +84,7 @@ fn percentiles(_c: &mut Criterion) {
     let mut times = Vec::new();
     let mut evals = Vec::new();
     let mut trajs = 0u64;
-    let mut pfs: Vec<PathFinder> = (0..22)
-        .map(|i| {
-            PathFinder::new(PlannerConfig {
-                seed: i,
-                ..PlannerConfig::default()
-            })
-        })
-        .collect();
+    let mut pfs = finders_per_robot();
     for _round in 0..3 {
         for (frame, sets) in &data {
             for (ri, set) in sets.iter().enumerate() {

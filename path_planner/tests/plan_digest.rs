@@ -146,14 +146,7 @@ fn bench_crowded(d: &mut Digests) {
         let refs = data[fi].1[ri].refs();
         d.result(&shared.plan(&data[fi].0.request(ri, &refs)));
     }
-    let mut own: Vec<PathFinder> = (0..22)
-        .map(|i| {
-            PathFinder::new(PlannerConfig {
-                seed: i,
-                ..PlannerConfig::default()
-            })
-        })
-        .collect();
+    let mut own = finders_per_robot();
     for (frame, sets) in &data {
         for (ri, pf) in own.iter_mut().enumerate() {
             let refs = sets[ri].refs();

@@ -63,10 +63,8 @@ pub(crate) struct Clearance<'a> {
     /// Start of every window: the earliest next check time of the march's tracks (NaN before
     /// the first march).
     from: f64,
-    /// Upper bound of the dynamic margin (infinite when the configuration gives none).
-    margin_bound: f64,
-    /// Longest window (s) that stays within [`MAX_WINDOW_STEPS`].
-    max_window: f64,
+    /// The margin bound and the longest window of the configuration.
+    limits: ClearanceLimits,
     /// `(window end, box of the path on [from, end] if its coordinates are small enough)`.
     boxes: [(f64, Option<Aabb>); BOXES],
     len: usize,
@@ -79,8 +77,7 @@ impl<'a> Clearance<'a> {
         Self {
             path,
             from: f64::NAN,
-            margin_bound: limits.margin_bound,
-            max_window: limits.max_window,
+            limits,
             boxes: [(f64::NAN, None); BOXES],
             len: 0,
         }
@@ -113,7 +110,7 @@ impl<'a> Clearance<'a> {
     ) -> bool {
         // Written so that a NaN anywhere fails the test.
         let window_ok = next >= self.from
-            && lim - next <= self.max_window
+            && lim - next <= self.limits.max_window
             && lim <= end
             && end <= MAX_WINDOW_END;
         if !window_ok {
@@ -126,7 +123,7 @@ impl<'a> Clearance<'a> {
             return false;
         };
         let margin = if facts.dynamic_margin {
-            self.margin_bound
+            self.limits.margin_bound
         } else {
             0.0
         };

@@ -483,3 +483,16 @@ pub fn crowded_frames(seed: u64, n: usize) -> Vec<(CrowdedFrame, Vec<ObsSet>)> {
         })
         .collect()
 }
+
+/// One path finder per robot of a crowded frame, each seeded with its robot index (the
+/// bench's `frame/22_robots`).
+pub fn finders_per_robot() -> Vec<PathFinder> {
+    (0..22)
+        .map(|i| {
+            PathFinder::new(PlannerConfig {
+                seed: i,
+                ..PlannerConfig::default()
+            })
+        })
+        .collect()
+}
