@@ -23,22 +23,20 @@ impl BangBang2D {
         // Cheap tests first: most requests have no still axis (`&` and `|`: one branch).
         let still = |s0: f64, target: f64, v0: f64| (s0 == target) & (v0 == 0.0);
         if still(p0.x, p1.x, v0.x) | still(p0.y, p1.y, v0.y)
-            && let Some(traj) = Self::one_sided(p0, p1, v0, vmax, amax)
+            && let Some((s, c)) = Self::one_sided(p0, p1, v0, vmax, amax)
         {
-            return traj;
+            return Self::split(p0, p1, v0, vmax, amax, s, c);
         }
         Self::searched(p0, p1, v0, vmax, amax)
     }
 
-    /// [`new`](Self::new) when the α search's end is known without running it
-    /// ([`alpha::one_sided`]), else `None`.
+    /// `(sin α, cos α)` of [`new`](Self::new) when the α search's end is known without
+    /// running it ([`alpha::one_sided`]), else `None`.
     #[cold]
     #[inline(never)]
-    fn one_sided(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Option<Self> {
+    fn one_sided(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Option<(f64, f64)> {
         let axis = |s0, target, v0| Axis { s0, target, v0 };
-        let (x, y) = (axis(p0.x, p1.x, v0.x), axis(p0.y, p1.y, v0.y));
-        let (s, c) = alpha::one_sided(x, y, vmax, amax)?;
-        Some(Self::split(p0, p1, v0, vmax, amax, s, c))
+        alpha::one_sided(axis(p0.x, p1.x, v0.x), axis(p0.y, p1.y, v0.y), vmax, amax)
     }
 
     /// The trajectory under the split `(sin α, cos α)`.
