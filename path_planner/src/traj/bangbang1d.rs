@@ -284,6 +284,7 @@ impl BangBang1D {
 
 impl Trajectory for BangBang1D {
     type Value = f64;
+    #[inline]
     fn position(&self, t: f64) -> f64 {
         self.state(t).0
     }

@@ -109,6 +109,7 @@ impl BangBang2D {
 
 impl Trajectory for BangBang2D {
     type Value = Vec2;
+    #[inline]
     fn position(&self, t: f64) -> Vec2 {
         Vec2::new(self.x.position(t), self.y.position(t))
     }
