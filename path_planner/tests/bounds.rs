@@ -4,7 +4,7 @@
 use path_planner::aabb::Aabb;
 use path_planner::obstacle::*;
 use path_planner::rng::SplitMix64;
-use path_planner::traj::{BangBang2D, TrajPath, Trajectory};
+use path_planner::traj::{BangBang1D, BangBang2D, TrajPath, Trajectory};
 use path_planner::{Obstacle, Vec2};
 
 /// Rounding allowance of the checks (the search itself keeps 1 µm).
@@ -145,6 +145,54 @@ fn a_path_from_a_nan_velocity_has_a_nan_box_not_a_finite_one() {
     }
     let (lo, hi) = first.x.range(0.0, 1.0);
     assert!(lo.is_nan() && hi.is_nan());
+}
+
+/// A 1D range is NaN exactly when a value of the trajectory is not finite (the check is
+/// worked out once per trajectory, before any mirroring), for sane and extreme inputs.
+#[test]
+fn a_range_is_nan_exactly_for_a_trajectory_with_a_non_finite_value() {
+    let mut rng = SplitMix64::new(17);
+    let extreme = [
+        0.0,
+        -1.0,
+        2.5,
+        1e154,
+        -1e200,
+        1e308,
+        -1e308,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    let pick = |rng: &mut SplitMix64| {
+        if rng.range(0.0, 1.0) < 0.5 {
+            rng.range(-5.0, 5.0)
+        } else {
+            extreme[(rng.next_u64() % extreme.len() as u64) as usize]
+        }
+    };
+    let (mut nan, mut finite) = (0, 0);
+    for _ in 0..20_000 {
+        let (s0, target, v0) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
+        let (vmax, amax) = (pick(&mut rng).abs(), pick(&mut rng).abs());
+        let tr = BangBang1D::new(s0, target, v0, vmax, amax);
+        let all_finite = tr.final_position().is_finite()
+            && tr
+                .parts()
+                .iter()
+                .all(|p| [p.s0, p.v0, p.acc, p.t_end].iter().all(|x| x.is_finite()));
+        let (lo, hi) = tr.range(0.0, 1.0);
+        assert_eq!(
+            !all_finite,
+            lo.is_nan() && hi.is_nan(),
+            "{s0} {target} {v0} {vmax} {amax}"
+        );
+        if all_finite {
+            finite += 1;
+        } else {
+            nan += 1;
+        }
+    }
+    assert!(nan > 1000 && finite > 1000, "{nan} {finite}");
 }
 
 #[test]

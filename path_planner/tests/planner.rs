@@ -187,6 +187,52 @@ fn robot_inside_penalty_area_escapes_first() {
     assert!(r.path.is_some());
 }
 
+/// The priority order is sorted only when an obstacle contains the robot or the destination,
+/// for the obstacles of that plan: an order left from an earlier plan (another list) is
+/// never used.
+#[test]
+fn destination_inside_after_a_plan_with_other_obstacles_is_adapted() {
+    use path_planner::finder::input::{InputScratch, process};
+    let mut scratch = InputScratch::default();
+    let mut kept = Vec::new();
+    // First plan: the robot inside obstacle 0 of a one-obstacle list (order [0]).
+    let a = Circle::new(Vec2::ZERO, 1.0);
+    let first: Vec<&dyn Obstacle> = vec![&a];
+    process(
+        &first,
+        Vec2::ZERO,
+        Vec2::new(3.0, 0.0),
+        &mut scratch,
+        &mut kept,
+    );
+    // Second plan: nothing contains the robot; the destination is inside obstacle 1.
+    let far = Circle::new(Vec2::new(5.0, 5.0), 0.1);
+    let c = Circle::new(Vec2::new(2.0, 0.0), 1.0);
+    let second: Vec<&dyn Obstacle> = vec![&far, &c];
+    let dest = process(
+        &second,
+        Vec2::new(-3.0, 0.0),
+        Vec2::new(2.5, 0.0),
+        &mut scratch,
+        &mut kept,
+    );
+    assert!(
+        (dest.dist(Vec2::new(2.0, 0.0)) - 1.001).abs() < 1e-9,
+        "{dest:?}"
+    );
+    assert_eq!(kept, [0, 1]);
+    // Nothing contains robot or destination: unchanged, every obstacle kept.
+    let dest = process(
+        &second,
+        Vec2::new(-3.0, 0.0),
+        Vec2::new(0.0, 2.0),
+        &mut scratch,
+        &mut kept,
+    );
+    assert_eq!(dest, Vec2::new(0.0, 2.0));
+    assert_eq!(kept, [0, 1]);
+}
+
 #[test]
 fn robot_outside_field_is_brought_inside() {
     let r = plan_on_empty_field(Vec2::new(0.0, 5.2), Vec2::new(0.0, 6.0));

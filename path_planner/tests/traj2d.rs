@@ -123,6 +123,38 @@ fn switched_path_is_continuous() {
     assert_eq!(path.next_destination(), Vec2::new(1.0, 1.0));
 }
 
+/// `position` (which skips the velocity) is the position of `pos_vel` bit for bit, on
+/// single and switched paths, before the start, around the switch and past the end.
+#[test]
+fn path_position_is_pos_vel_bit_for_bit() {
+    let mut rng = SplitMix64::new(5);
+    let pt = |rng: &mut SplitMix64| Vec2::new(rng.range(-5.0, 5.0), rng.range(-4.0, 4.0));
+    for _ in 0..500 {
+        let (p0, sub_dest, dest) = (pt(&mut rng), pt(&mut rng), pt(&mut rng));
+        let v0 = Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let sub = BangBang2D::new(p0, sub_dest, v0, 3.0, 3.0);
+        let ts = rng.range(0.0, sub.total_time());
+        let (p, v) = sub.pos_vel(ts);
+        let tail = BangBang2D::new(p, dest, v, 3.0, 3.0);
+        for path in [
+            TrajPath::single(sub),
+            TrajPath::switched(sub, sub_dest, ts, tail),
+        ] {
+            let end = path.total_time();
+            let times = (0..=200)
+                .map(|k| -0.1 + (end + 0.2) * f64::from(k) / 200.0)
+                .chain([ts, ts.next_down(), ts.next_up(), 0.0, -0.0, end]);
+            for t in times {
+                let (a, b) = (path.position(t), path.pos_vel(t).0);
+                assert_eq!(
+                    (a.x.to_bits(), a.y.to_bits()),
+                    (b.x.to_bits(), b.y.to_bits())
+                );
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 256,

@@ -60,6 +60,24 @@ pub struct InputScratch {
     dest_inside: Vec<bool>,
 }
 
+/// Fills `order` with the priority obstacles (indices) in `order_id` order.
+fn priority_order(
+    obstacles: &[&dyn Obstacle],
+    keyed: &mut Vec<(u8, usize)>,
+    order: &mut Vec<usize>,
+) {
+    keyed.clear();
+    keyed.extend(
+        (0..obstacles.len())
+            .filter(|&i| obstacles[i].has_priority())
+            .map(|i| (obstacles[i].order_id(), i)),
+    );
+    // Distinct indices: the unstable sort gives the stable order by `order_id`.
+    keyed.sort_unstable();
+    order.clear();
+    order.extend(keyed.iter().map(|&(_, i)| i));
+}
+
 /// Fills `inside` with whether each obstacle contains `p`.
 fn containing(obstacles: &[&dyn Obstacle], p: Vec2, inside: &mut Vec<bool>) {
     inside.clear();
@@ -85,30 +103,27 @@ pub fn process(
         robot_inside,
         dest_inside,
     } = scratch;
-    keyed.clear();
-    keyed.extend(
-        (0..obstacles.len())
-            .filter(|&i| obstacles[i].has_priority())
-            .map(|i| (obstacles[i].order_id(), i)),
-    );
-    // Distinct indices: the unstable sort gives the stable order by `order_id`.
-    keyed.sort_unstable();
-    order.clear();
-    order.extend(keyed.iter().map(|&(_, i)| i));
-    let order = &order[..];
     let mut dest = dest;
     containing(obstacles, robot, robot_inside);
+    // The priority order is only asked for an obstacle that contains the robot or the
+    // destination: it is sorted when the first one is found (most plans have none).
+    let mut ordered = false;
 
     // Robot inside an obstacle: escape to the closest point outside + 100 mm first.
-    if let Some(&i) = order.iter().find(|&&i| robot_inside[i]) {
-        let obs = obstacles[i];
-        if let Some(escape) = obs.adapt_destination_for_robot_pos(robot) {
-            let dest_leaves = !obs.is_colliding_at(dest) && dest.dist(robot) < escape.dist(robot);
-            if !dest_leaves {
-                if is_free(obstacles, order, escape) {
-                    dest = escape;
-                } else if let Some(p) = acceptable_pos(obstacles, order, robot, robot) {
-                    dest = p;
+    if robot_inside.contains(&true) {
+        priority_order(obstacles, keyed, order);
+        ordered = true;
+        if let Some(&i) = order.iter().find(|&&i| robot_inside[i]) {
+            let obs = obstacles[i];
+            if let Some(escape) = obs.adapt_destination_for_robot_pos(robot) {
+                let dest_leaves =
+                    !obs.is_colliding_at(dest) && dest.dist(robot) < escape.dist(robot);
+                if !dest_leaves {
+                    if is_free(obstacles, order, escape) {
+                        dest = escape;
+                    } else if let Some(p) = acceptable_pos(obstacles, order, robot, robot) {
+                        dest = p;
+                    }
                 }
             }
         }
@@ -116,17 +131,22 @@ pub fn process(
 
     // Destination inside an obstacle: closest point outside + 1 mm, else ring search.
     containing(obstacles, dest, dest_inside);
-    if let Some(&i) = order.iter().find(|&&i| dest_inside[i]) {
-        let adapted = obstacles[i].adapt_destination(dest);
-        match adapted {
-            Some(p) if is_free(obstacles, order, p) => dest = p,
-            _ => {
-                if let Some(p) = acceptable_pos(obstacles, order, dest, robot) {
-                    dest = p;
+    if dest_inside.contains(&true) {
+        if !ordered {
+            priority_order(obstacles, keyed, order);
+        }
+        if let Some(&i) = order.iter().find(|&&i| dest_inside[i]) {
+            let adapted = obstacles[i].adapt_destination(dest);
+            match adapted {
+                Some(p) if is_free(obstacles, order, p) => dest = p,
+                _ => {
+                    if let Some(p) = acceptable_pos(obstacles, order, dest, robot) {
+                        dest = p;
+                    }
                 }
             }
+            containing(obstacles, dest, dest_inside);
         }
-        containing(obstacles, dest, dest_inside);
     }
 
     kept.clear();

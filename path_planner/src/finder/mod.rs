@@ -180,13 +180,19 @@ impl PathFinder {
             };
 
         // 1. Direct path.
-        let direct = TrajPath::single(BangBang2D::new(start, dest, v0, vmax, amax));
+        // Built as the result's `Some` (returned without another copy of the path).
+        let direct_result = Some(TrajPath::single(BangBang2D::new(
+            start, dest, v0, vmax, amax,
+        )));
+        let Some(direct) = &direct_result else {
+            unreachable!("built as Some")
+        };
         stats.trajectories += 1;
         stats.paths_checked += 1;
-        let b = Bound::of(&direct, cfg);
+        let b = Bound::of(direct, cfg);
         let end = direct.total_time();
         self.tail_static.reset(static_facts, t0);
-        let mut direct_clearance = Clearance::new(&direct, limits);
+        let mut direct_clearance = Clearance::new(direct, limits);
         let s_hit = self.tail_static.march_final(
             obs,
             static_facts,
@@ -209,7 +215,7 @@ impl PathFinder {
             );
             if accept_mov(m_hit.as_ref()) {
                 return PlanResult {
-                    path: Some(direct),
+                    path: direct_result,
                     outcome: Some(Outcome::Direct),
                     collision: earlier(s_hit, m_hit),
                     dest,
@@ -217,7 +223,7 @@ impl PathFinder {
                 };
             }
             if let Some(c) = m_hit {
-                consider(&mut best, direct, c, None);
+                consider(&mut best, *direct, c, None);
             }
         }
 

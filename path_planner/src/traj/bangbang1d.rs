@@ -26,6 +26,9 @@ pub struct BangBang1D {
     /// The first `n` parts; the others stay all zero (as [`Builder`] starts them).
     parts: [Part; 3],
     n: u8,
+    /// Whether every value of the parts and the end position is finite (worked out once:
+    /// [`range`](Self::range) asks at every box).
+    finite: bool,
     s_end: f64,
 }
 
@@ -88,6 +91,7 @@ impl Builder {
         BangBang1D {
             parts: self.parts,
             n: self.n,
+            finite: all_finite(&self.parts, self.s),
             s_end: self.s,
         }
     }
@@ -228,25 +232,24 @@ impl BangBang1D {
     }
 }
 
-impl BangBang1D {
-    /// Whether every value of the parts and the end position is finite: `x * 0.0` is ±0
-    /// for a finite `x` and NaN otherwise, so their sum is 0 exactly when all are finite
-    /// (one sum instead of a branch per value). The unused parts are zero, so all three
-    /// are summed without a loop.
-    fn is_finite(&self) -> bool {
-        let zero_if_finite = self.parts.iter().fold(self.s_end * 0.0, |z, p| {
-            z + p.s0 * 0.0 + p.v0 * 0.0 + p.acc * 0.0 + p.t_end * 0.0
-        });
-        zero_if_finite == 0.0
-    }
+/// Whether every value of `parts` and `s_end` is finite: `x * 0.0` is ±0 for a finite `x`
+/// and NaN otherwise, so their sum is 0 exactly when all are finite (one sum instead of a
+/// branch per value). The unused parts are zero, so all three are summed without a loop.
+fn all_finite(parts: &[Part; 3], s_end: f64) -> bool {
+    let zero_if_finite = parts.iter().fold(s_end * 0.0, |z, p| {
+        z + p.s0 * 0.0 + p.v0 * 0.0 + p.acc * 0.0 + p.t_end * 0.0
+    });
+    zero_if_finite == 0.0
+}
 
+impl BangBang1D {
     /// The lowest and highest position on `[t_from, t_to]` (`t_from ≤ t_to`), from the
     /// window's ends, the part boundaries and the turning points inside it; computed from
     /// the parts, so within rounding of what [`state`](Self::state) returns there. NaN for a
     /// trajectory with a non-finite value (built from bad input): no range to trust.
     #[inline(always)]
     pub fn range(&self, t_from: f64, t_to: f64) -> (f64, f64) {
-        if !self.is_finite() {
+        if !self.finite {
             return (f64::NAN, f64::NAN);
         }
         // The window's end positions; a window from the start or past the end needs no
@@ -284,6 +287,7 @@ impl BangBang1D {
 
 impl Trajectory for BangBang1D {
     type Value = f64;
+    #[inline]
     fn position(&self, t: f64) -> f64 {
         self.state(t).0
     }

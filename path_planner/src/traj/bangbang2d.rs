@@ -1,20 +1,9 @@
 //! 2D trajectory from two 1D bang-bangs synchronised by splitting the limits with an angle α.
 
+use super::alpha::{self, Axis};
 use super::{BangBang1D, Trajectory};
 use crate::aabb::Aabb;
 use geometry::Vec2;
-use std::f64::consts::PI;
-use std::sync::LazyLock;
-
-/// Time tolerance of the α search (s).
-const SYNC_TOL: f64 = 1e-3;
-/// Smallest α step of the search (rad).
-const MIN_STEP: f64 = 1e-7;
-
-/// `(sin, cos)` of the search's k-th α step, `π/8 / 2^k`: the search turns (sin α, cos α) by
-/// a step instead of evaluating both at every α.
-static STEP_TURNS: LazyLock<[(f64, f64); 32]> =
-    LazyLock::new(|| std::array::from_fn(|k| (PI / 8.0 / f64::from(1u32 << k)).sin_cos()));
 
 /// 2D bang-bang: x gets `cos α·(vmax, amax)`, y gets `sin α·(vmax, amax)`, so |a| ≤ amax.
 ///
@@ -31,17 +20,43 @@ pub struct BangBang2D {
 impl BangBang2D {
     /// Synchronised trajectory from `p0` with velocity `v0` to rest at `p1`.
     pub fn new(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Self {
-        let build = |s: f64, c: f64| Self {
+        // Cheap tests first: most requests have no still axis (`&` and `|`: one branch).
+        let still = |s0: f64, target: f64, v0: f64| (s0 == target) & (v0 == 0.0);
+        if still(p0.x, p1.x, v0.x) | still(p0.y, p1.y, v0.y)
+            && let Some((s, c)) = Self::one_sided(p0, p1, v0, vmax, amax)
+        {
+            return Self::split(p0, p1, v0, vmax, amax, s, c);
+        }
+        Self::searched(p0, p1, v0, vmax, amax)
+    }
+
+    /// `(sin α, cos α)` of [`new`](Self::new) when the α search's end is known without
+    /// running it ([`alpha::one_sided`]), else `None`.
+    #[cold]
+    #[inline(never)]
+    fn one_sided(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Option<(f64, f64)> {
+        let axis = |s0, target, v0| Axis { s0, target, v0 };
+        alpha::one_sided(axis(p0.x, p1.x, v0.x), axis(p0.y, p1.y, v0.y), vmax, amax)
+    }
+
+    /// The trajectory under the split `(sin α, cos α)`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn split(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64, s: f64, c: f64) -> Self {
+        Self {
             x: BangBang1D::new(p0.x, p1.x, v0.x, vmax * c, amax * c),
             y: BangBang1D::new(p0.y, p1.y, v0.y, vmax * s, amax * s),
-        };
-        let (mut s, mut c) = (PI / 4.0).sin_cos();
-        let mut step = PI / 8.0;
+        }
+    }
+
+    /// [`new`](Self::new) by running the α search (out of line: the register use of the
+    /// search loop stays the same as without the shortcut's test).
+    #[inline(never)]
+    fn searched(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Self {
         // |sin α|, |cos α| stay within rounding of 1, so the split limits are finite too.
         let finite_limits = vmax.abs() <= 1e300 && amax.abs() <= 1e300;
-        // The step is below MIN_STEP after 22 halvings, well within the table.
-        for &(step_sin, step_cos) in STEP_TURNS.iter() {
-            // Only the durations while searching; the parts once α is found.
+        // Only the durations while searching; the parts once α is found.
+        let (s, c) = alpha::search(|s, c| {
             let (tx, ty) = if finite_limits {
                 (
                     BangBang1D::duration_finite_limits(p0.x, p1.x, v0.x, vmax * c, amax * c),
@@ -53,16 +68,9 @@ impl BangBang2D {
                     BangBang1D::duration(p0.y, p1.y, v0.y, vmax * s, amax * s),
                 )
             };
-            let diff = tx - ty;
-            if diff.abs() < SYNC_TOL || step <= MIN_STEP {
-                return build(s, c);
-            }
-            // α -= step where x is the slower axis, else α += step.
-            let turn = if diff > 0.0 { -step_sin } else { step_sin };
-            (s, c) = (s * step_cos + c * turn, c * step_cos - s * turn);
-            step *= 0.5;
-        }
-        build(s, c)
+            tx - ty
+        });
+        Self::split(p0, p1, v0, vmax, amax, s, c)
     }
 
     /// Position and velocity at `t` in one lookup.
@@ -101,6 +109,7 @@ impl BangBang2D {
 
 impl Trajectory for BangBang2D {
     type Value = Vec2;
+    #[inline]
     fn position(&self, t: f64) -> Vec2 {
         Vec2::new(self.x.position(t), self.y.position(t))
     }
@@ -112,5 +121,78 @@ impl Trajectory for BangBang2D {
     }
     fn total_time(&self) -> f64 {
         self.x.total_time().max(self.y.total_time())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geometry::rng::SplitMix64;
+
+    /// Start, target and start velocity of a trajectory with one still axis (`y_still`:
+    /// the y axis, else the x axis); the other axis moves `d` from a random start with
+    /// start velocity `v`.
+    fn one_still(rng: &mut SplitMix64, y_still: bool, d: f64, v: f64) -> (Vec2, Vec2, Vec2) {
+        let (a, b) = (rng.range(-6.0, 6.0), rng.range(-4.5, 4.5));
+        if y_still {
+            (Vec2::new(a, b), Vec2::new(a + d, b), Vec2::new(v, 0.0))
+        } else {
+            (Vec2::new(a, b), Vec2::new(a, b + d), Vec2::new(0.0, v))
+        }
+    }
+
+    #[test]
+    fn one_sided_shortcut_is_the_search_bit_for_bit() {
+        let mut rng = SplitMix64::new(7);
+        let mut shortcuts = 0;
+        for k in 0..20_000 {
+            let y_still = k % 2 == 0;
+            // Distances from far below to far above the shortcut's threshold, both ways.
+            let d = rng.range(-1.0, 1.0) * 10f64.powf(rng.range(-9.0, 1.0));
+            let v = match k % 4 {
+                0 | 1 => 0.0,
+                _ => rng.range(-4.0, 4.0),
+            };
+            let (p0, p1, v0) = one_still(&mut rng, y_still, d, v);
+            let vmax = rng.range(0.005, 6.0);
+            let amax = rng.range(0.005, 8.0);
+            let (x, y) = (
+                Axis {
+                    s0: p0.x,
+                    target: p1.x,
+                    v0: v0.x,
+                },
+                Axis {
+                    s0: p0.y,
+                    target: p1.y,
+                    v0: v0.y,
+                },
+            );
+            shortcuts += usize::from(alpha::one_sided(x, y, vmax, amax).is_some());
+            let fast = BangBang2D::new(p0, p1, v0, vmax, amax);
+            let searched = BangBang2D::searched(p0, p1, v0, vmax, amax);
+            assert_eq!(fast, searched, "{p0:?} {p1:?} {v0:?} {vmax} {amax}");
+        }
+        // Both ends and the full search are exercised.
+        assert!(shortcuts > 5_000 && shortcuts < 15_000, "{shortcuts}");
+    }
+
+    #[test]
+    fn one_sided_shortcut_takes_only_sane_slow_cases() {
+        let axis = |s0, target, v0| Axis { s0, target, v0 };
+        let still = axis(0.5, 0.5, 0.0);
+        let moving = axis(-3.0, 3.0, 0.0);
+        assert!(alpha::one_sided(moving, still, 3.0, 3.0).is_some());
+        assert!(alpha::one_sided(still, moving, 3.0, 3.0).is_some());
+        // Both still, neither still, too short a move, insane limits or values: no shortcut.
+        assert!(alpha::one_sided(still, still, 3.0, 3.0).is_none());
+        assert!(alpha::one_sided(moving, moving, 3.0, 3.0).is_none());
+        assert!(alpha::one_sided(axis(0.0, 0.005, 0.0), still, 3.0, 3.0).is_none());
+        assert!(alpha::one_sided(moving, still, 1e3, 3.0).is_none());
+        assert!(alpha::one_sided(moving, still, 3.0, 0.001).is_none());
+        assert!(alpha::one_sided(moving, still, f64::NAN, 3.0).is_none());
+        assert!(alpha::one_sided(axis(0.0, 1e5, 0.0), still, 3.0, 3.0).is_none());
+        assert!(alpha::one_sided(axis(0.0, 3.0, 1e3), still, 3.0, 3.0).is_none());
+        assert!(alpha::one_sided(moving, axis(1e5, 1e5, 0.0), 3.0, 3.0).is_none());
     }
 }

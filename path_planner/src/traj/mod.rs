@@ -1,5 +1,6 @@
 //! Bang-bang trajectories: the 1D solver, the α-synchronised 2D trajectory and two-part paths.
 
+mod alpha;
 pub mod bangbang1d;
 pub mod bangbang2d;
 pub mod path;

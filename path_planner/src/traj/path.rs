@@ -102,8 +102,13 @@ impl TrajPath {
 
 impl Trajectory for TrajPath {
     type Value = Vec2;
+    /// The position of [`pos_vel`](TrajPath::pos_vel), bit for bit, without the velocity.
+    #[inline]
     fn position(&self, t: f64) -> Vec2 {
-        self.pos_vel(t).0
+        match &self.second {
+            Some(s) if t > self.t_switch => s.position(t - self.t_switch),
+            _ => self.first.position(t),
+        }
     }
     fn velocity(&self, t: f64) -> Vec2 {
         self.pos_vel(t).1
