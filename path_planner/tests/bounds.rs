@@ -5,7 +5,7 @@ use path_planner::aabb::Aabb;
 use path_planner::obstacle::*;
 use path_planner::rng::SplitMix64;
 use path_planner::traj::{BangBang1D, BangBang2D, TrajPath, Trajectory};
-use path_planner::{Obstacle, Vec2};
+use path_planner::{MoveLimits, Obstacle, PathFinder, PlanRequest, PlannerConfig, Vec2};
 
 /// Rounding allowance of the checks (the search itself keeps 1 µm).
 const TOL: f64 = 1e-9;
@@ -261,4 +261,61 @@ fn a_ball_with_a_non_finite_velocity_builds_and_has_no_bound() {
     }
     let ball = BallObstacle::new(Vec2::ZERO, Vec2::new(1.0, 0.0), 0.4);
     assert!(ball.distance_lower_bound(&area, 0.0, 1.0).is_some());
+}
+
+#[test]
+fn obstacles_built_from_nan_or_inverted_values_are_planned_around_without_a_panic() {
+    let nan = f64::NAN;
+    let rect_nan = Rectangle::new(Vec2::new(nan, 0.0), Vec2::new(1.0, 1.0), 0.1);
+    let border_nan = FieldBorder::new(Vec2::new(-6.0, nan), Vec2::new(6.0, 4.5));
+    let border_inverted = FieldBorder::new(Vec2::new(6.0, 4.5), Vec2::new(-6.0, -4.5));
+    let penalty_nan = PenaltyArea::new(1.0, 6.0, nan, 2.0, 0.1);
+    let mut robot_nan_horizon = ConstVelocityRobot::new(Vec2::new(0.5, 0.5), Vec2::new(1.0, 0.0));
+    robot_nan_horizon.t_max = nan;
+    let mut robot_negative_horizon = robot_nan_horizon;
+    robot_negative_horizon.t_max = -1.0;
+    let opponent_nan = OpponentObstacle::new(Vec2::new(0.5, 0.5), Vec2::new(nan, 0.0), 3.0, 3.0);
+    let ball_nan = BallObstacle::new(Vec2::new(0.5, 0.5), Vec2::new(nan, 1.0), 0.4);
+    let cases: [&dyn Obstacle; 8] = [
+        &rect_nan,
+        &border_nan,
+        &border_inverted,
+        &penalty_nan,
+        &robot_nan_horizon,
+        &robot_negative_horizon,
+        &opponent_nan,
+        &ball_nan,
+    ];
+    let mut finder = PathFinder::new(PlannerConfig::default());
+    for (k, obstacle) in cases.into_iter().enumerate() {
+        let obstacles = [obstacle];
+        // From inside the obstacle's area to inside it, and across it.
+        for (start, dest) in [
+            (Vec2::new(0.5, 0.5), Vec2::new(0.6, 0.4)),
+            (Vec2::new(-2.0, 0.5), Vec2::new(3.0, 0.5)),
+            (Vec2::new(5.9, 0.0), Vec2::new(7.0, 0.0)),
+        ] {
+            let request = PlanRequest {
+                pos: start,
+                vel: Vec2::ZERO,
+                dest,
+                limits: MoveLimits {
+                    vmax: 3.0,
+                    amax: 3.0,
+                },
+                obstacles: &obstacles,
+                dt: 0.01,
+            };
+            // A bad obstacle may change the plan, but a plan comes back: a path from the
+            // robot to a finite destination.
+            let result = finder.plan(&request);
+            let case = format!("case {k}, {start:?} to {dest:?}");
+            let path = result.path.unwrap_or_else(|| panic!("{case}: no path"));
+            assert_eq!(path.pos_vel(0.0).0, start, "{case}");
+            assert!(
+                result.dest.x.is_finite() && result.dest.y.is_finite(),
+                "{case}"
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The ball along its rolling trajectory (constant deceleration until it stops).
 
 use super::shapes::push_out;
-use super::{ORDER_BALL, Obstacle, Query};
+use super::{ORDER_BALL, Obstacle, Query, clamp_lenient};
 use crate::aabb::Aabb;
 use geometry::Vec2;
 
@@ -43,7 +43,7 @@ impl BallObstacle {
     pub fn state(&self, t: f64) -> (Vec2, f64) {
         let v0 = self.vel.len();
         let t_stop = v0 / self.decel;
-        let t = t.clamp(0.0, t_stop);
+        let t = clamp_lenient(t, 0.0, t_stop);
         let s = v0 * t - 0.5 * self.decel * t * t;
         (self.pos + self.vel.normalized() * s, v0 - self.decel * t)
     }

@@ -1,7 +1,7 @@
 //! Field-specific obstacles: the field border (keep inside) and the penalty area.
 
 use super::shapes::Rectangle;
-use super::{Obstacle, Query, ROBOT_CLEARANCE};
+use super::{Obstacle, Query, ROBOT_CLEARANCE, clamp_lenient};
 use crate::aabb::Aabb;
 use geometry::Vec2;
 
@@ -31,8 +31,8 @@ impl FieldBorder {
 
     fn outside_by(&self, p: Vec2) -> f64 {
         let c = Vec2::new(
-            p.x.clamp(self.min.x, self.max.x),
-            p.y.clamp(self.min.y, self.max.y),
+            clamp_lenient(p.x, self.min.x, self.max.x),
+            clamp_lenient(p.y, self.min.y, self.max.y),
         );
         p.dist(c)
     }
@@ -49,8 +49,8 @@ impl FieldBorder {
         let hx = (cx.1 - clearance).max(0.0);
         let hy = (cy.1 - clearance).max(0.0);
         Vec2::new(
-            p.x.clamp(cx.0 - hx, cx.0 + hx),
-            p.y.clamp(cy.0 - hy, cy.0 + hy),
+            clamp_lenient(p.x, cx.0 - hx, cx.0 + hx),
+            clamp_lenient(p.y, cy.0 - hy, cy.0 + hy),
         )
     }
 }

@@ -21,6 +21,21 @@ pub use shapes::{Circle, Rectangle, Tube};
 use crate::aabb::Aabb;
 use geometry::Vec2;
 
+/// `x` limited to `[lo, hi]` exactly as `f64::clamp` limits it, without its panic when a
+/// bound is NaN or `lo > hi` (obstacles built from bad input): a bound that does not
+/// compare is then not applied, and a NaN `x` stays NaN, so a bad value reaches the
+/// planner's NaN handling instead of aborting the plan.
+#[inline(always)]
+pub(crate) fn clamp_lenient(x: f64, lo: f64, hi: f64) -> f64 {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
 /// Sort key of opponents (checked and adapted first).
 pub const ORDER_OPPONENT: u8 = 20;
 /// Sort key of own robots.

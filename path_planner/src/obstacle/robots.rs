@@ -1,7 +1,7 @@
 //! Robot obstacles: own robots along their trajectory, constant-velocity robots, opponents.
 
 use super::shapes::push_out;
-use super::{ORDER_OPPONENT, ORDER_OWN_BOT, Obstacle, Query};
+use super::{ORDER_OPPONENT, ORDER_OWN_BOT, Obstacle, Query, clamp_lenient};
 use crate::aabb::Aabb;
 use crate::traj::{TrajPath, Trajectory};
 use geometry::{Vec2, closest_on_segment};
@@ -104,7 +104,7 @@ impl ConstVelocityRobot {
     }
 
     fn at(&self, t: f64) -> Vec2 {
-        self.pos + self.vel * t.clamp(0.0, self.t_max)
+        self.pos + self.vel * clamp_lenient(t, 0.0, self.t_max)
     }
 }
 
@@ -282,7 +282,7 @@ impl OpponentObstacle {
     /// (backward f₋, forward f₊) offsets along the move direction at time `t`.
     #[inline(always)]
     pub fn offsets(&self, t: f64) -> (f64, f64) {
-        let tc = t.clamp(0.0, self.t_max);
+        let tc = clamp_lenient(t, 0.0, self.t_max);
         let v = self.speed;
         let tr = tc.min(self.reaction);
         let rest = tc - tr;

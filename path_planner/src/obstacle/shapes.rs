@@ -1,6 +1,6 @@
 //! Static geometric obstacles: circle, tube (capsule) and axis-aligned rectangle.
 
-use super::{Obstacle, Query};
+use super::{Obstacle, Query, clamp_lenient};
 use crate::aabb::Aabb;
 use geometry::{Vec2, closest_on_segment};
 
@@ -114,8 +114,8 @@ impl Rectangle {
 
     fn clamp(&self, p: Vec2) -> Vec2 {
         Vec2::new(
-            p.x.clamp(self.min.x, self.max.x),
-            p.y.clamp(self.min.y, self.max.y),
+            clamp_lenient(p.x, self.min.x, self.max.x),
+            clamp_lenient(p.y, self.min.y, self.max.y),
         )
     }
 
