@@ -333,6 +333,7 @@ impl<C: 'static> Builder<'_, C> {
             }
         }
         if !conditions.is_empty() {
+            conditions.seal();
             self.conditions[id as usize] = Some(Box::new(conditions));
         }
 

@@ -42,6 +42,8 @@ pub(crate) struct Conditions {
     pub on_failure: Option<Script>,
     pub post: Option<Script>,
     pub on_halted: Option<Script>,
+    /// Bit `k` is set when `pre[k]` holds a script ([`Conditions::seal`] sets it).
+    pub pre_present: u8,
 }
 
 pub(crate) const FAILURE_IF: usize = 0;
@@ -50,6 +52,16 @@ pub(crate) const SKIP_IF: usize = 2;
 pub(crate) const WHILE: usize = 3;
 
 impl Conditions {
+    /// Records which pre-conditions are present, once they are all set.
+    pub fn seal(&mut self) {
+        self.pre_present = self
+            .pre
+            .iter()
+            .enumerate()
+            .filter(|(_, script)| script.is_some())
+            .fold(0, |mask, (k, _)| mask | 1 << k);
+    }
+
     /// Whether any script is present.
     pub fn is_empty(&self) -> bool {
         self.pre.iter().all(Option::is_none)
@@ -59,36 +71,36 @@ impl Conditions {
             && self.on_halted.is_none()
     }
 
-    /// The status decided by a pre-condition of a node in `state`, and whether `_while`
-    /// turned false while it was running (it is halted first then).
-    fn pre(
-        &self,
-        state: NodeState,
-        bbs: &mut Blackboards,
-    ) -> Result<(Option<Status>, bool), String> {
+    /// What the pre-conditions of a node in `state` decide: BT.CPP checks them only while
+    /// idle, and `_while` again while running (false then halts the node first).
+    #[inline]
+    fn pre(&self, state: NodeState, bbs: &mut Blackboards) -> Result<Pre, Fault> {
         match state {
             NodeState::Idle => {
-                for (k, script) in self.pre.iter().enumerate() {
-                    let Some(script) = script else { continue };
+                let mut present = self.pre_present;
+                while present != 0 {
+                    let k = present.trailing_zeros() as usize;
+                    present &= present - 1;
+                    let Some(Some(script)) = self.pre.get(k) else {
+                        continue;
+                    };
                     let holds = holds(script, bbs)?;
                     let decided = match k {
-                        FAILURE_IF if holds => Some(Status::Failure),
-                        SUCCESS_IF if holds => Some(Status::Success),
-                        SKIP_IF if holds => Some(Status::Skipped),
-                        WHILE if !holds => Some(Status::Skipped),
-                        _ => None,
+                        FAILURE_IF if holds => Status::Failure,
+                        SUCCESS_IF if holds => Status::Success,
+                        SKIP_IF if holds => Status::Skipped,
+                        WHILE if !holds => Status::Skipped,
+                        _ => continue,
                     };
-                    if decided.is_some() {
-                        return Ok((decided, false));
-                    }
+                    return Ok(Pre::Decided(decided));
                 }
-                Ok((None, false))
+                Ok(Pre::Tick)
             }
             NodeState::Running => match &self.pre[WHILE] {
-                Some(script) if !holds(script, bbs)? => Ok((Some(Status::Skipped), true)),
-                _ => Ok((None, false)),
+                Some(script) if !holds(script, bbs)? => Ok(Pre::HaltThenSkip),
+                _ => Ok(Pre::Tick),
             },
-            NodeState::Success | NodeState::Failure => Ok((None, false)),
+            NodeState::Success | NodeState::Failure => Ok(Pre::Tick),
         }
     }
 
@@ -108,12 +120,34 @@ impl Conditions {
     }
 }
 
-/// Whether the condition `script` holds (an error in words names the script).
-#[inline]
-fn holds(script: &Script, bbs: &mut Blackboards) -> Result<bool, String> {
+/// What a node's pre-conditions decide before its tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pre {
+    /// None decided: the node ticks.
+    Tick,
+    /// A pre-condition decided the node's result; it does not tick.
+    Decided(Status),
+    /// `_while` turned false while the node was running: it is halted, then skipped.
+    HaltThenSkip,
+}
+
+/// Whether the condition `script` holds (a fault in words names the script). The usual guard
+/// is decided in line by the script's fast path, the rest by its general evaluator.
+#[inline(always)]
+fn holds(script: &Script, bbs: &mut Blackboards) -> Result<bool, Fault> {
+    match script.quick_bool(bbs) {
+        Some(holds) => Ok(holds),
+        None => holds_in_general(script, bbs),
+    }
+}
+
+/// [`holds`] by the script's general evaluator.
+#[cold]
+#[inline(never)]
+fn holds_in_general(script: &Script, bbs: &mut Blackboards) -> Result<bool, Fault> {
     script
         .eval_bool(bbs)
-        .map_err(|e| format!("script `{}`: {}", script.source(), e.message))
+        .map_err(|e| Fault::from(format!("script `{}`: {}", script.source(), e.message)))
 }
 
 /// Runs `script` if there is one (an error in words names the script).
@@ -285,15 +319,17 @@ impl Arena {
         let Some(conditions) = conditions.as_deref() else {
             return self.tick_behavior(behavior, state, links, below, id, ctx);
         };
-        let (decided, halt_first) = conditions
-            .pre(*state, &mut self.blackboards)
-            .map_err(|message| self.located(id, message))?;
-        if halt_first {
-            self.halt_parts(behavior, state, links, Some(conditions), below, id, ctx);
-        }
-        let status = match decided {
-            Some(status) => status,
-            None => self.tick_behavior(behavior, state, links, below, id, ctx)?,
+        let pre = match conditions.pre(*state, &mut self.blackboards) {
+            Ok(pre) => pre,
+            Err(fault) => return Err(self.shape.locate(id, fault)),
+        };
+        let status = match pre {
+            Pre::Tick => self.tick_behavior(behavior, state, links, below, id, ctx)?,
+            Pre::Decided(status) => status,
+            Pre::HaltThenSkip => {
+                self.halt_parts(behavior, state, links, Some(conditions), below, id, ctx);
+                Status::Skipped
+            }
         };
         conditions
             .post(status, &mut self.blackboards)

@@ -128,6 +128,14 @@ impl Script {
     pub fn eval_bool(&self, bbs: &mut Blackboards) -> Result<bool, ScriptError> {
         self.program.run_bool(&self.slots, bbs)
     }
+
+    /// [`eval_bool`](Self::eval_bool) when it can be decided without doubt on the fast path
+    /// (a one-statement condition such as `state == 3` on a number entry), else `None`: the
+    /// caller then runs `eval_bool`, which gives the same result or the error.
+    #[inline(always)]
+    pub fn quick_bool(&self, bbs: &Blackboards) -> Option<bool> {
+        self.program.quick_bool(&self.slots, bbs)
+    }
 }
 
 #[cfg(test)]
