@@ -402,7 +402,18 @@ impl<'t, C> Cx<'t, C> {
     }
 
     /// An input port as a bool.
+    #[inline]
     pub fn get_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
+        match self.get(port) {
+            Some(Value::Bool(b)) => Ok(*b),
+            _ => self.converted_bool(port, name),
+        }
+    }
+
+    /// [`get_bool`](Self::get_bool) of a port that holds no bool (out of line: ports read
+    /// bools).
+    #[inline(never)]
+    fn converted_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
         self.input(port, name)?
             .as_bool()
             .map_err(|e| format!("port `{name}`: {e}"))

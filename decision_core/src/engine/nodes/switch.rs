@@ -124,8 +124,9 @@ impl LiteralCase {
 pub struct Switch {
     variable: Port,
     cases: Vec<Port>,
-    /// Each case when it is a literal (most are): compared with an int variable directly.
-    literal_cases: Vec<Option<LiteralCase>>,
+    /// The cases when every one is a literal (the usual switch): compared with an int
+    /// variable directly.
+    literal_cases: Option<Vec<LiteralCase>>,
     running: Option<usize>,
     variable_text: String,
     case_text: String,
@@ -143,7 +144,7 @@ impl Switch {
                 }),
                 _ => None,
             })
-            .collect();
+            .collect::<Option<Vec<_>>>();
         Self {
             variable,
             cases,
@@ -161,13 +162,12 @@ impl Switch {
             return default;
         };
         if let Value::Int(v) = *value
-            && self.literal_cases.iter().all(Option::is_some)
+            && let Some(literal_cases) = &self.literal_cases
         {
             // The usual game-state switch: an int against literal cases, no text needed.
-            return self
-                .literal_cases
+            return literal_cases
                 .iter()
-                .position(|case| case.is_some_and(|c| c.matches_int(v)))
+                .position(|case| case.matches_int(v))
                 .unwrap_or(default);
         }
         let variable = text_of(value, &mut self.variable_text);
