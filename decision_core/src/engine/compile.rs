@@ -225,11 +225,11 @@ fn build<C: 'static>(
     let parts = b.behaviors.into_iter().zip(b.conditions);
     let slots = parts
         .zip(&arena.shape.links)
-        .map(|((behavior, conditions), &links)| {
+        .map(|((behavior, conditions), links)| {
             behavior.map(|behavior| Slot {
                 behavior,
                 state: NodeState::Idle,
-                links,
+                children: arena.shape.children_of(links).into(),
                 conditions,
             })
         });

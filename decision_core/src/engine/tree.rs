@@ -9,7 +9,7 @@
 //! A compiled tree is two parts: its [`Arena`] (the [`Shape`]: links, child lists,
 //! conditions, labels, fixed after compiling; and what ticking changes: blackboards, trace,
 //! time) and its [`Slot`]s, one per node in preorder: the node's behaviour, its
-//! [`NodeState`] and its links, side by side for the visit. A node's descendants come after
+//! [`NodeState`] and its child ids, side by side for the visit. A node's descendants come after
 //! it in preorder, so a node ticks with its own slot borrowed and the slots after it lent to
 //! its children: no behaviour is moved out and back per visit, and no node can reach its own
 //! behaviour twice.
@@ -21,12 +21,14 @@ use super::script::Script;
 use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
 
-/// One node as the tick loop holds it: its behaviour, its status between ticks, its links and
-/// its pre/post-condition scripts (most nodes have none).
+/// One node as the tick loop holds it: its behaviour, its status between ticks, its children
+/// and its pre/post-condition scripts (most nodes have none).
 pub(crate) struct Slot<C> {
     pub behavior: Box<dyn Behavior<C>>,
     pub state: NodeState,
-    pub links: Links,
+    /// The ids of the node's children: its list in the [`Shape`], copied here so that a visit
+    /// lends it to the node's [`Cx`] as it is, without looking it up and checking its bounds.
+    pub children: Box<[u32]>,
     pub conditions: Option<Box<Conditions>>,
 }
 
@@ -161,7 +163,7 @@ fn run(script: &Option<Script>, bbs: &mut Blackboards) -> Result<(), String> {
     }
 }
 
-/// Where a node's children are (kept in the node's slot too, for the visit).
+/// Where a node's children are in the shape's list of child ids.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
     /// The node's children are `child_ids[children_start..][..child_count]`.
@@ -187,18 +189,6 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// The id of child `i` of a node whose `child_count` children start at `children_start`
-    /// in `child_ids` (`u32::MAX`, which no tick reaches, when there is no such child).
-    #[inline(always)]
-    pub fn child_id(&self, children_start: u32, child_count: usize, i: usize) -> u32 {
-        if i < child_count {
-            let at = children_start as usize + i;
-            self.child_ids.get(at).copied().unwrap_or(u32::MAX)
-        } else {
-            u32::MAX
-        }
-    }
-
     /// The ids of node `id`'s children (empty for an unknown id).
     #[inline]
     pub fn children(&self, id: u32) -> &[u32] {
@@ -289,7 +279,7 @@ impl Arena {
         };
         let status = if slot.conditions.is_none() {
             let behavior = slot.behavior.as_mut();
-            self.tick_behavior(behavior, &mut slot.state, slot.links, below, id, ctx)?
+            self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)?
         } else {
             self.tick_with_conditions(slot, below, id, ctx)?
         };
@@ -312,22 +302,22 @@ impl Arena {
         let Slot {
             behavior,
             state,
-            links,
+            children,
             conditions,
         } = slot;
-        let (behavior, links) = (behavior.as_mut(), *links);
+        let (behavior, children) = (behavior.as_mut(), &**children);
         let Some(conditions) = conditions.as_deref() else {
-            return self.tick_behavior(behavior, state, links, below, id, ctx);
+            return self.tick_behavior(behavior, state, children, below, id, ctx);
         };
         let pre = match conditions.pre(*state, &mut self.blackboards) {
             Ok(pre) => pre,
             Err(fault) => return Err(self.shape.locate(id, fault)),
         };
         let status = match pre {
-            Pre::Tick => self.tick_behavior(behavior, state, links, below, id, ctx)?,
+            Pre::Tick => self.tick_behavior(behavior, state, children, below, id, ctx)?,
             Pre::Decided(status) => status,
             Pre::HaltThenSkip => {
-                self.halt_parts(behavior, state, links, Some(conditions), below, id, ctx);
+                self.halt_parts(behavior, state, children, Some(conditions), below, id, ctx);
                 Status::Skipped
             }
         };
@@ -352,12 +342,12 @@ impl Arena {
         &mut self,
         behavior: &mut dyn Behavior<C>,
         state: &mut NodeState,
-        links: Links,
+        children: &[u32],
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
-        let mut cx = Cx::new(self, ctx, below, id, *state, links);
+        let mut cx = Cx::new(self, ctx, below, id, *state, children);
         let result = behavior.tick(&mut cx);
         match result {
             Ok(status) => {
@@ -384,7 +374,7 @@ impl Arena {
                 self.halt_parts(
                     behavior,
                     &mut slot.state,
-                    slot.links,
+                    &slot.children,
                     conditions,
                     below,
                     id,
@@ -404,13 +394,13 @@ impl Arena {
         &mut self,
         behavior: &mut dyn Behavior<C>,
         state: &mut NodeState,
-        links: Links,
+        children: &[u32],
         conditions: Option<&Conditions>,
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
     ) {
-        behavior.halt(&mut Cx::new(self, ctx, below, id, *state, links));
+        behavior.halt(&mut Cx::new(self, ctx, below, id, *state, children));
         *state = NodeState::Idle;
         if let Some(conditions) = conditions
             && let Err(message) = run(&conditions.on_halted, &mut self.blackboards)
