@@ -46,6 +46,8 @@ pub struct Script {
     source: String,
     program: parser::Program,
     slots: Vec<EntrySlot>,
+    /// The script as a bound guard, if it is one (see [`fast::Guard`]).
+    guard: Option<fast::Guard>,
 }
 
 impl Script {
@@ -56,6 +58,7 @@ impl Script {
             source: src.to_owned(),
             program: parser::parse(src)?,
             slots: Vec::new(),
+            guard: None,
         })
     }
 
@@ -113,6 +116,7 @@ impl Script {
             };
             slots.push(slot);
         }
+        self.guard = fast::Guard::of(&self.program, &slots);
         self.slots = slots;
         Ok(())
     }
@@ -134,7 +138,10 @@ impl Script {
     /// caller then runs `eval_bool`, which gives the same result or the error.
     #[inline(always)]
     pub fn quick_bool(&self, bbs: &Blackboards) -> Option<bool> {
-        self.program.quick_bool(&self.slots, bbs)
+        match self.guard {
+            Some(guard) => guard.holds(bbs),
+            None => self.program.quick_bool(&self.slots, bbs),
+        }
     }
 }
 
