@@ -235,7 +235,10 @@ impl<'t, C> Cx<'t, C> {
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
-        self.tick_descendant(self.child(i))
+        match self.children.get(i) {
+            Some(&child) => self.tick_descendant(child),
+            None => Err(self.arena.misplaced_visit(u32::MAX)),
+        }
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.

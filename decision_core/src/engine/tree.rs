@@ -289,6 +289,15 @@ impl Arena {
         Ok(status)
     }
 
+    /// A visit of node `id` whose slot is not below its parent's (a broken tree, or a child
+    /// position beyond the children: `u32::MAX`): counted, and the tick's error.
+    #[cold]
+    #[inline(never)]
+    pub fn misplaced_visit(&mut self, id: u32) -> Fault {
+        self.visits += 1;
+        Fault::below(self.shape.misplaced(id))
+    }
+
     /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
     /// post-conditions of a node that has conditions, leaving it in its state after them.
     #[inline(never)]
