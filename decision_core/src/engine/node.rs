@@ -123,7 +123,7 @@ pub struct Cx<'t, C> {
     pub(crate) id: u32,
     /// This node's status; the engine stores it back after the node's tick or halt.
     pub(crate) state: NodeState,
-    /// The ids of this node's children (its slot's list).
+    /// Where this node's children are in `below` (its slot's list).
     pub(crate) children: &'t [u32],
 }
 
@@ -202,7 +202,13 @@ impl<'t, C> Cx<'t, C> {
     /// The id of child `i` (`u32::MAX`, which no tick reaches, when there is no such child).
     #[inline(always)]
     fn child(&self, i: usize) -> u32 {
-        self.children.get(i).copied().unwrap_or(u32::MAX)
+        self.children.get(i).map_or(u32::MAX, |&at| self.id_at(at))
+    }
+
+    /// The id of the node at position `at` in `below`.
+    #[inline(always)]
+    fn id_at(&self, at: u32) -> u32 {
+        self.id.wrapping_add(1).wrapping_add(at)
     }
 
     /// The slot of descendant `node` among those below this node.
@@ -236,7 +242,11 @@ impl<'t, C> Cx<'t, C> {
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
         match self.children.get(i) {
-            Some(&child) => self.tick_descendant(child),
+            Some(&at) => {
+                let child = self.id_at(at);
+                let from = self.below.get_mut(at as usize..).unwrap_or_default();
+                self.arena.tick_node(from, child, self.ctx)
+            }
             None => Err(self.arena.misplaced_visit(u32::MAX)),
         }
     }
@@ -265,10 +275,9 @@ impl<'t, C> Cx<'t, C> {
     /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        let (id, children) = (self.id, self.children);
-        for (i, &child) in children.iter().enumerate().skip(first) {
-            let offset = child.wrapping_sub(id).wrapping_sub(1) as usize;
-            match self.below.get_mut(offset) {
+        let children = self.children;
+        for (i, &at) in children.iter().enumerate().skip(first) {
+            match self.below.get_mut(at as usize) {
                 Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
                 Some(_) => return self.halt_each_child_from(i),
                 None => {}
@@ -289,9 +298,10 @@ impl<'t, C> Cx<'t, C> {
     /// The id of child `k` of child `i` (`u32::MAX` when there is none).
     #[inline]
     fn grandchild(&self, i: usize, k: usize) -> u32 {
-        self.slot(self.child(i))
-            .and_then(|slot| slot.children.get(k).copied())
-            .unwrap_or(u32::MAX)
+        let child = self.child(i);
+        self.slot(child)
+            .and_then(|slot| slot.children.get(k))
+            .map_or(u32::MAX, |&at| child.wrapping_add(1).wrapping_add(at))
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as

@@ -9,7 +9,7 @@
 //! A compiled tree is two parts: its [`Arena`] (the [`Shape`]: links, child lists,
 //! conditions, labels, fixed after compiling; and what ticking changes: blackboards, trace,
 //! time) and its [`Slot`]s, one per node in preorder: the node's behaviour, its
-//! [`NodeState`] and its child ids, side by side for the visit. A node's descendants come after
+//! [`NodeState`] and where its children are, side by side for the visit. A node's descendants come after
 //! it in preorder, so a node ticks with its own slot borrowed and the slots after it lent to
 //! its children: no behaviour is moved out and back per visit, and no node can reach its own
 //! behaviour twice.
@@ -26,8 +26,9 @@ use super::trace::{NodeId, TickTrace};
 pub(crate) struct Slot<C> {
     pub behavior: Box<dyn Behavior<C>>,
     pub state: NodeState,
-    /// The ids of the node's children: its list in the [`Shape`], copied here so that a visit
-    /// lends it to the node's [`Cx`] as it is, without looking it up and checking its bounds.
+    /// Where the node's children are among the slots after it (a child's id minus the node's
+    /// id minus one): its list in the [`Shape`], kept here in this form so that a visit lends
+    /// it to the node's [`Cx`] as it is and a child's slot is found without arithmetic.
     pub children: Box<[u32]>,
     pub conditions: Option<Box<Conditions>>,
 }
