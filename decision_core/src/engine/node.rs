@@ -285,6 +285,24 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
+    /// Halts (if running) and resets every child but child `except`, in order: what a
+    /// reactive node does to the others when one child runs ([`halt_child`](Self::halt_child)
+    /// of each, in one pass over the children).
+    #[inline]
+    pub fn halt_children_except(&mut self, except: usize) {
+        let children = self.children;
+        for (k, &at) in children.iter().enumerate() {
+            if k == except {
+                continue;
+            }
+            match self.below.get_mut(at as usize) {
+                Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
+                Some(_) => self.halt_and_reset(self.id_at(at)),
+                None => {}
+            }
+        }
+    }
+
     /// [`halt_children_from`](Self::halt_children_from) from the first running child on,
     /// kept out of line: a completed round resets children that are not running.
     #[cold]
