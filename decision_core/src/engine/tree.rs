@@ -75,36 +75,49 @@ impl Conditions {
     }
 
     /// What the pre-conditions of a node in `state` decide: BT.CPP checks them only while
-    /// idle, and `_while` again while running (false then halts the node first).
+    /// idle, and `_while` again while running (false then halts the node first). A node
+    /// whose only pre-condition is `_while` (the usual guard) decides idle as it does
+    /// running, without the walk over the pre-conditions ([`Conditions::pre_idle`]).
     #[inline]
     fn pre(&self, state: NodeState, bbs: &mut Blackboards) -> Result<Pre, Fault> {
-        match state {
-            NodeState::Idle => {
-                let mut present = self.pre_present;
-                while present != 0 {
-                    let k = present.trailing_zeros() as usize;
-                    present &= present - 1;
-                    let Some(Some(script)) = self.pre.get(k) else {
-                        continue;
-                    };
-                    let holds = holds(script, bbs)?;
-                    let decided = match k {
-                        FAILURE_IF if holds => Status::Failure,
-                        SUCCESS_IF if holds => Status::Success,
-                        SKIP_IF if holds => Status::Skipped,
-                        WHILE if !holds => Status::Skipped,
-                        _ => continue,
-                    };
-                    return Ok(Pre::Decided(decided));
-                }
-                Ok(Pre::Tick)
-            }
-            NodeState::Running => match &self.pre[WHILE] {
-                Some(script) if !holds(script, bbs)? => Ok(Pre::HaltThenSkip),
-                _ => Ok(Pre::Tick),
-            },
-            NodeState::Success | NodeState::Failure => Ok(Pre::Tick),
+        let running = match state {
+            NodeState::Idle if self.pre_present != 1 << WHILE => return self.pre_idle(bbs),
+            NodeState::Idle => false,
+            NodeState::Running => true,
+            NodeState::Success | NodeState::Failure => return Ok(Pre::Tick),
+        };
+        match &self.pre[WHILE] {
+            Some(script) if !holds(script, bbs)? => Ok(if running {
+                Pre::HaltThenSkip
+            } else {
+                Pre::Decided(Status::Skipped)
+            }),
+            _ => Ok(Pre::Tick),
         }
+    }
+
+    /// What the pre-conditions of an idle node decide: the first that decides, in BT.CPP's
+    /// order.
+    #[inline]
+    fn pre_idle(&self, bbs: &mut Blackboards) -> Result<Pre, Fault> {
+        let mut present = self.pre_present;
+        while present != 0 {
+            let k = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let Some(Some(script)) = self.pre.get(k) else {
+                continue;
+            };
+            let holds = holds(script, bbs)?;
+            let decided = match k {
+                FAILURE_IF if holds => Status::Failure,
+                SUCCESS_IF if holds => Status::Success,
+                SKIP_IF if holds => Status::Skipped,
+                WHILE if !holds => Status::Skipped,
+                _ => continue,
+            };
+            return Ok(Pre::Decided(decided));
+        }
+        Ok(Pre::Tick)
     }
 
     /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
@@ -309,33 +322,41 @@ impl Arena {
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
-        let Slot {
-            behavior,
-            state,
-            children,
-            conditions,
-        } = slot;
-        let (behavior, children) = (behavior.as_mut(), &**children);
-        let Some(conditions) = conditions.as_deref() else {
-            return self.tick_behavior(behavior, state, children, below, id, ctx);
+        let Some(conditions) = slot.conditions.as_deref() else {
+            return self.tick_slot(slot, below, id, ctx);
         };
-        let pre = match conditions.pre(*state, &mut self.blackboards) {
+        let pre = match conditions.pre(slot.state, &mut self.blackboards) {
             Ok(pre) => pre,
             Err(fault) => return Err(self.shape.locate(id, fault)),
         };
         let status = match pre {
-            Pre::Tick => self.tick_behavior(behavior, state, children, below, id, ctx)?,
             Pre::Decided(status) => status,
+            Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
             Pre::HaltThenSkip => {
-                self.halt_parts(behavior, state, children, Some(conditions), below, id, ctx);
+                self.halt_slot(slot, below, id, ctx);
                 Status::Skipped
             }
         };
-        conditions
-            .post(status, &mut self.blackboards)
-            .map_err(|message| self.located(id, message))?;
-        *state = state.after(status);
+        if let Some(conditions) = slot.conditions.as_deref() {
+            conditions
+                .post(status, &mut self.blackboards)
+                .map_err(|message| self.located(id, message))?;
+        }
+        slot.state = slot.state.after(status);
         Ok(status)
+    }
+
+    /// Runs the behaviour of node `id`, whose slot is `slot`.
+    #[inline(always)]
+    fn tick_slot<C>(
+        &mut self,
+        slot: &mut Slot<C>,
+        below: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+    ) -> Result<Status, Fault> {
+        let behavior = slot.behavior.as_mut();
+        self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)
     }
 
     /// A script error of node `id`, located.
@@ -378,19 +399,7 @@ impl Arena {
     #[inline(never)]
     pub fn halt_node<C>(&mut self, from: &mut Behaviors<C>, id: u32, ctx: &mut C) {
         match from.split_first_mut() {
-            Some((slot, below)) => {
-                let behavior = slot.behavior.as_mut();
-                let conditions = slot.conditions.as_deref();
-                self.halt_parts(
-                    behavior,
-                    &mut slot.state,
-                    &slot.children,
-                    conditions,
-                    below,
-                    id,
-                    ctx,
-                );
-            }
+            Some((slot, below)) => self.halt_slot(slot, below, id, ctx),
             None => {
                 let error = self.shape.misplaced(id);
                 self.pending.get_or_insert(error);
@@ -398,18 +407,14 @@ impl Arena {
         }
     }
 
-    /// [`halt_node`](Self::halt_node) of a slot already taken apart.
-    #[allow(clippy::too_many_arguments)]
-    fn halt_parts<C>(
-        &mut self,
-        behavior: &mut dyn Behavior<C>,
-        state: &mut NodeState,
-        children: &[u32],
-        conditions: Option<&Conditions>,
-        below: &mut Behaviors<C>,
-        id: u32,
-        ctx: &mut C,
-    ) {
+    /// [`halt_node`](Self::halt_node) of node `id`, whose slot is `slot`.
+    fn halt_slot<C>(&mut self, slot: &mut Slot<C>, below: &mut Behaviors<C>, id: u32, ctx: &mut C) {
+        let Slot {
+            behavior,
+            state,
+            children,
+            conditions,
+        } = slot;
         behavior.halt(&mut Cx::new(self, ctx, below, id, *state, children));
         *state = NodeState::Idle;
         if let Some(conditions) = conditions
@@ -659,5 +664,59 @@ impl<C> Tree<C> {
     /// The root blackboard scope.
     pub fn root_scope(&self) -> ScopeId {
         self.root_scope
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Conditions, Pre, WHILE};
+    use crate::engine::NodeState;
+    use crate::engine::blackboard::{Blackboards, Value};
+    use crate::engine::script::Script;
+
+    /// An idle node whose only pre-condition is `_while` decides as the walk over every
+    /// pre-condition does: ticked when it holds, skipped when not, the same error when it
+    /// cannot be read as a condition.
+    #[test]
+    fn a_lone_while_decides_an_idle_node_as_the_walk_does() {
+        let values = [
+            None,
+            Some(Value::Int(3)),
+            Some(Value::Int(1)),
+            Some(Value::Int(7)),
+            Some(Value::Double(3.0)),
+            Some(Value::Bool(true)),
+            Some(Value::Str("3".to_owned())),
+            Some(Value::Str("x".to_owned())),
+        ];
+        for src in [
+            "x == 3",
+            "x",
+            "x > 1 && x < 5",
+            "x != 'x'",
+            "y := 1; x == 3",
+        ] {
+            for value in &values {
+                let mut bbs = Blackboards::new();
+                let root = bbs.new_root();
+                if let Some(value) = value {
+                    assert!(bbs.set(root, "x", value.clone()).is_ok());
+                }
+                let script = match Script::compile(src, &mut bbs, root) {
+                    Ok(script) => script,
+                    Err(e) => panic!("{src}: {e}"),
+                };
+                let mut conditions = Conditions::default();
+                conditions.pre[WHILE] = Some(script);
+                conditions.seal();
+                let words = |pre: Result<Pre, super::Fault>| match pre {
+                    Ok(pre) => format!("{pre:?}"),
+                    Err(fault) => format!("{:?}", fault.into_kind()),
+                };
+                let lone = words(conditions.pre(NodeState::Idle, &mut bbs));
+                let walk = words(conditions.pre_idle(&mut bbs));
+                assert_eq!(lone, walk, "{src} with x = {value:?}");
+            }
+        }
     }
 }

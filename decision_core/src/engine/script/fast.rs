@@ -115,7 +115,11 @@ impl Guard {
     /// Whether the guard holds; `None` where the general evaluator must decide.
     #[inline(always)]
     pub(crate) fn holds(self, bbs: &Blackboards) -> Option<bool> {
-        let l = of_value(bbs.get_slot(self.slot)?)?;
+        let l = match bbs.get_slot(self.slot)? {
+            // The usual entry first, read as `of_value` reads it.
+            &Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT => Fast::Num(i as f64),
+            v => of_value(v)?,
+        };
         compare(self.op, l, Fast::Num(self.x))
     }
 }
