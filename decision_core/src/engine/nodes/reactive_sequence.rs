@@ -47,9 +47,7 @@ impl<C> Behavior<C> for Reactive {
         let mut all_skipped = true;
         cx.set_running();
         for i in 0..n {
-            let status = cx.tick_child(i)?;
-            all_skipped &= status == Status::Skipped;
-            match status {
+            match cx.tick_child(i)? {
                 Status::Running => {
                     cx.halt_children_except(i);
                     return Ok(Status::Running);
@@ -59,7 +57,7 @@ impl<C> Behavior<C> for Reactive {
                     cx.halt_children();
                     return Ok(status);
                 }
-                _ => {}
+                _ => all_skipped = false,
             }
         }
         cx.halt_children();
