@@ -558,6 +558,7 @@ impl Blackboards {
     }
 
     /// The value in the slot; `None` if the entry is missing or was created without a value.
+    #[inline]
     pub fn get_slot(&self, slot: EntrySlot) -> Option<&Value> {
         self.entry(slot)
             .filter(|e| e.present)

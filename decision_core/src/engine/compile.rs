@@ -223,16 +223,15 @@ fn build<C: 'static>(
     arena.trace = TickTrace::new(b.behaviors.len());
     // Without errors every node got its behaviour.
     let parts = b.behaviors.into_iter().zip(b.conditions);
-    let slots = parts
-        .zip(&arena.shape.links)
-        .map(|((behavior, conditions), &links)| {
-            behavior.map(|behavior| Slot {
-                behavior,
-                state: NodeState::Idle,
-                links,
-                conditions,
-            })
-        });
+    let parts = parts.zip(&arena.shape.links).zip(0u32..);
+    let slots = parts.map(|(((behavior, conditions), links), id)| {
+        behavior.map(|behavior| Slot {
+            behavior,
+            state: NodeState::Idle,
+            children: positions_below(id, arena.shape.children_of(links)),
+            conditions,
+        })
+    });
     let Some(slots) = slots.collect::<Option<Vec<_>>>() else {
         return Err(vec![CompileError {
             span: None,
@@ -241,6 +240,14 @@ fn build<C: 'static>(
         }]);
     };
     Ok((arena, slots))
+}
+
+/// Where the children `ids` of node `id` are among the slots after its own (a child comes
+/// after its parent in preorder).
+fn positions_below(id: u32, ids: &[u32]) -> Box<[u32]> {
+    ids.iter()
+        .map(|&child| child.wrapping_sub(id).wrapping_sub(1))
+        .collect()
 }
 
 struct Builder<'r, C> {
@@ -333,6 +340,7 @@ impl<C: 'static> Builder<'_, C> {
             }
         }
         if !conditions.is_empty() {
+            conditions.seal();
             self.conditions[id as usize] = Some(Box::new(conditions));
         }
 

@@ -9,7 +9,7 @@
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
-use super::tree::{Arena, Behaviors, Links, Slot};
+use super::tree::{Arena, Behaviors, Slot};
 use std::any::Any;
 use std::cell::Cell;
 
@@ -113,7 +113,7 @@ pub enum Port {
 }
 
 /// What a node sees while it ticks: its children, its ports, the blackboard, the profile's
-/// context and the injected time. Kept to six words: a child's `Cx` is built on every visit.
+/// context and the injected time. Kept to seven words: a child's `Cx` is built on every visit.
 pub struct Cx<'t, C> {
     /// The shape, the blackboards, the trace and the time of this tick.
     pub(crate) arena: &'t mut Arena,
@@ -123,14 +123,13 @@ pub struct Cx<'t, C> {
     pub(crate) id: u32,
     /// This node's status; the engine stores it back after the node's tick or halt.
     pub(crate) state: NodeState,
-    /// This node's children are `shape.child_ids[children_start..][..child_count]`.
-    pub(crate) children_start: u32,
-    pub(crate) child_count: u32,
+    /// Where this node's children are in `below` (its slot's list).
+    pub(crate) children: &'t [u32],
 }
 
 impl<'t, C> Cx<'t, C> {
-    /// The context of node `id` (in `state`, with `links`) ticking or halting with the nodes
-    /// after it, `below`.
+    /// The context of node `id` (in `state`, with `children`) ticking or halting with the
+    /// nodes after it, `below`.
     #[inline(always)]
     pub(crate) fn new(
         arena: &'t mut Arena,
@@ -138,7 +137,7 @@ impl<'t, C> Cx<'t, C> {
         below: &'t mut Behaviors<C>,
         id: u32,
         state: NodeState,
-        links: Links,
+        children: &'t [u32],
     ) -> Self {
         Self {
             arena,
@@ -146,8 +145,7 @@ impl<'t, C> Cx<'t, C> {
             below,
             id,
             state,
-            children_start: links.children_start,
-            child_count: links.child_count,
+            children,
         }
     }
 
@@ -198,15 +196,19 @@ impl<'t, C> Cx<'t, C> {
     /// Number of children.
     #[inline]
     pub fn child_count(&self) -> usize {
-        self.child_count as usize
+        self.children.len()
     }
 
     /// The id of child `i` (`u32::MAX`, which no tick reaches, when there is no such child).
     #[inline(always)]
     fn child(&self, i: usize) -> u32 {
-        self.arena
-            .shape
-            .child_id(self.children_start, self.child_count as usize, i)
+        self.children.get(i).map_or(u32::MAX, |&at| self.id_at(at))
+    }
+
+    /// The id of the node at position `at` in `below`.
+    #[inline(always)]
+    fn id_at(&self, at: u32) -> u32 {
+        self.id.wrapping_add(1).wrapping_add(at)
     }
 
     /// The slot of descendant `node` among those below this node.
@@ -239,7 +241,14 @@ impl<'t, C> Cx<'t, C> {
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
-        self.tick_descendant(self.child(i))
+        match self.children.get(i) {
+            Some(&at) => {
+                let child = self.id_at(at);
+                let from = self.below.get_mut(at as usize..).unwrap_or_default();
+                self.arena.tick_node(from, child, self.ctx)
+            }
+            None => Err(self.arena.misplaced_visit(u32::MAX)),
+        }
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
@@ -266,17 +275,29 @@ impl<'t, C> Cx<'t, C> {
     /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        let links = Links {
-            children_start: self.children_start,
-            child_count: self.child_count,
-        };
-        let id = self.id;
-        let children = self.arena.shape.children_of(&links);
-        for (i, &child) in children.iter().enumerate().skip(first) {
-            let offset = child.wrapping_sub(id).wrapping_sub(1) as usize;
-            match self.below.get_mut(offset) {
+        let children = self.children;
+        for (i, &at) in children.iter().enumerate().skip(first) {
+            match self.below.get_mut(at as usize) {
                 Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
                 Some(_) => return self.halt_each_child_from(i),
+                None => {}
+            }
+        }
+    }
+
+    /// Halts (if running) and resets every child but child `except`, in order: what a
+    /// reactive node does to the others when one child runs ([`halt_child`](Self::halt_child)
+    /// of each, in one pass over the children).
+    #[inline]
+    pub fn halt_children_except(&mut self, except: usize) {
+        let children = self.children;
+        for (k, &at) in children.iter().enumerate() {
+            if k == except {
+                continue;
+            }
+            match self.below.get_mut(at as usize) {
+                Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
+                Some(_) => self.halt_and_reset(self.id_at(at)),
                 None => {}
             }
         }
@@ -287,7 +308,7 @@ impl<'t, C> Cx<'t, C> {
     #[cold]
     #[inline(never)]
     fn halt_each_child_from(&mut self, first: usize) {
-        for i in first..self.child_count as usize {
+        for i in first..self.children.len() {
             self.halt_and_reset(self.child(i));
         }
     }
@@ -295,15 +316,10 @@ impl<'t, C> Cx<'t, C> {
     /// The id of child `k` of child `i` (`u32::MAX` when there is none).
     #[inline]
     fn grandchild(&self, i: usize, k: usize) -> u32 {
-        match self.slot(self.child(i)) {
-            Some(slot) => {
-                let links = slot.links;
-                self.arena
-                    .shape
-                    .child_id(links.children_start, links.child_count(), k)
-            }
-            None => u32::MAX,
-        }
+        let child = self.child(i);
+        self.slot(child)
+            .and_then(|slot| slot.children.get(k))
+            .map_or(u32::MAX, |&at| child.wrapping_add(1).wrapping_add(at))
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
@@ -402,7 +418,18 @@ impl<'t, C> Cx<'t, C> {
     }
 
     /// An input port as a bool.
+    #[inline]
     pub fn get_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
+        match self.get(port) {
+            Some(Value::Bool(b)) => Ok(*b),
+            _ => self.converted_bool(port, name),
+        }
+    }
+
+    /// [`get_bool`](Self::get_bool) of a port that holds no bool (out of line: ports read
+    /// bools).
+    #[inline(never)]
+    fn converted_bool(&self, port: &Port, name: &str) -> Result<bool, String> {
         self.input(port, name)?
             .as_bool()
             .map_err(|e| format!("port `{name}`: {e}"))

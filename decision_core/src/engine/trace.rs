@@ -69,6 +69,7 @@ impl TickTrace {
 
     /// Starts a new tick at time `now`: forgets the previous one in O(1) (plus clearing two
     /// `Vec`s of `Copy` items, which keeps their capacity).
+    #[inline]
     pub(crate) fn begin(&mut self, now: f64) {
         self.entries.clear();
         self.tick_number += 1;

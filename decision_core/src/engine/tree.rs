@@ -9,7 +9,7 @@
 //! A compiled tree is two parts: its [`Arena`] (the [`Shape`]: links, child lists,
 //! conditions, labels, fixed after compiling; and what ticking changes: blackboards, trace,
 //! time) and its [`Slot`]s, one per node in preorder: the node's behaviour, its
-//! [`NodeState`] and its links, side by side for the visit. A node's descendants come after
+//! [`NodeState`] and where its children are, side by side for the visit. A node's descendants come after
 //! it in preorder, so a node ticks with its own slot borrowed and the slots after it lent to
 //! its children: no behaviour is moved out and back per visit, and no node can reach its own
 //! behaviour twice.
@@ -21,12 +21,15 @@ use super::script::Script;
 use super::spec::TreeSpec;
 use super::trace::{NodeId, TickTrace};
 
-/// One node as the tick loop holds it: its behaviour, its status between ticks, its links and
-/// its pre/post-condition scripts (most nodes have none).
+/// One node as the tick loop holds it: its behaviour, its status between ticks, its children
+/// and its pre/post-condition scripts (most nodes have none).
 pub(crate) struct Slot<C> {
     pub behavior: Box<dyn Behavior<C>>,
     pub state: NodeState,
-    pub links: Links,
+    /// Where the node's children are among the slots after it (a child's id minus the node's
+    /// id minus one): its list in the [`Shape`], kept here in this form so that a visit lends
+    /// it to the node's [`Cx`] as it is and a child's slot is found without arithmetic.
+    pub children: Box<[u32]>,
     pub conditions: Option<Box<Conditions>>,
 }
 
@@ -42,6 +45,8 @@ pub(crate) struct Conditions {
     pub on_failure: Option<Script>,
     pub post: Option<Script>,
     pub on_halted: Option<Script>,
+    /// Bit `k` is set when `pre[k]` holds a script ([`Conditions::seal`] sets it).
+    pub pre_present: u8,
 }
 
 pub(crate) const FAILURE_IF: usize = 0;
@@ -50,6 +55,16 @@ pub(crate) const SKIP_IF: usize = 2;
 pub(crate) const WHILE: usize = 3;
 
 impl Conditions {
+    /// Records which pre-conditions are present, once they are all set.
+    pub fn seal(&mut self) {
+        self.pre_present = self
+            .pre
+            .iter()
+            .enumerate()
+            .filter(|(_, script)| script.is_some())
+            .fold(0, |mask, (k, _)| mask | 1 << k);
+    }
+
     /// Whether any script is present.
     pub fn is_empty(&self) -> bool {
         self.pre.iter().all(Option::is_none)
@@ -59,37 +74,50 @@ impl Conditions {
             && self.on_halted.is_none()
     }
 
-    /// The status decided by a pre-condition of a node in `state`, and whether `_while`
-    /// turned false while it was running (it is halted first then).
-    fn pre(
-        &self,
-        state: NodeState,
-        bbs: &mut Blackboards,
-    ) -> Result<(Option<Status>, bool), String> {
-        match state {
-            NodeState::Idle => {
-                for (k, script) in self.pre.iter().enumerate() {
-                    let Some(script) = script else { continue };
-                    let holds = holds(script, bbs)?;
-                    let decided = match k {
-                        FAILURE_IF if holds => Some(Status::Failure),
-                        SUCCESS_IF if holds => Some(Status::Success),
-                        SKIP_IF if holds => Some(Status::Skipped),
-                        WHILE if !holds => Some(Status::Skipped),
-                        _ => None,
-                    };
-                    if decided.is_some() {
-                        return Ok((decided, false));
-                    }
-                }
-                Ok((None, false))
-            }
-            NodeState::Running => match &self.pre[WHILE] {
-                Some(script) if !holds(script, bbs)? => Ok((Some(Status::Skipped), true)),
-                _ => Ok((None, false)),
-            },
-            NodeState::Success | NodeState::Failure => Ok((None, false)),
+    /// What the pre-conditions of a node in `state` decide: BT.CPP checks them only while
+    /// idle, and `_while` again while running (false then halts the node first). A node
+    /// whose only pre-condition is `_while` (the usual guard) decides idle as it does
+    /// running, without the walk over the pre-conditions ([`Conditions::pre_idle`]).
+    #[inline]
+    fn pre(&self, state: NodeState, bbs: &mut Blackboards) -> Result<Pre, Fault> {
+        let running = match state {
+            NodeState::Idle if self.pre_present != 1 << WHILE => return self.pre_idle(bbs),
+            NodeState::Idle => false,
+            NodeState::Running => true,
+            NodeState::Success | NodeState::Failure => return Ok(Pre::Tick),
+        };
+        match &self.pre[WHILE] {
+            Some(script) if !holds(script, bbs)? => Ok(if running {
+                Pre::HaltThenSkip
+            } else {
+                Pre::Decided(Status::Skipped)
+            }),
+            _ => Ok(Pre::Tick),
         }
+    }
+
+    /// What the pre-conditions of an idle node decide: the first that decides, in BT.CPP's
+    /// order.
+    #[inline]
+    fn pre_idle(&self, bbs: &mut Blackboards) -> Result<Pre, Fault> {
+        let mut present = self.pre_present;
+        while present != 0 {
+            let k = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let Some(Some(script)) = self.pre.get(k) else {
+                continue;
+            };
+            let holds = holds(script, bbs)?;
+            let decided = match k {
+                FAILURE_IF if holds => Status::Failure,
+                SUCCESS_IF if holds => Status::Success,
+                SKIP_IF if holds => Status::Skipped,
+                WHILE if !holds => Status::Skipped,
+                _ => continue,
+            };
+            return Ok(Pre::Decided(decided));
+        }
+        Ok(Pre::Tick)
     }
 
     /// `_onSuccess` / `_onFailure`, then `_post`, after a completed result.
@@ -108,12 +136,34 @@ impl Conditions {
     }
 }
 
-/// Whether the condition `script` holds (an error in words names the script).
-#[inline]
-fn holds(script: &Script, bbs: &mut Blackboards) -> Result<bool, String> {
+/// What a node's pre-conditions decide before its tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pre {
+    /// None decided: the node ticks.
+    Tick,
+    /// A pre-condition decided the node's result; it does not tick.
+    Decided(Status),
+    /// `_while` turned false while the node was running: it is halted, then skipped.
+    HaltThenSkip,
+}
+
+/// Whether the condition `script` holds (a fault in words names the script). The usual guard
+/// is decided in line by the script's fast path, the rest by its general evaluator.
+#[inline(always)]
+fn holds(script: &Script, bbs: &mut Blackboards) -> Result<bool, Fault> {
+    match script.quick_bool(bbs) {
+        Some(holds) => Ok(holds),
+        None => holds_in_general(script, bbs),
+    }
+}
+
+/// [`holds`] by the script's general evaluator.
+#[cold]
+#[inline(never)]
+fn holds_in_general(script: &Script, bbs: &mut Blackboards) -> Result<bool, Fault> {
     script
         .eval_bool(bbs)
-        .map_err(|e| format!("script `{}`: {}", script.source(), e.message))
+        .map_err(|e| Fault::from(format!("script `{}`: {}", script.source(), e.message)))
 }
 
 /// Runs `script` if there is one (an error in words names the script).
@@ -127,7 +177,7 @@ fn run(script: &Option<Script>, bbs: &mut Blackboards) -> Result<(), String> {
     }
 }
 
-/// Where a node's children are (kept in the node's slot too, for the visit).
+/// Where a node's children are in the shape's list of child ids.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Links {
     /// The node's children are `child_ids[children_start..][..child_count]`.
@@ -153,18 +203,6 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// The id of child `i` of a node whose `child_count` children start at `children_start`
-    /// in `child_ids` (`u32::MAX`, which no tick reaches, when there is no such child).
-    #[inline(always)]
-    pub fn child_id(&self, children_start: u32, child_count: usize, i: usize) -> u32 {
-        if i < child_count {
-            let at = children_start as usize + i;
-            self.child_ids.get(at).copied().unwrap_or(u32::MAX)
-        } else {
-            u32::MAX
-        }
-    }
-
     /// The ids of node `id`'s children (empty for an unknown id).
     #[inline]
     pub fn children(&self, id: u32) -> &[u32] {
@@ -255,7 +293,7 @@ impl Arena {
         };
         let status = if slot.conditions.is_none() {
             let behavior = slot.behavior.as_mut();
-            self.tick_behavior(behavior, &mut slot.state, slot.links, below, id, ctx)?
+            self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)?
         } else {
             self.tick_with_conditions(slot, below, id, ctx)?
         };
@@ -263,6 +301,15 @@ impl Arena {
             self.trace.record(id, status);
         }
         Ok(status)
+    }
+
+    /// A visit of node `id` whose slot is not below its parent's (a broken tree, or a child
+    /// position beyond the children: `u32::MAX`): counted, and the tick's error.
+    #[cold]
+    #[inline(never)]
+    pub fn misplaced_visit(&mut self, id: u32) -> Fault {
+        self.visits += 1;
+        Fault::below(self.shape.misplaced(id))
     }
 
     /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
@@ -275,31 +322,41 @@ impl Arena {
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
-        let Slot {
-            behavior,
-            state,
-            links,
-            conditions,
-        } = slot;
-        let (behavior, links) = (behavior.as_mut(), *links);
-        let Some(conditions) = conditions.as_deref() else {
-            return self.tick_behavior(behavior, state, links, below, id, ctx);
+        let Some(conditions) = slot.conditions.as_deref() else {
+            return self.tick_slot(slot, below, id, ctx);
         };
-        let (decided, halt_first) = conditions
-            .pre(*state, &mut self.blackboards)
-            .map_err(|message| self.located(id, message))?;
-        if halt_first {
-            self.halt_parts(behavior, state, links, Some(conditions), below, id, ctx);
+        let pre = match conditions.pre(slot.state, &mut self.blackboards) {
+            Ok(pre) => pre,
+            Err(fault) => return Err(self.shape.locate(id, fault)),
+        };
+        let status = match pre {
+            Pre::Decided(status) => status,
+            Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
+            Pre::HaltThenSkip => {
+                self.halt_slot(slot, below, id, ctx);
+                Status::Skipped
+            }
+        };
+        if let Some(conditions) = slot.conditions.as_deref() {
+            conditions
+                .post(status, &mut self.blackboards)
+                .map_err(|message| self.located(id, message))?;
         }
-        let status = match decided {
-            Some(status) => status,
-            None => self.tick_behavior(behavior, state, links, below, id, ctx)?,
-        };
-        conditions
-            .post(status, &mut self.blackboards)
-            .map_err(|message| self.located(id, message))?;
-        *state = state.after(status);
+        slot.state = slot.state.after(status);
         Ok(status)
+    }
+
+    /// Runs the behaviour of node `id`, whose slot is `slot`.
+    #[inline(always)]
+    fn tick_slot<C>(
+        &mut self,
+        slot: &mut Slot<C>,
+        below: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+    ) -> Result<Status, Fault> {
+        let behavior = slot.behavior.as_mut();
+        self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)
     }
 
     /// A script error of node `id`, located.
@@ -316,12 +373,12 @@ impl Arena {
         &mut self,
         behavior: &mut dyn Behavior<C>,
         state: &mut NodeState,
-        links: Links,
+        children: &[u32],
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
-        let mut cx = Cx::new(self, ctx, below, id, *state, links);
+        let mut cx = Cx::new(self, ctx, below, id, *state, children);
         let result = behavior.tick(&mut cx);
         match result {
             Ok(status) => {
@@ -342,19 +399,7 @@ impl Arena {
     #[inline(never)]
     pub fn halt_node<C>(&mut self, from: &mut Behaviors<C>, id: u32, ctx: &mut C) {
         match from.split_first_mut() {
-            Some((slot, below)) => {
-                let behavior = slot.behavior.as_mut();
-                let conditions = slot.conditions.as_deref();
-                self.halt_parts(
-                    behavior,
-                    &mut slot.state,
-                    slot.links,
-                    conditions,
-                    below,
-                    id,
-                    ctx,
-                );
-            }
+            Some((slot, below)) => self.halt_slot(slot, below, id, ctx),
             None => {
                 let error = self.shape.misplaced(id);
                 self.pending.get_or_insert(error);
@@ -362,19 +407,15 @@ impl Arena {
         }
     }
 
-    /// [`halt_node`](Self::halt_node) of a slot already taken apart.
-    #[allow(clippy::too_many_arguments)]
-    fn halt_parts<C>(
-        &mut self,
-        behavior: &mut dyn Behavior<C>,
-        state: &mut NodeState,
-        links: Links,
-        conditions: Option<&Conditions>,
-        below: &mut Behaviors<C>,
-        id: u32,
-        ctx: &mut C,
-    ) {
-        behavior.halt(&mut Cx::new(self, ctx, below, id, *state, links));
+    /// [`halt_node`](Self::halt_node) of node `id`, whose slot is `slot`.
+    fn halt_slot<C>(&mut self, slot: &mut Slot<C>, below: &mut Behaviors<C>, id: u32, ctx: &mut C) {
+        let Slot {
+            behavior,
+            state,
+            children,
+            conditions,
+        } = slot;
+        behavior.halt(&mut Cx::new(self, ctx, below, id, *state, children));
         *state = NodeState::Idle;
         if let Some(conditions) = conditions
             && let Err(message) = run(&conditions.on_halted, &mut self.blackboards)
@@ -623,5 +664,59 @@ impl<C> Tree<C> {
     /// The root blackboard scope.
     pub fn root_scope(&self) -> ScopeId {
         self.root_scope
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Conditions, Pre, WHILE};
+    use crate::engine::NodeState;
+    use crate::engine::blackboard::{Blackboards, Value};
+    use crate::engine::script::Script;
+
+    /// An idle node whose only pre-condition is `_while` decides as the walk over every
+    /// pre-condition does: ticked when it holds, skipped when not, the same error when it
+    /// cannot be read as a condition.
+    #[test]
+    fn a_lone_while_decides_an_idle_node_as_the_walk_does() {
+        let values = [
+            None,
+            Some(Value::Int(3)),
+            Some(Value::Int(1)),
+            Some(Value::Int(7)),
+            Some(Value::Double(3.0)),
+            Some(Value::Bool(true)),
+            Some(Value::Str("3".to_owned())),
+            Some(Value::Str("x".to_owned())),
+        ];
+        for src in [
+            "x == 3",
+            "x",
+            "x > 1 && x < 5",
+            "x != 'x'",
+            "y := 1; x == 3",
+        ] {
+            for value in &values {
+                let mut bbs = Blackboards::new();
+                let root = bbs.new_root();
+                if let Some(value) = value {
+                    assert!(bbs.set(root, "x", value.clone()).is_ok());
+                }
+                let script = match Script::compile(src, &mut bbs, root) {
+                    Ok(script) => script,
+                    Err(e) => panic!("{src}: {e}"),
+                };
+                let mut conditions = Conditions::default();
+                conditions.pre[WHILE] = Some(script);
+                conditions.seal();
+                let words = |pre: Result<Pre, super::Fault>| match pre {
+                    Ok(pre) => format!("{pre:?}"),
+                    Err(fault) => format!("{:?}", fault.into_kind()),
+                };
+                let lone = words(conditions.pre(NodeState::Idle, &mut bbs));
+                let walk = words(conditions.pre_idle(&mut bbs));
+                assert_eq!(lone, walk, "{src} with x = {value:?}");
+            }
+        }
     }
 }

@@ -47,13 +47,9 @@ impl<C> Behavior<C> for Reactive {
         let mut all_skipped = true;
         cx.set_running();
         for i in 0..n {
-            let status = cx.tick_child(i)?;
-            all_skipped &= status == Status::Skipped;
-            match status {
+            match cx.tick_child(i)? {
                 Status::Running => {
-                    for k in (0..n).filter(|&k| k != i) {
-                        cx.halt_child(k);
-                    }
+                    cx.halt_children_except(i);
                     return Ok(Status::Running);
                 }
                 Status::Skipped => cx.halt_child(i),
@@ -61,7 +57,7 @@ impl<C> Behavior<C> for Reactive {
                     cx.halt_children();
                     return Ok(status);
                 }
-                _ => {}
+                _ => all_skipped = false,
             }
         }
         cx.halt_children();
@@ -70,5 +66,38 @@ impl<C> Behavior<C> for Reactive {
             (false, Status::Failure) => Status::Success,
             (false, _) => Status::Failure,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::test_support::*;
+    use crate::engine::{NodeId, NodeState, Status};
+
+    /// When a child runs, every other child is halted (if running) and reset, the ones before
+    /// it and after it, and the running child keeps running.
+    #[test]
+    fn a_running_child_halts_and_resets_every_other_child() {
+        let mut t = build(node("ReactiveSequence", vec![act("a"), act("b"), act("c")]));
+        let mut ctx = Ctx::default();
+        ctx.ret("a", Status::Success).ret("b", Status::Running);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!(t.state(NodeId(2)), NodeState::Running);
+        // Now `a` runs: `b` is halted once and reset, `c` was never started.
+        ctx.ret("a", Status::Running);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!((ctx.halts("a"), ctx.halts("b"), ctx.halts("c")), (0, 1, 0));
+        assert_eq!(t.state(NodeId(1)), NodeState::Running);
+        assert_eq!(t.state(NodeId(2)), NodeState::Idle);
+        assert_eq!(t.state(NodeId(3)), NodeState::Idle);
+        // `a` succeeds and `c` runs: `a` (completed) is reset, `b` succeeds and is reset.
+        ctx.ret("a", Status::Success)
+            .ret("b", Status::Success)
+            .ret("c", Status::Running);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!((ctx.halts("a"), ctx.halts("b"), ctx.halts("c")), (0, 1, 0));
+        assert_eq!(t.state(NodeId(1)), NodeState::Idle);
+        assert_eq!(t.state(NodeId(2)), NodeState::Idle);
+        assert_eq!(t.state(NodeId(3)), NodeState::Running);
     }
 }

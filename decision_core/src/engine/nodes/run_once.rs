@@ -7,7 +7,8 @@
 //! | completed, `then_skip` true (default) | not ticked | `Skipped` |
 //! | completed, `then_skip` false | not ticked | the remembered result |
 //!
-//! `then_skip` is read on every tick (an unreadable value counts as true). Halting halts the
+//! `then_skip` is read on every tick after the completion (an unreadable value counts as true; a
+//! read changes nothing, so the ticks before it need not read it). Halting halts the
 //! running child but keeps the memory: a completed RunOnce stays completed.
 
 use crate::engine::blackboard::EntryType;
@@ -45,8 +46,8 @@ pub struct RunOnce {
 
 impl<C> Behavior<C> for RunOnce {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        let skip = cx.get_bool(&self.then_skip, "then_skip").unwrap_or(true);
         if let Some(result) = self.done {
+            let skip = cx.get_bool(&self.then_skip, "then_skip").unwrap_or(true);
             return Ok(if skip { Status::Skipped } else { result });
         }
         cx.set_running();
@@ -67,8 +68,39 @@ impl<C> Behavior<C> for RunOnce {
 mod tests {
     use serde_json::json;
 
+    use crate::engine::blackboard::Value;
     use crate::engine::test_support::*;
     use crate::engine::{NodeId, NodeState, Status};
+
+    /// `then_skip` bound to an entry reads as any bool port: a bool as it is (the port's fast
+    /// path), else converted (ints 0 and 1, bool words); an unreadable value counts as true.
+    #[test]
+    fn then_skip_from_an_entry_reads_as_a_bool_port() {
+        let cases = [
+            (Value::Bool(true), true),
+            (Value::Bool(false), false),
+            (Value::Int(0), false),
+            (Value::Int(1), true),
+            (Value::Int(2), true),
+            (Value::Double(0.0), false),
+            (Value::Str("false".to_owned()), false),
+            (Value::Str("x".to_owned()), true),
+        ];
+        for (value, skips) in cases {
+            let spec = dec("RunOnce", json!({ "then_skip": "{skip}" }), act("a"));
+            let mut t = build_untyped(spec, &["skip"]);
+            put(&mut t, "skip", value.clone());
+            let mut ctx = Ctx::default();
+            ctx.ret("a", Status::Success);
+            assert_eq!(t.tick(&mut ctx, 0.0), Status::Success, "{value:?}");
+            let then = if skips {
+                Status::Skipped
+            } else {
+                Status::Success
+            };
+            assert_eq!(t.tick(&mut ctx, 0.0), then, "{value:?}");
+        }
+    }
 
     #[test]
     fn then_skip_skips_forever_after_the_first_completion() {

@@ -124,8 +124,12 @@ impl LiteralCase {
 pub struct Switch {
     variable: Port,
     cases: Vec<Port>,
-    /// Each case when it is a literal (most are): compared with an int variable directly.
-    literal_cases: Vec<Option<LiteralCase>>,
+    /// The cases when every one is a literal (the usual switch): compared with an int
+    /// variable directly.
+    literal_cases: Option<Vec<LiteralCase>>,
+    /// The cases as 32-bit ints when every one is an int literal: a variable in that range
+    /// picks the first equal one, as [`LiteralCase::matches_int`] decides.
+    int_cases: Option<Box<[i32]>>,
     running: Option<usize>,
     variable_text: String,
     case_text: String,
@@ -143,11 +147,15 @@ impl Switch {
                 }),
                 _ => None,
             })
-            .collect();
+            .collect::<Option<Vec<_>>>();
+        let int_cases = literal_cases
+            .as_ref()
+            .and_then(|cases| cases.iter().map(|case| case.int).collect());
         Self {
             variable,
             cases,
             literal_cases,
+            int_cases,
             running: None,
             variable_text: String::new(),
             case_text: String::new(),
@@ -161,14 +169,10 @@ impl Switch {
             return default;
         };
         if let Value::Int(v) = *value
-            && self.literal_cases.iter().all(Option::is_some)
+            && let Some(picked) = self.pick_int(v)
         {
             // The usual game-state switch: an int against literal cases, no text needed.
-            return self
-                .literal_cases
-                .iter()
-                .position(|case| case.is_some_and(|c| c.matches_int(v)))
-                .unwrap_or(default);
+            return picked.unwrap_or(default);
         }
         let variable = text_of(value, &mut self.variable_text);
         for (k, port) in self.cases.iter().enumerate() {
@@ -179,6 +183,19 @@ impl Switch {
             }
         }
         default
+    }
+}
+
+impl Switch {
+    /// The case an int variable `v` picks (`Some(None)`: none, the default) when every case
+    /// is a literal; `None` when the cases need their text.
+    #[inline]
+    fn pick_int(&self, v: i64) -> Option<Option<usize>> {
+        if let (Some(ints), Ok(v)) = (&self.int_cases, i32::try_from(v)) {
+            return Some(ints.iter().position(|&case| case == v));
+        }
+        let literal_cases = self.literal_cases.as_ref()?;
+        Some(literal_cases.iter().position(|case| case.matches_int(v)))
     }
 }
 
@@ -216,8 +233,9 @@ impl<C> Behavior<C> for Switch {
 mod tests {
     use serde_json::json;
 
-    use super::{LiteralCase, case_matches, whole_int, whole_real};
+    use super::{LiteralCase, Switch, case_matches, whole_int, whole_real};
     use crate::engine::blackboard::Value;
+    use crate::engine::node::Port;
     use crate::engine::test_support::*;
     use crate::engine::test_support::{build_untyped, compile_errors, put};
     use crate::engine::{NodeId, NodeState, Status};
@@ -469,5 +487,48 @@ mod tests {
                 .any(|e| e.contains("missing required port `case_2`")),
             "{errors:?}"
         );
+    }
+
+    /// Int cases compared as 32-bit ints pick what the literal cases pick for every int.
+    #[test]
+    fn int_cases_pick_as_the_literal_cases_do() {
+        let texts = [
+            vec!["0", "1", "2", "3", "4"],
+            vec!["-5", "2147483647", "-2147483648", "7", "7"],
+            vec!["1", "1.0", "2"],
+        ];
+        for cases in texts {
+            let ports = cases
+                .iter()
+                .map(|text| Port::Literal(Value::Str((*text).to_owned())))
+                .collect();
+            let switch = Switch::new(Port::Missing, ports);
+            let Some(literal_cases) = switch.literal_cases.as_ref() else {
+                panic!("{cases:?} are literals");
+            };
+            let values = [
+                0,
+                1,
+                2,
+                3,
+                4,
+                5,
+                7,
+                -5,
+                -1,
+                i64::from(i32::MAX),
+                i64::from(i32::MIN),
+            ];
+            let beyond = [
+                i64::from(i32::MAX) + 1,
+                i64::from(i32::MIN) - 1,
+                i64::MAX,
+                i64::MIN,
+            ];
+            for v in values.into_iter().chain(beyond) {
+                let literal = literal_cases.iter().position(|case| case.matches_int(v));
+                assert_eq!(switch.pick_int(v), Some(literal), "{cases:?} with {v}");
+            }
+        }
     }
 }

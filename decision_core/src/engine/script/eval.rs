@@ -165,12 +165,21 @@ impl Program {
         slots: &[EntrySlot],
         bbs: &mut Blackboards,
     ) -> Result<bool, ScriptError> {
-        if let [only] = self.statements[..]
-            && let Some(b) = self.operand_truth(only, slots, bbs)
-        {
+        if let Some(b) = self.quick_bool(slots, bbs) {
             return Ok(b);
         }
         self.run_bool_slow(slots, bbs)
+    }
+
+    /// [`Program::run_bool`] by the fast path alone, for a one-statement condition (the usual
+    /// guard); `None` when only the general evaluator can decide (it then gives the result or
+    /// the error). Reads the blackboard without changing it.
+    #[inline(always)]
+    pub(crate) fn quick_bool(&self, slots: &[EntrySlot], bbs: &Blackboards) -> Option<bool> {
+        match self.statements[..] {
+            [only] => self.operand_truth(only, slots, bbs),
+            _ => None,
+        }
     }
 
     #[cold]

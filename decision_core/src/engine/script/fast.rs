@@ -89,6 +89,41 @@ pub(crate) fn plan(nodes: &[Node]) -> Vec<FNode> {
         .collect()
 }
 
+/// A bound one-statement condition `key op number` (the usual guard, `state == 3`): the
+/// entry's slot and the number at hand, so that [`Guard::holds`] reads the entry without
+/// walking the program. It decides as [`Program::quick_bool`] does on the same script.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Guard {
+    op: CmpOp,
+    slot: EntrySlot,
+    x: f64,
+}
+
+impl Guard {
+    /// The guard `program` is once bound to `slots`, if it is one.
+    pub(crate) fn of(program: &Program, slots: &[EntrySlot]) -> Option<Guard> {
+        let [only] = program.statements[..] else {
+            return None;
+        };
+        let FNode::CmpKeyNum(op, key, x) = *program.fast.get(only as usize)? else {
+            return None;
+        };
+        let slot = *slots.get(key as usize)?;
+        Some(Guard { op, slot, x })
+    }
+
+    /// Whether the guard holds; `None` where the general evaluator must decide.
+    #[inline(always)]
+    pub(crate) fn holds(self, bbs: &Blackboards) -> Option<bool> {
+        let l = match bbs.get_slot(self.slot)? {
+            // The usual entry first, read as `of_value` reads it.
+            &Value::Int(i) if i.unsigned_abs() <= MAX_EXACT_INT => Fast::Num(i as f64),
+            v => of_value(v)?,
+        };
+        compare(self.op, l, Fast::Num(self.x))
+    }
+}
+
 /// A value as the fast path sees it: a number as `Value::as_double` reads it, or a string.
 #[derive(Clone, Copy)]
 pub(crate) enum Fast<'a> {

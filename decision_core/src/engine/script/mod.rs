@@ -46,6 +46,8 @@ pub struct Script {
     source: String,
     program: parser::Program,
     slots: Vec<EntrySlot>,
+    /// The script as a bound guard, if it is one (see [`fast::Guard`]).
+    guard: Option<fast::Guard>,
 }
 
 impl Script {
@@ -56,6 +58,7 @@ impl Script {
             source: src.to_owned(),
             program: parser::parse(src)?,
             slots: Vec::new(),
+            guard: None,
         })
     }
 
@@ -113,6 +116,7 @@ impl Script {
             };
             slots.push(slot);
         }
+        self.guard = fast::Guard::of(&self.program, &slots);
         self.slots = slots;
         Ok(())
     }
@@ -127,6 +131,17 @@ impl Script {
     #[inline]
     pub fn eval_bool(&self, bbs: &mut Blackboards) -> Result<bool, ScriptError> {
         self.program.run_bool(&self.slots, bbs)
+    }
+
+    /// [`eval_bool`](Self::eval_bool) when it can be decided without doubt on the fast path
+    /// (a one-statement condition such as `state == 3` on a number entry), else `None`: the
+    /// caller then runs `eval_bool`, which gives the same result or the error.
+    #[inline(always)]
+    pub fn quick_bool(&self, bbs: &Blackboards) -> Option<bool> {
+        match self.guard {
+            Some(guard) => guard.holds(bbs),
+            None => self.program.quick_bool(&self.slots, bbs),
+        }
     }
 }
 

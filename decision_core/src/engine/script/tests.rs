@@ -580,6 +580,9 @@ fn fast_path_agrees_with_the_general_evaluator() {
                     );
                     assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{ctx}");
                     let general_bool = general.and_then(|v| eval::condition(&v));
+                    if let Some(quick) = script.quick_bool(&bbs) {
+                        assert_eq!(Ok(quick), general_bool, "quick: {ctx}");
+                    }
                     assert_eq!(script.eval_bool(&mut bbs), general_bool, "{ctx}");
                 }
             }
