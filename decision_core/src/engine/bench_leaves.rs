@@ -39,16 +39,10 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
                 }
                 _ => None,
             };
-            let expect = b.port("expect");
-            let expect_literal = match expect {
-                Port::Literal(Value::Int(i)) => Some(i),
-                _ => None,
-            };
             Ok(Box::new(CheckKey {
                 key: b.port("key"),
                 entry,
-                expect,
-                expect_literal,
+                expect: b.port("expect"),
             }))
         },
     );
@@ -75,43 +69,30 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     });
 }
 
-/// `CheckKey`: the compared entry, pre-resolved when the key is a literal, and the expected
-/// value, read once when it is a literal.
+/// `CheckKey`: the compared entry, pre-resolved when the key is a literal.
 pub struct CheckKey {
     key: Port,
     entry: Option<EntrySlot>,
     expect: Port,
-    expect_literal: Option<i64>,
-}
-
-impl CheckKey {
-    /// The entry the `key` port names when it is not a literal (`None`: no valid key); out of
-    /// line, as most keys are literals.
-    #[cold]
-    #[inline(never)]
-    fn entry_of_key<C>(&self, cx: &mut Cx<'_, C>) -> Result<Option<EntrySlot>, Fault> {
-        let name = cx
-            .get(&self.key)
-            .ok_or("input port `key` has no value")?
-            .to_string_value()
-            .map_err(|e| e.to_string())?;
-        let scope = cx.scope();
-        Ok(cx.blackboard_mut().reserve(scope, &name))
-    }
 }
 
 impl<C> Behavior<C> for CheckKey {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        let expect = match self.expect_literal {
-            Some(expect) => expect,
-            None => cx.get_int(&self.expect, "expect")?,
-        };
+        let expect = cx.get_int(&self.expect, "expect")?;
         let slot = match self.entry {
             Some(slot) => slot,
-            None => match self.entry_of_key(cx)? {
-                Some(slot) => slot,
-                None => return Ok(Status::Failure),
-            },
+            None => {
+                let name = cx
+                    .get(&self.key)
+                    .ok_or("input port `key` has no value")?
+                    .to_string_value()
+                    .map_err(|e| e.to_string())?;
+                let scope = cx.scope();
+                match cx.blackboard_mut().reserve(scope, &name) {
+                    Some(slot) => slot,
+                    None => return Ok(Status::Failure),
+                }
+            }
         };
         let holds = cx
             .blackboard()
