@@ -175,6 +175,7 @@ impl Bound {
 }
 
 impl Condition<RmContext> for Bound {
+    #[inline]
     fn check(&mut self, ctx: &RmContext, now: f64) -> bool {
         self.kind.holds(self.kind.observed(ctx, now), self.value)
     }
@@ -218,6 +219,8 @@ pub enum Whose {
 pub struct AtWaypoint {
     whose: Whose,
     ids: Vec<i32>,
+    /// The ids in `0..128` as bits, so the tick tests one bit instead of scanning `ids`.
+    small_ids: u128,
     /// The explanation's fixed pieces, rendered once.
     text: AtWaypointText,
 }
@@ -285,7 +288,36 @@ impl AtWaypoint {
             no_waypoint,
             unknown,
         };
-        Self { whose, ids, text }
+        let small_ids = ids
+            .iter()
+            .filter_map(|&id| u32::try_from(id).ok().filter(|bit| *bit < u128::BITS))
+            .fold(0, |bits, bit| bits | 1u128 << bit);
+        Self {
+            whose,
+            ids,
+            small_ids,
+            text,
+        }
+    }
+
+    /// Whether waypoint `w` is one of `ids` (a bit test for the ids in `0..128`).
+    #[inline]
+    fn accepts(&self, w: i32) -> bool {
+        match u32::try_from(w) {
+            Ok(bit) if bit < u128::BITS => self.small_ids >> bit & 1 != 0,
+            _ => self.ids.contains(&w),
+        }
+    }
+
+    /// The waypoint of the unit this guard looks at.
+    #[inline]
+    fn waypoint(&self, ctx: &RmContext) -> Option<i32> {
+        let w = &ctx.world;
+        match self.whose {
+            Whose::Own => w.waypoint,
+            Whose::Friend(slot) => w.friends.get(slot).and_then(|u| u.waypoint),
+            Whose::Enemy(slot) => w.enemies.get(slot).and_then(|u| u.waypoint),
+        }
     }
 }
 
@@ -304,10 +336,9 @@ impl AtWaypoint {
 }
 
 impl Condition<RmContext> for AtWaypoint {
+    #[inline]
     fn check(&mut self, ctx: &RmContext, _now: f64) -> bool {
-        self.unit(ctx)
-            .waypoint
-            .is_some_and(|w| self.ids.contains(&w))
+        self.waypoint(ctx).is_some_and(|w| self.accepts(w))
     }
 
     fn explain(&self, ctx: &RmContext, now: f64) -> String {
@@ -323,7 +354,7 @@ impl Condition<RmContext> for AtWaypoint {
             Some(w) => {
                 out.push_str(&text.before_id);
                 push_int(out, i64::from(w));
-                out.push_str(if self.ids.contains(&w) {
+                out.push_str(if self.accepts(w) {
                     &text.inside
                 } else {
                     &text.outside
@@ -679,6 +710,22 @@ mod text_tests {
                         "{text}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_waypoint_bits_accept_exactly_the_listed_ids() {
+        use super::{AtWaypoint, Whose};
+        for ids in [
+            vec![],
+            vec![3],
+            vec![0, 127, 128, -1, 1000],
+            vec![-7, 64, 63, 65, i32::MAX, i32::MIN],
+        ] {
+            let guard = AtWaypoint::new(Whose::Own, ids.clone());
+            for w in (-10..300).chain([i32::MAX, i32::MIN, 1000, -7]) {
+                assert_eq!(guard.accepts(w), ids.contains(&w), "{ids:?} {w}");
             }
         }
     }
