@@ -2,6 +2,7 @@
 //! as questions about the world; explanations name the field, the observed value and the bound.
 
 use super::context::RmContext;
+use super::guard_leaf::GuardLeaf;
 use super::world::{SLOT_NAMES, Unit};
 use crate::engine::blackboard::EntryType;
 use crate::engine::{Condition, LeafParams, ParamError, PortDecl, Registry};
@@ -309,9 +310,21 @@ impl AtWaypoint {
         }
     }
 
+    /// The explanation when the unit is at waypoint `w`.
+    pub(super) fn explain_waypoint(&self, w: i32, out: &mut String) {
+        let text = &self.text;
+        out.push_str(&text.before_id);
+        push_int(out, i64::from(w));
+        out.push_str(if self.accepts(w) {
+            &text.inside
+        } else {
+            &text.outside
+        });
+    }
+
     /// The waypoint of the unit this guard looks at.
     #[inline]
-    fn waypoint(&self, ctx: &RmContext) -> Option<i32> {
+    pub(super) fn waypoint(&self, ctx: &RmContext) -> Option<i32> {
         let w = &ctx.world;
         match self.whose {
             Whose::Own => w.waypoint,
@@ -351,15 +364,7 @@ impl Condition<RmContext> for AtWaypoint {
         let unit = self.unit(ctx);
         let text = &self.text;
         match unit.waypoint {
-            Some(w) => {
-                out.push_str(&text.before_id);
-                push_int(out, i64::from(w));
-                out.push_str(if self.accepts(w) {
-                    &text.inside
-                } else {
-                    &text.outside
-                });
-            }
+            Some(w) => self.explain_waypoint(w, out),
             None if unit.position.is_unknown() => out.push_str(&text.unknown),
             None => out.push_str(&text.no_waypoint),
         }
@@ -546,7 +551,7 @@ pub fn register(registry: &mut Registry<RmContext>) {
     for kind in guard_kinds() {
         let ports = guard_ports(kind).unwrap_or_default();
         registry.condition(kind, ports, move |p| match make_guard(kind, p) {
-            Some(guard) => Ok(Box::new(guard?) as Box<dyn Condition<RmContext>>),
+            Some(guard) => Ok(Box::new(GuardLeaf::new(guard?)) as Box<dyn Condition<RmContext>>),
             None => Err(ParamError::new("", format!("`{kind}` is no guard kind"))),
         });
     }
