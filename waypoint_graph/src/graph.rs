@@ -44,12 +44,38 @@ pub enum GraphError {
 pub struct WaypointGraph {
     waypoints: Vec<Waypoint>,
     index: HashMap<i32, usize>,
+    /// The file index + 1 of each id in `0..small_ids.len()` (0: no such waypoint), so the
+    /// usual small ids are found without hashing; other ids are looked up in `index`.
+    small_ids: Vec<u32>,
     /// `adj[adj_start[i]..adj_start[i + 1]]` are the neighbours of node `i` in `connect` order.
     adj_start: Vec<usize>,
     adj: Vec<usize>,
     /// Euclidean length of each entry of `adj`.
     adj_len: Vec<f64>,
     graph: DiGraph<i32, f64>,
+}
+
+/// The `small_ids` table of `waypoints`: file index + 1 per id in `0..=max`, where `max` is
+/// the largest non-negative id below a bound that keeps the table within a few times the
+/// number of waypoints (ids above it stay in the hash map only).
+fn small_id_table(waypoints: &[Waypoint]) -> Vec<u32> {
+    if u32::try_from(waypoints.len()).is_err() {
+        return Vec::new();
+    }
+    let bound = waypoints.len().saturating_mul(4).saturating_add(64);
+    let len = waypoints
+        .iter()
+        .filter_map(|wp| usize::try_from(wp.id).ok())
+        .filter(|&id| id < bound)
+        .max()
+        .map_or(0, |max| max + 1);
+    let mut table = vec![0u32; len];
+    for (i, wp) in waypoints.iter().enumerate() {
+        if let Some(slot) = usize::try_from(wp.id).ok().and_then(|id| table.get_mut(id)) {
+            *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        }
+    }
+    table
 }
 
 impl WaypointGraph {
@@ -86,9 +112,11 @@ impl WaypointGraph {
             }
         }
         adj_start.push(adj.len());
+        let small_ids = small_id_table(&waypoints);
         Ok(Self {
             waypoints,
             index,
+            small_ids,
             adj_start,
             adj,
             adj_len,
@@ -117,8 +145,12 @@ impl WaypointGraph {
     }
 
     /// Position of the waypoint with this id in file order (also its petgraph node index).
+    #[inline]
     pub fn index_of(&self, id: i32) -> Option<usize> {
-        self.index.get(&id).copied()
+        match usize::try_from(id).ok().and_then(|i| self.small_ids.get(i)) {
+            Some(&slot) => (slot as usize).checked_sub(1),
+            None => self.index.get(&id).copied(),
+        }
     }
 
     /// The underlying petgraph graph: node weight = waypoint id, edge weight = length (m).

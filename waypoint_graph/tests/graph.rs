@@ -71,6 +71,24 @@ fn ids_need_not_be_dense_or_sorted() {
 }
 
 #[test]
+fn small_and_large_ids_are_found_as_a_scan_finds_them() {
+    // Small ids (table), a gap, a large id past the table's bound, negatives and i32's ends.
+    let ids = [5, 0, 2, 63, 64, 100, 100_000, -1, i32::MIN, i32::MAX];
+    let g = WaypointGraph::new(
+        ids.iter()
+            .enumerate()
+            .map(|(i, &id)| wp(id, i as f32, 0.0, &[]))
+            .collect(),
+    );
+    let Ok(g) = g else { panic!("graph") };
+    let probes = (-5..200).chain([99_999, 100_000, 100_001, i32::MIN, i32::MAX, i32::MIN + 1]);
+    for id in probes {
+        let scanned = g.waypoints().iter().position(|w| w.id == id);
+        assert_eq!(g.index_of(id), scanned, "id {id}");
+    }
+}
+
+#[test]
 fn nearest_ties_threshold_and_nan() {
     let Ok(g) = WaypointGraph::new(vec![
         wp(5, 0.0, 0.0, &[]),

@@ -334,6 +334,30 @@ impl<'t, C> Cx<'t, C> {
         self.halt_and_reset(self.grandchild(i, k));
     }
 
+    /// Ticks the descendant `offset` places after this node in preorder (its first child is
+    /// at 0), for kinds that know their subtree's layout from their children's specs (node
+    /// ids are preorder positions) and so skip the child-list lookups of
+    /// [`tick_grandchild`](Self::tick_grandchild).
+    #[inline(always)]
+    pub(crate) fn tick_at(&mut self, offset: u32) -> Result<Status, Fault> {
+        let node = self.id.wrapping_add(1).wrapping_add(offset);
+        let from = self.below.get_mut(offset as usize..).unwrap_or_default();
+        self.arena.tick_node(from, node, self.ctx)
+    }
+
+    /// [`settle_child`](Self::settle_child) of the descendant `offset` places after this node
+    /// in preorder.
+    #[inline(always)]
+    pub(crate) fn settle_at(&mut self, offset: u32, status: Status) {
+        if let Some(slot) = self.below.get_mut(offset as usize) {
+            slot.state = slot.state.after(status);
+            if self.arena.tracing {
+                let node = self.id.wrapping_add(1).wrapping_add(offset);
+                self.arena.trace.record(node, status);
+            }
+        }
+    }
+
     /// Records `status` as child `i`'s result of this tick (trace and state) when this node
     /// decided it without ticking the child itself.
     #[inline]
@@ -356,6 +380,16 @@ impl<'t, C> Cx<'t, C> {
         if self.arena.tracing {
             let child = self.child(i);
             self.arena.trace.record(child, status);
+        }
+    }
+
+    /// [`record_child`](Self::record_child) of the descendant `offset` places after this node
+    /// in preorder (its first child is at 0), for kinds that know their subtree's layout.
+    #[inline(always)]
+    pub(crate) fn record_at(&mut self, offset: u32, status: Status) {
+        if self.arena.tracing {
+            let node = self.id.wrapping_add(1).wrapping_add(offset);
+            self.arena.trace.record(node, status);
         }
     }
 

@@ -87,12 +87,14 @@ struct GuardSet {
 
 impl Behavior<RmContext> for GuardSet {
     fn tick(&mut self, cx: &mut Cx<'_, RmContext>) -> Result<Status, Fault> {
-        for (i, guard) in self.guards.iter_mut().enumerate() {
-            if !guard.check(cx.ctx(), cx.now()) {
-                cx.record_child(i, Status::Failure);
+        // The children are leaves: child `i` is the node `i` places after this one.
+        let now = cx.now();
+        for (at, guard) in (0u32..).zip(self.guards.iter_mut()) {
+            if !guard.check(cx.ctx(), now) {
+                cx.record_at(at, Status::Failure);
                 return Ok(Status::Failure);
             }
-            cx.record_child(i, Status::Success);
+            cx.record_at(at, Status::Success);
         }
         Ok(Status::Success)
     }

@@ -2,6 +2,7 @@
 //! as questions about the world; explanations name the field, the observed value and the bound.
 
 use super::context::RmContext;
+use super::guard_leaf::GuardLeaf;
 use super::world::{SLOT_NAMES, Unit};
 use crate::engine::blackboard::EntryType;
 use crate::engine::{Condition, LeafParams, ParamError, PortDecl, Registry};
@@ -175,6 +176,7 @@ impl Bound {
 }
 
 impl Condition<RmContext> for Bound {
+    #[inline]
     fn check(&mut self, ctx: &RmContext, now: f64) -> bool {
         self.kind.holds(self.kind.observed(ctx, now), self.value)
     }
@@ -218,6 +220,8 @@ pub enum Whose {
 pub struct AtWaypoint {
     whose: Whose,
     ids: Vec<i32>,
+    /// The ids in `0..128` as bits, so the tick tests one bit instead of scanning `ids`.
+    small_ids: u128,
     /// The explanation's fixed pieces, rendered once.
     text: AtWaypointText,
 }
@@ -285,7 +289,48 @@ impl AtWaypoint {
             no_waypoint,
             unknown,
         };
-        Self { whose, ids, text }
+        let small_ids = ids
+            .iter()
+            .filter_map(|&id| u32::try_from(id).ok().filter(|bit| *bit < u128::BITS))
+            .fold(0, |bits, bit| bits | 1u128 << bit);
+        Self {
+            whose,
+            ids,
+            small_ids,
+            text,
+        }
+    }
+
+    /// Whether waypoint `w` is one of `ids` (a bit test for the ids in `0..128`).
+    #[inline]
+    fn accepts(&self, w: i32) -> bool {
+        match u32::try_from(w) {
+            Ok(bit) if bit < u128::BITS => self.small_ids >> bit & 1 != 0,
+            _ => self.ids.contains(&w),
+        }
+    }
+
+    /// The explanation when the unit is at waypoint `w`.
+    pub(super) fn explain_waypoint(&self, w: i32, out: &mut String) {
+        let text = &self.text;
+        out.push_str(&text.before_id);
+        push_int(out, i64::from(w));
+        out.push_str(if self.accepts(w) {
+            &text.inside
+        } else {
+            &text.outside
+        });
+    }
+
+    /// The waypoint of the unit this guard looks at.
+    #[inline]
+    pub(super) fn waypoint(&self, ctx: &RmContext) -> Option<i32> {
+        let w = &ctx.world;
+        match self.whose {
+            Whose::Own => w.waypoint,
+            Whose::Friend(slot) => w.friends.get(slot).and_then(|u| u.waypoint),
+            Whose::Enemy(slot) => w.enemies.get(slot).and_then(|u| u.waypoint),
+        }
     }
 }
 
@@ -304,10 +349,9 @@ impl AtWaypoint {
 }
 
 impl Condition<RmContext> for AtWaypoint {
+    #[inline]
     fn check(&mut self, ctx: &RmContext, _now: f64) -> bool {
-        self.unit(ctx)
-            .waypoint
-            .is_some_and(|w| self.ids.contains(&w))
+        self.waypoint(ctx).is_some_and(|w| self.accepts(w))
     }
 
     fn explain(&self, ctx: &RmContext, now: f64) -> String {
@@ -320,15 +364,7 @@ impl Condition<RmContext> for AtWaypoint {
         let unit = self.unit(ctx);
         let text = &self.text;
         match unit.waypoint {
-            Some(w) => {
-                out.push_str(&text.before_id);
-                push_int(out, i64::from(w));
-                out.push_str(if self.ids.contains(&w) {
-                    &text.inside
-                } else {
-                    &text.outside
-                });
-            }
+            Some(w) => self.explain_waypoint(w, out),
             None if unit.position.is_unknown() => out.push_str(&text.unknown),
             None => out.push_str(&text.no_waypoint),
         }
@@ -515,7 +551,7 @@ pub fn register(registry: &mut Registry<RmContext>) {
     for kind in guard_kinds() {
         let ports = guard_ports(kind).unwrap_or_default();
         registry.condition(kind, ports, move |p| match make_guard(kind, p) {
-            Some(guard) => Ok(Box::new(guard?) as Box<dyn Condition<RmContext>>),
+            Some(guard) => Ok(Box::new(GuardLeaf::new(guard?)) as Box<dyn Condition<RmContext>>),
             None => Err(ParamError::new("", format!("`{kind}` is no guard kind"))),
         });
     }
@@ -679,6 +715,22 @@ mod text_tests {
                         "{text}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_waypoint_bits_accept_exactly_the_listed_ids() {
+        use super::{AtWaypoint, Whose};
+        for ids in [
+            vec![],
+            vec![3],
+            vec![0, 127, 128, -1, 1000],
+            vec![-7, 64, 63, 65, i32::MAX, i32::MIN],
+        ] {
+            let guard = AtWaypoint::new(Whose::Own, ids.clone());
+            for w in (-10..300).chain([i32::MAX, i32::MIN, 1000, -7]) {
+                assert_eq!(guard.accepts(w), ids.contains(&w), "{ids:?} {w}");
             }
         }
     }

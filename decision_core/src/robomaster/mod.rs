@@ -14,6 +14,7 @@ pub mod decider;
 pub mod decisions;
 pub mod diagnostics;
 pub mod fields;
+mod guard_leaf;
 pub mod guard_set;
 pub mod guards;
 pub mod lint;

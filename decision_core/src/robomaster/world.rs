@@ -116,10 +116,25 @@ const LOOKUP_SLOTS: usize = 1 + 2 * UNIT_SLOTS;
 /// The last nearest-waypoint answer for each looked-up position, so a robot that did not move
 /// since the last tick (the usual case) is not searched again. Valid for one graph and one
 /// `INIT_DISTANCE_THR` only: a [`Decider`](super::Decider) keeps one for its fixed tables.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct NearestMemo {
-    /// Per lookup slot: the position's bits and its answer.
-    answers: [Option<(u64, Option<i32>)>; LOOKUP_SLOTS],
+    /// Per lookup slot: the bits of the position last looked up ([`NOT_LOOKED_UP`] before).
+    keys: [u64; LOOKUP_SLOTS],
+    /// Per lookup slot: the nearest waypoint of that position.
+    answers: [Option<i32>; LOOKUP_SLOTS],
+}
+
+/// The key of a slot not looked up yet: NaN bits, which no finite position has (and the
+/// answer kept with it, none, is the nearest waypoint of a NaN position all the same).
+const NOT_LOOKED_UP: u64 = u64::MAX;
+
+impl Default for NearestMemo {
+    fn default() -> Self {
+        Self {
+            keys: [NOT_LOOKED_UP; LOOKUP_SLOTS],
+            answers: [None; LOOKUP_SLOTS],
+        }
+    }
 }
 
 impl NearestMemo {
@@ -133,17 +148,15 @@ impl NearestMemo {
         threshold: f32,
     ) -> Option<i32> {
         let key = u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits());
-        let Some(entry) = self.answers.get_mut(slot) else {
+        let (Some(known), Some(answer)) = (self.keys.get_mut(slot), self.answers.get_mut(slot))
+        else {
             return graph.nearest(position.x, position.y, threshold);
         };
-        match *entry {
-            Some((known, answer)) if known == key => answer,
-            _ => {
-                let answer = graph.nearest(position.x, position.y, threshold);
-                *entry = Some((key, answer));
-                answer
-            }
+        if *known != key {
+            *answer = graph.nearest(position.x, position.y, threshold);
+            *known = key;
         }
+        *answer
     }
 }
 
@@ -213,14 +226,18 @@ impl World {
             },
         };
         for slot in 0..UNIT_SLOTS {
-            self.friends[slot] = unit(1 + slot, input.positions[own_offset + slot]);
             self.enemies[slot] = unit(1 + UNIT_SLOTS + slot, input.positions[enemy_offset + slot]);
         }
-        // Our own slot is ourselves, with the position we decided on.
-        if let Some(me) = self.friends.get_mut(self_slot - own_offset) {
-            *me = Unit {
-                position: self.position,
-                waypoint: self.waypoint,
+        // Our own slot is ourselves, with the position we decided on (not looked up again).
+        let me = self_slot - own_offset;
+        for slot in 0..UNIT_SLOTS {
+            self.friends[slot] = if slot == me {
+                Unit {
+                    position: self.position,
+                    waypoint: self.waypoint,
+                }
+            } else {
+                unit(1 + slot, input.positions[own_offset + slot])
             };
         }
         Ok(())

@@ -42,7 +42,7 @@
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault};
 use crate::engine::trace::NodeId;
-use crate::engine::{Children, NodeModel, PortDecl, Registry, Status};
+use crate::engine::{Children, NodeModel, PortDecl, Registry, Status, TreeSpec};
 use serde::{Deserialize, Serialize};
 
 /// Registers `weighted_selection` and `weighted_rule`.
@@ -51,7 +51,8 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
         "weighted_selection",
         NodeModel::new(Children::AtLeast(0), Vec::new()),
         |b| {
-            let mut weights = Vec::with_capacity(b.child_count());
+            let mut rules = Vec::with_capacity(b.child_count());
+            let mut at = 0u32;
             for (i, child) in b.children().iter().enumerate() {
                 if child.kind != RULE {
                     return Err(format!(
@@ -65,10 +66,11 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
                 if !weight.is_finite() {
                     return Err(format!("child {i}: `weight` must be a finite number"));
                 }
-                weights.push(weight);
+                rules.push(Rule::at(weight, at, child));
+                at = at.saturating_add(node_count(child));
             }
             Ok(Box::new(WeightedSelection {
-                weights,
+                rules,
                 running: None,
                 last: None,
             }))
@@ -114,10 +116,10 @@ pub struct WeightedOutcome {
 /// Type id of a rule under `weighted_selection`.
 pub const RULE: &str = "weighted_rule";
 
-/// The rules' weights, the running rule and the last tick's outcome.
+/// The rules (weights and places), the running rule and the last tick's outcome.
 #[derive(Debug)]
 pub struct WeightedSelection {
-    weights: Vec<f64>,
+    rules: Vec<Rule>,
     running: Option<usize>,
     last: Option<WeightedOutcome>,
 }
@@ -132,16 +134,60 @@ impl WeightedSelection {
 const GUARD: usize = 0;
 const BODY: usize = 1;
 
+/// One rule: its weight and where its nodes sit after the `weighted_selection` in preorder
+/// (offsets from its first child, known from the children's specs since node ids are
+/// preorder positions), so a tick reaches a guard or a body without looking up child lists.
+#[derive(Debug, Clone, Copy)]
+struct Rule {
+    weight: f64,
+    /// The `weighted_rule` node.
+    rule: u32,
+    /// Its guard (the rule's first child).
+    guard: u32,
+    /// Its body (the rule's second child).
+    body: u32,
+}
+
+impl Rule {
+    /// The rule of `weight` whose spec is `spec`, at offset `rule`.
+    fn at(weight: f64, rule: u32, spec: &TreeSpec) -> Self {
+        let guard = rule.saturating_add(1);
+        let guard_size = spec.children.first().map_or(0, node_count);
+        Rule {
+            weight,
+            rule,
+            guard,
+            body: guard.saturating_add(guard_size),
+        }
+    }
+}
+
+/// The number of nodes of `spec`'s subtree, as an offset.
+fn node_count(spec: &TreeSpec) -> u32 {
+    u32::try_from(spec.node_count()).unwrap_or(u32::MAX)
+}
+
 impl WeightedSelection {
-    fn guard_holds<C>(&self, cx: &mut Cx<'_, C>, rule: usize) -> Result<bool, Fault> {
-        match cx.tick_grandchild(rule, GUARD)? {
+    /// Whether rule `i`'s guard holds (ticked at its place `guard`); a running guard is halted
+    /// and does not hold.
+    #[inline(always)]
+    fn guard_holds<C>(cx: &mut Cx<'_, C>, i: usize, guard: u32) -> Result<bool, Fault> {
+        match cx.tick_at(guard)? {
             Status::Success => Ok(true),
             Status::Running => {
-                cx.halt_grandchild(rule, GUARD);
+                cx.halt_grandchild(i, GUARD);
                 Ok(false)
             }
             Status::Failure | Status::Skipped => Ok(false),
         }
+    }
+
+    /// Ticks `rule`'s body and records the rule's result.
+    #[inline(always)]
+    fn tick_body<C>(cx: &mut Cx<'_, C>, rule: Rule) -> Result<Status, Fault> {
+        let status = cx.tick_at(rule.body)?;
+        cx.settle_at(rule.rule, status);
+        Ok(status)
     }
 }
 
@@ -149,12 +195,12 @@ impl<C> Behavior<C> for WeightedSelection {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         // (1) + (2): guards and the best candidate.
         let mut best: Option<(usize, f64)> = None;
-        for i in 0..cx.child_count() {
-            if !self.guard_holds(cx, i)? {
-                cx.settle_child(i, Status::Failure);
+        for (i, rule) in self.rules.iter().enumerate() {
+            if !Self::guard_holds(cx, i, rule.guard)? {
+                cx.settle_at(rule.rule, Status::Failure);
                 continue;
             }
-            let w = self.weights[i];
+            let w = rule.weight;
             if w > 0.0 && best.is_none_or(|(_, bw)| w > bw) {
                 best = Some((i, w));
             }
@@ -172,14 +218,15 @@ impl<C> Behavior<C> for WeightedSelection {
             return Ok(Status::Failure);
         };
         // (4): the running rule: preempted, kept, or completed.
-        if let Some(r) = self.running {
-            if best_weight > self.weights[r] {
+        if let Some(r) = self.running
+            && let Some(&running) = self.rules.get(r)
+        {
+            if best_weight > running.weight {
                 cx.halt_grandchild(r, BODY);
                 cx.halt_child(r);
                 outcome.preempted = Some(r);
             } else {
-                let status = cx.tick_grandchild(r, BODY)?;
-                cx.settle_child(r, status);
+                let status = Self::tick_body(cx, running)?;
                 if status == Status::Running {
                     outcome.chosen = Some(r);
                     outcome.kept_running = true;
@@ -190,8 +237,11 @@ impl<C> Behavior<C> for WeightedSelection {
             self.running = None;
         }
         // (5): the best rule's body from its start.
-        let status = cx.tick_grandchild(b, BODY)?;
-        cx.settle_child(b, status);
+        let Some(&chosen) = self.rules.get(b) else {
+            self.last = Some(outcome);
+            return Ok(Status::Failure);
+        };
+        let status = Self::tick_body(cx, chosen)?;
         self.running = (status == Status::Running).then_some(b);
         outcome.chosen = Some(b);
         self.last = Some(outcome);
@@ -300,6 +350,51 @@ mod tests {
             }
         );
         assert_eq!(t.running_child(NodeId(0)), Some(1));
+    }
+
+    #[test]
+    fn guards_and_bodies_are_found_behind_guards_of_any_size() {
+        // 0 ws, 1 rule(w1), 2 Sequence[3 Sequence[4 a, 5 b], 6 c], 7 act x,
+        // 8 rule(w2), 9 flag d, 10 act y, 11 rule(w0.5), 12 Sequence[13 e], 14 act z
+        let nested = node("Sequence", vec![cond("a"), cond("b")]);
+        let mut t = build(node(
+            "weighted_selection",
+            vec![
+                rule_of(node("Sequence", vec![nested, cond("c")]), act("x"), 1.0),
+                rule("d", "y", 2.0),
+                rule_of(node("Sequence", vec![cond("e")]), act("z"), 0.5),
+            ],
+        ));
+        let mut ctx = Ctx::default();
+        ctx.set("a", true)
+            .set("b", true)
+            .set("c", true)
+            .set("e", true);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!(
+            entries(&t),
+            [
+                (4, Status::Success),
+                (5, Status::Success),
+                (3, Status::Success),
+                (6, Status::Success),
+                (2, Status::Success),
+                (9, Status::Failure),
+                (8, Status::Failure),
+                (13, Status::Success),
+                (12, Status::Success),
+                (7, Status::Running),
+                (1, Status::Running),
+                (0, Status::Running),
+            ]
+        );
+        assert_eq!((ctx.ticks("x"), ctx.ticks("y"), ctx.ticks("z")), (1, 0, 0));
+        // The last rule's body, behind its one-child guard, once it is the only candidate.
+        ctx.set("a", false).ret("x", Status::Success);
+        assert_eq!(t.tick(&mut ctx, 1.0), Status::Running);
+        assert_eq!((ctx.ticks("x"), ctx.ticks("z")), (2, 1));
+        assert_eq!(t.trace().status_of(NodeId(11)), Some(Status::Running));
+        assert_eq!(t.trace().status_of(NodeId(1)), Some(Status::Success));
     }
 
     #[test]
