@@ -230,14 +230,6 @@ impl<'t, C> Cx<'t, C> {
             .map_or(NodeState::Idle, |slot| slot.state)
     }
 
-    /// Ticks descendant `node` (with its pre/post conditions) and returns its status.
-    #[inline(always)]
-    fn tick_descendant(&mut self, node: u32) -> Result<Status, Fault> {
-        let offset = self.offset(node);
-        let from = self.below.get_mut(offset..).unwrap_or_default();
-        self.arena.tick_node(from, node, self.ctx)
-    }
-
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
@@ -313,20 +305,29 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
+    /// The position in `below` of child `k` of child `i`, if there is one.
+    #[inline(always)]
+    fn grandchild_at(&self, i: usize, k: usize) -> Option<u32> {
+        let at = *self.children.get(i)?;
+        let below_child = *self.below.get(at as usize)?.children.get(k)?;
+        Some(at.wrapping_add(1).wrapping_add(below_child))
+    }
+
     /// The id of child `k` of child `i` (`u32::MAX` when there is none).
     #[inline]
     fn grandchild(&self, i: usize, k: usize) -> u32 {
-        let child = self.child(i);
-        self.slot(child)
-            .and_then(|slot| slot.children.get(k))
-            .map_or(u32::MAX, |&at| child.wrapping_add(1).wrapping_add(at))
+        self.grandchild_at(i, k)
+            .map_or(u32::MAX, |at| self.id_at(at))
     }
 
     /// Ticks child `k` of child `i` (controls whose children are containers, such as
     /// `weighted_selection` over its `{guard, body}` rules).
     #[inline(always)]
     pub fn tick_grandchild(&mut self, i: usize, k: usize) -> Result<Status, Fault> {
-        self.tick_descendant(self.grandchild(i, k))
+        match self.grandchild_at(i, k) {
+            Some(at) => self.tick_at(at),
+            None => Err(self.arena.misplaced_visit(u32::MAX)),
+        }
     }
 
     /// Halts (if running) and resets child `k` of child `i`.
@@ -334,40 +335,34 @@ impl<'t, C> Cx<'t, C> {
         self.halt_and_reset(self.grandchild(i, k));
     }
 
-    /// Ticks the descendant `offset` places after this node in preorder (its first child is
-    /// at 0), for kinds that know their subtree's layout from their children's specs (node
-    /// ids are preorder positions) and so skip the child-list lookups of
-    /// [`tick_grandchild`](Self::tick_grandchild).
+    /// Ticks the descendant at position `at` in `below` (`at` places after this node in
+    /// preorder; its first child is at 0), for kinds that know their subtree's layout from
+    /// their children's specs (node ids are preorder positions) and so skip the child-list
+    /// lookups of [`tick_grandchild`](Self::tick_grandchild).
     #[inline(always)]
-    pub(crate) fn tick_at(&mut self, offset: u32) -> Result<Status, Fault> {
-        let node = self.id.wrapping_add(1).wrapping_add(offset);
-        let from = self.below.get_mut(offset as usize..).unwrap_or_default();
+    pub(crate) fn tick_at(&mut self, at: u32) -> Result<Status, Fault> {
+        let node = self.id_at(at);
+        let from = self.below.get_mut(at as usize..).unwrap_or_default();
         self.arena.tick_node(from, node, self.ctx)
-    }
-
-    /// [`settle_child`](Self::settle_child) of the descendant `offset` places after this node
-    /// in preorder.
-    #[inline(always)]
-    pub(crate) fn settle_at(&mut self, offset: u32, status: Status) {
-        if let Some(slot) = self.below.get_mut(offset as usize) {
-            slot.state = slot.state.after(status);
-            if self.arena.tracing {
-                let node = self.id.wrapping_add(1).wrapping_add(offset);
-                self.arena.trace.record(node, status);
-            }
-        }
     }
 
     /// Records `status` as child `i`'s result of this tick (trace and state) when this node
     /// decided it without ticking the child itself.
     #[inline]
     pub fn settle_child(&mut self, i: usize, status: Status) {
-        let child = self.child(i);
-        let offset = self.offset(child);
-        if let Some(slot) = self.below.get_mut(offset) {
+        if let Some(&at) = self.children.get(i) {
+            self.settle_at(at, status);
+        }
+    }
+
+    /// [`settle_child`](Self::settle_child) of the descendant at position `at` in `below`.
+    #[inline(always)]
+    pub(crate) fn settle_at(&mut self, at: u32, status: Status) {
+        if let Some(slot) = self.below.get_mut(at as usize) {
             slot.state = slot.state.after(status);
             if self.arena.tracing {
-                self.arena.trace.record(child, status);
+                let node = self.id_at(at);
+                self.arena.trace.record(node, status);
             }
         }
     }
@@ -383,12 +378,12 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
-    /// [`record_child`](Self::record_child) of the descendant `offset` places after this node
-    /// in preorder (its first child is at 0), for kinds that know their subtree's layout.
+    /// [`record_child`](Self::record_child) of the descendant at position `at` in `below`, for
+    /// kinds that know their subtree's layout.
     #[inline(always)]
-    pub(crate) fn record_at(&mut self, offset: u32, status: Status) {
+    pub(crate) fn record_at(&mut self, at: u32, status: Status) {
         if self.arena.tracing {
-            let node = self.id.wrapping_add(1).wrapping_add(offset);
+            let node = self.id_at(at);
             self.arena.trace.record(node, status);
         }
     }
