@@ -86,9 +86,11 @@ impl Axis {
         self.s0.abs() <= MAX_COORD && self.target.abs() <= MAX_COORD && self.v0.abs() <= MAX_LIMIT
     }
 
-    /// At its target at rest: its duration is exactly 0 under any positive limits.
-    fn is_still(self) -> bool {
-        self.s0 == self.target && self.v0 == 0.0
+    /// At its target at rest: its duration is exactly 0 under any positive limits (`&`: no
+    /// branch, as [`BangBang2D::new`](super::BangBang2D::new) asks it of every request).
+    #[inline(always)]
+    pub(super) fn is_still(self) -> bool {
+        (self.s0 == self.target) & (self.v0 == 0.0)
     }
 
     /// Whether it takes over twice [`SYNC_TOL`] under any split of `vmax`: no part of the

@@ -20,23 +20,29 @@ pub struct BangBang2D {
 impl BangBang2D {
     /// Synchronised trajectory from `p0` with velocity `v0` to rest at `p1`.
     pub fn new(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Self {
-        // Cheap tests first: most requests have no still axis (`&` and `|`: one branch).
-        let still = |s0: f64, target: f64, v0: f64| (s0 == target) & (v0 == 0.0);
-        if still(p0.x, p1.x, v0.x) | still(p0.y, p1.y, v0.y)
-            && let Some((s, c)) = Self::one_sided(p0, p1, v0, vmax, amax)
+        // Cheap tests first: most requests have no still axis (`|`: one branch).
+        let (x, y) = Self::axes(p0, p1, v0);
+        if x.is_still() | y.is_still()
+            && let Some((s, c)) = Self::one_sided(x, y, vmax, amax)
         {
             return Self::split(p0, p1, v0, vmax, amax, s, c);
         }
         Self::searched(p0, p1, v0, vmax, amax)
     }
 
-    /// `(sin α, cos α)` of [`new`](Self::new) when the α search's end is known without
-    /// running it ([`alpha::one_sided`]), else `None`.
+    /// [`alpha::one_sided`], out of line: few requests have a still axis, and the search's
+    /// loop keeps its registers.
     #[cold]
     #[inline(never)]
-    fn one_sided(p0: Vec2, p1: Vec2, v0: Vec2, vmax: f64, amax: f64) -> Option<(f64, f64)> {
+    fn one_sided(x: Axis, y: Axis, vmax: f64, amax: f64) -> Option<(f64, f64)> {
+        alpha::one_sided(x, y, vmax, amax)
+    }
+
+    /// The x and y axes of a request, for [`alpha::one_sided`].
+    #[inline(always)]
+    fn axes(p0: Vec2, p1: Vec2, v0: Vec2) -> (Axis, Axis) {
         let axis = |s0, target, v0| Axis { s0, target, v0 };
-        alpha::one_sided(axis(p0.x, p1.x, v0.x), axis(p0.y, p1.y, v0.y), vmax, amax)
+        (axis(p0.x, p1.x, v0.x), axis(p0.y, p1.y, v0.y))
     }
 
     /// The trajectory under the split `(sin α, cos α)`.
