@@ -283,23 +283,24 @@ impl<'t, C> Cx<'t, C> {
     /// completed child, whose state only is reset.
     #[inline]
     pub fn halt_children_from(&mut self, first: usize) {
-        self.halt_children_between(first, self.children.len());
+        let children = self.children;
+        for (i, &at) in children.iter().enumerate().skip(first) {
+            match self.below.get_mut(at as usize) {
+                Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
+                Some(_) => return self.halt_each_child_between(i, children.len()),
+                None => {}
+            }
+        }
     }
 
     /// Halts (if running) and resets the children before position `end`.
     #[inline]
     pub(crate) fn halt_children_before(&mut self, end: usize) {
-        self.halt_children_between(0, end);
-    }
-
-    /// Halts (if running) and resets the children from position `first` to before `end`.
-    #[inline]
-    fn halt_children_between(&mut self, first: usize, end: usize) {
         let children = self.children.get(..end).unwrap_or(self.children);
-        for (i, &at) in children.iter().enumerate().skip(first) {
+        for (i, &at) in children.iter().enumerate() {
             match self.below.get_mut(at as usize) {
                 Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
-                Some(_) => return self.halt_each_child_between(i, end),
+                Some(_) => return self.halt_each_child_between(i, children.len()),
                 None => {}
             }
         }
@@ -323,8 +324,9 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
-    /// [`halt_children_between`](Self::halt_children_between) from the first running child
-    /// on, kept out of line: a completed round resets children that are not running.
+    /// The resets of [`halt_children_from`](Self::halt_children_from) and
+    /// [`halt_children_before`](Self::halt_children_before) from the first running child
+    /// on (before `end`), kept out of line: a completed round resets children that are not running.
     #[cold]
     #[inline(never)]
     fn halt_each_child_between(&mut self, first: usize, end: usize) {
