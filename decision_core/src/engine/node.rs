@@ -243,6 +243,22 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
+    /// [`tick_child`](Self::tick_child) of the last child of a round, which ends with every
+    /// child reset: a `Success` or `Failure` leaves the child idle at once (no one sees its
+    /// state before the reset), so the reset need not visit it
+    /// ([`halt_children_before`](Self::halt_children_before) its position).
+    #[inline(always)]
+    pub(crate) fn tick_child_ending_round(&mut self, i: usize) -> Result<Status, Fault> {
+        match self.children.get(i) {
+            Some(&at) => {
+                let child = self.id_at(at);
+                let from = self.below.get_mut(at as usize..).unwrap_or_default();
+                self.arena.tick_node_settling(from, child, self.ctx, true)
+            }
+            None => Err(self.arena.misplaced_visit(u32::MAX)),
+        }
+    }
+
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.
     #[inline]
     pub fn halt_child(&mut self, i: usize) {
@@ -271,7 +287,20 @@ impl<'t, C> Cx<'t, C> {
         for (i, &at) in children.iter().enumerate().skip(first) {
             match self.below.get_mut(at as usize) {
                 Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
-                Some(_) => return self.halt_each_child_from(i),
+                Some(_) => return self.halt_each_child_between(i, children.len()),
+                None => {}
+            }
+        }
+    }
+
+    /// Halts (if running) and resets the children before position `end`.
+    #[inline]
+    pub(crate) fn halt_children_before(&mut self, end: usize) {
+        let children = self.children.get(..end).unwrap_or(self.children);
+        for (i, &at) in children.iter().enumerate() {
+            match self.below.get_mut(at as usize) {
+                Some(slot) if slot.state != NodeState::Running => slot.state = NodeState::Idle,
+                Some(_) => return self.halt_each_child_between(i, children.len()),
                 None => {}
             }
         }
@@ -295,12 +324,13 @@ impl<'t, C> Cx<'t, C> {
         }
     }
 
-    /// [`halt_children_from`](Self::halt_children_from) from the first running child on,
-    /// kept out of line: a completed round resets children that are not running.
+    /// The resets of [`halt_children_from`](Self::halt_children_from) and
+    /// [`halt_children_before`](Self::halt_children_before) from the first running child
+    /// on (before `end`), kept out of line: a completed round resets children that are not running.
     #[cold]
     #[inline(never)]
-    fn halt_each_child_from(&mut self, first: usize) {
-        for i in first..self.children.len() {
+    fn halt_each_child_between(&mut self, first: usize, end: usize) {
+        for i in first..end.min(self.children.len()) {
             self.halt_and_reset(self.child(i));
         }
     }

@@ -287,15 +287,42 @@ impl Arena {
         id: u32,
         ctx: &mut C,
     ) -> Result<Status, Fault> {
+        self.tick_node_settling(from, id, ctx, false)
+    }
+
+    /// [`tick_node`](Self::tick_node); with `completed_idle`, a `Success` or `Failure` leaves
+    /// the node idle instead of in that state: for a child whose parent resets it right after
+    /// such a result (the last child of a round), so the reset need not visit it again.
+    #[inline(always)]
+    pub fn tick_node_settling<C>(
+        &mut self,
+        from: &mut Behaviors<C>,
+        id: u32,
+        ctx: &mut C,
+        completed_idle: bool,
+    ) -> Result<Status, Fault> {
         self.visits += 1;
         let Some((slot, below)) = from.split_first_mut() else {
             return Err(Fault::below(self.shape.misplaced(id)));
         };
         let status = if slot.conditions.is_none() {
             let behavior = slot.behavior.as_mut();
-            self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)?
+            let state = &mut slot.state;
+            self.tick_behavior(
+                behavior,
+                state,
+                &slot.children,
+                below,
+                id,
+                ctx,
+                completed_idle,
+            )?
         } else {
-            self.tick_with_conditions(slot, below, id, ctx)?
+            let status = self.tick_with_conditions(slot, below, id, ctx)?;
+            if completed_idle && status.is_completed() {
+                slot.state = NodeState::Idle;
+            }
+            status
         };
         if self.tracing {
             self.trace.record(id, status);
@@ -356,7 +383,15 @@ impl Arena {
         ctx: &mut C,
     ) -> Result<Status, Fault> {
         let behavior = slot.behavior.as_mut();
-        self.tick_behavior(behavior, &mut slot.state, &slot.children, below, id, ctx)
+        self.tick_behavior(
+            behavior,
+            &mut slot.state,
+            &slot.children,
+            below,
+            id,
+            ctx,
+            false,
+        )
     }
 
     /// A script error of node `id`, located.
@@ -367,8 +402,10 @@ impl Arena {
     }
 
     /// Runs a node's behaviour once, lending it the slots below it, and leaves the node in
-    /// its state after the result (from the state the node set itself, e.g. running).
+    /// its state after the result (from the state the node set itself, e.g. running), or
+    /// idle after a completed result with `completed_idle`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn tick_behavior<C>(
         &mut self,
         behavior: &mut dyn Behavior<C>,
@@ -377,12 +414,17 @@ impl Arena {
         below: &mut Behaviors<C>,
         id: u32,
         ctx: &mut C,
+        completed_idle: bool,
     ) -> Result<Status, Fault> {
         let mut cx = Cx::new(self, ctx, below, id, *state, children);
         let result = behavior.tick(&mut cx);
         match result {
             Ok(status) => {
-                *state = cx.state.after(status);
+                *state = if completed_idle && status.is_completed() {
+                    NodeState::Idle
+                } else {
+                    cx.state.after(status)
+                };
                 Ok(status)
             }
             Err(fault) => {

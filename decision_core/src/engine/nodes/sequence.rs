@@ -65,29 +65,85 @@ impl<const YIELDS: bool> Ordered<YIELDS> {
     }
 }
 
+impl<const YIELDS: bool> Ordered<YIELDS> {
+    /// Ticks the last child, `current` of `n`: its result ends the round unless it runs, and
+    /// a completed one leaves it idle at once, so the reset that ends the round stops before
+    /// it (a skipped child may still run: the reset visits it).
+    #[inline(always)]
+    fn tick_last<C>(
+        &mut self,
+        cx: &mut Cx<'_, C>,
+        current: usize,
+        n: usize,
+    ) -> Result<Status, Fault> {
+        let status = match cx.tick_child_ending_round(current) {
+            Ok(status) => status,
+            Err(fault) => {
+                self.round.current = current;
+                return Err(fault);
+            }
+        };
+        match status {
+            Status::Running => {
+                self.round.current = current;
+                Ok(Status::Running)
+            }
+            Status::Skipped => {
+                self.round.skipped += 1;
+                Ok(self.round.finish(cx, n, self.done()))
+            }
+            status if status == self.stop => {
+                cx.halt_children_before(current);
+                self.round.current = 0;
+                Ok(status)
+            }
+            _ => Ok(self.round.finish_resetting(cx, n, self.done(), current)),
+        }
+    }
+}
+
 impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         self.round.start(cx);
-        while self.round.current < n {
-            let at = self.round.current;
+        // The position lives in a register while the children tick; it is stored back on
+        // every way out (an error too: the next tick resumes where this one stopped).
+        let mut current = self.round.current;
+        while current < n {
+            if current + 1 == n {
+                return self.tick_last(cx, current, n);
+            }
             // Only the asynchronous variant needs the child's state before the tick.
             let before = if YIELDS {
-                cx.child_state(at)
+                cx.child_state(current)
             } else {
                 NodeState::Running
             };
-            match cx.tick_child(at)? {
-                Status::Running => return Ok(Status::Running),
-                Status::Skipped => self.round.skip(),
+            let status = match cx.tick_child(current) {
+                Ok(status) => status,
+                Err(fault) => {
+                    self.round.current = current;
+                    return Err(fault);
+                }
+            };
+            match status {
+                Status::Running => {
+                    self.round.current = current;
+                    return Ok(Status::Running);
+                }
+                Status::Skipped => {
+                    current += 1;
+                    self.round.skipped += 1;
+                }
                 status if status == self.stop => {
                     cx.halt_children();
                     self.round.current = 0;
                     return Ok(status);
                 }
                 _ => {
-                    self.round.current += 1;
-                    if YIELDS && before == NodeState::Idle && self.round.current < n {
+                    current += 1;
+                    if YIELDS && before == NodeState::Idle && current < n {
+                        self.round.current = current;
                         return Ok(Status::Running);
                     }
                 }
@@ -111,5 +167,98 @@ impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
 
     fn running_child(&self) -> Option<usize> {
         Some(self.round.current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The last child of a round is left idle by its own tick
+    //! ([`Cx::tick_child_ending_round`]) instead of by the reset that ends the round: every
+    //! node's state, the halts and the result must be those of the reset visiting every child.
+
+    use serde_json::json;
+
+    use crate::engine::test_support::*;
+    use crate::engine::{NodeId, NodeState, Status, Tree};
+
+    /// The state of every node after the last tick.
+    fn states(t: &Tree<Ctx>) -> Vec<NodeState> {
+        (0..t.node_count())
+            .map(|i| t.state(NodeId(i as u32)))
+            .collect()
+    }
+
+    use NodeState::{Idle, Running as Run, Success as Done};
+
+    #[test]
+    fn a_round_ended_by_its_last_child_leaves_every_child_idle() {
+        for kind in ["Sequence", "Fallback"] {
+            let (go_on, stop) = if kind == "Sequence" {
+                (Status::Success, Status::Failure)
+            } else {
+                (Status::Failure, Status::Success)
+            };
+            let mut t = build(node(kind, vec![act("a"), act("b")]));
+            let mut ctx = Ctx::default();
+            ctx.ret("a", go_on).ret("b", Status::Running);
+            assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+            let kept = if kind == "Sequence" {
+                Done
+            } else {
+                NodeState::Failure
+            };
+            assert_eq!(states(&t), vec![Run, kept, Run], "{kind}");
+            for last in [go_on, stop] {
+                ctx.ret("b", Status::Running);
+                t.tick(&mut ctx, 0.0);
+                ctx.ret("b", last);
+                assert_eq!(t.tick(&mut ctx, 0.0), last, "{kind} {last:?}");
+                assert_eq!(states(&t), vec![Idle, Idle, Idle], "{kind} {last:?}");
+                assert_eq!(ctx.halts("b"), 0, "{kind}: a completed child is not halted");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_child_is_left_idle_when_it_completes_and_running_when_it_runs() {
+        let mut t = build(node("Sequence", vec![node("Sequence", vec![act("a")])]));
+        let mut ctx = Ctx::default();
+        ctx.ret("a", Status::Running);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Running);
+        assert_eq!(states(&t), vec![Run, Run, Run]);
+        for last in [Status::Success, Status::Failure] {
+            ctx.ret("a", last);
+            assert_eq!(t.tick(&mut ctx, 0.0), last);
+            assert_eq!(states(&t), vec![Idle, Idle, Idle]);
+        }
+        assert_eq!(ctx.halts("a"), 0);
+    }
+
+    #[test]
+    fn a_last_child_decided_by_its_pre_condition_is_left_idle() {
+        let last =
+            json!({ "type": "act", "name": "b", "ports": { "id": "b", "_successIf": "true" } });
+        let mut t = build(node("Sequence", vec![act("a"), last]));
+        let mut ctx = Ctx::default();
+        ctx.ret("a", Status::Success);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Success);
+        assert_eq!(states(&t), vec![Idle, Idle, Idle]);
+        assert_eq!(ctx.ticks("b"), 0);
+    }
+
+    #[test]
+    fn a_skipped_last_child_left_running_is_halted_by_the_reset() {
+        // The inner Sequence marks itself running, then all its children skip: it returns
+        // SKIPPED and stays running, so the outer round's reset must halt it.
+        let inner = node("Sequence", vec![skipped()]);
+        let mut t = build(node("Sequence", vec![act("a"), inner]));
+        let mut ctx = Ctx::default();
+        ctx.ret("a", Status::Success);
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Success);
+        assert_eq!(states(&t), vec![Idle; 4]);
+        let mut t = build(node("Sequence", vec![node("Sequence", vec![skipped()])]));
+        assert_eq!(t.tick(&mut ctx, 0.0), Status::Skipped);
+        // The outer one is left running by the same rule; its child was halted and reset.
+        assert_eq!(states(&t), vec![Run, Idle, Idle]);
     }
 }
