@@ -79,6 +79,8 @@ pub struct SearchSuggestor {
     others: Vec<Point2<Field>>,
     /// Scratch: whether each cell may be a regular target this frame.
     eligible: Vec<bool>,
+    /// Whether each cell lies in the border band ([`Self::is_in_border_band`]).
+    border_band: Vec<bool>,
 }
 
 impl SearchSuggestor {
@@ -90,7 +92,7 @@ impl SearchSuggestor {
             field.width,
         );
         let zeros = vec![0.0; map.len()];
-        Self {
+        let mut suggestor = Self {
             disabled: params.disable_heatmap_search,
             params,
             field,
@@ -108,7 +110,10 @@ impl SearchSuggestor {
             candidates: Vec::new(),
             others: Vec::new(),
             eligible: Vec::new(),
-        }
+            border_band: Vec::new(),
+        };
+        suggestor.mark_border_band();
+        suggestor
     }
 
     /// The map (all zero while disabled).
@@ -282,6 +287,7 @@ impl SearchSuggestor {
         }
         self.disabled = next.disable_heatmap_search;
         self.params = next;
+        self.mark_border_band();
         Ok(())
     }
 
@@ -481,18 +487,25 @@ impl SearchSuggestor {
                 include(axis);
             }
         }
-        let bounds = [low.x, low.y, high.x, high.y];
+        let margin = 1e-9 * (1.0 + position.x.abs() + position.y.abs() + far);
+        self.cells_in_box(low, high, margin).unwrap_or(whole)
+    }
+
+    /// The columns and rows of the cells centred in the box from `low` to `high` widened by
+    /// `margin` (plus a margin for rounding in the cells' own tests); `None` when a bound is
+    /// not finite.
+    fn cells_in_box(
+        &self,
+        low: Point2<Field>,
+        high: Point2<Field>,
+        margin: f64,
+    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let bounds = [low.x, low.y, high.x, high.y, margin];
         if !bounds.iter().all(|b| b.is_finite()) {
-            return whole;
+            return None;
         }
         // Rounding in the bounds and in the cells' tests is far below this (in metres).
-        let margin = 1e-9
-            * (1.0
-                + position.x.abs()
-                + position.y.abs()
-                + far
-                + self.map.half_length()
-                + self.map.half_width());
+        let margin = margin + 1e-9 * (1.0 + self.map.half_length() + self.map.half_width());
         // Cell `i` along an axis is centred at `-half + (i + 0.5) * side`.
         let span = |low: f64, high: f64, half: f64, side: f64, cells: usize| {
             let first = ((low - margin + half) / side - 0.5).ceil();
@@ -504,7 +517,7 @@ impl SearchSuggestor {
             let (first, last) = (first.clamp(0.0, limit), last.clamp(0.0, limit));
             first as usize..last as usize + 1
         };
-        (
+        Some((
             span(
                 low.x,
                 high.x,
@@ -519,7 +532,7 @@ impl SearchSuggestor {
                 self.map.cell_width,
                 self.map.cells_y,
             ),
-        )
+        ))
     }
 
     /// Decays cell `c` if it is seen in `cone` (the per-cell part of [`Self::decay_view`]).
@@ -634,22 +647,61 @@ impl SearchSuggestor {
         }
     }
 
+    /// Raises the ball's own cell to 1 and the cells within `observed_ball_radius` of it to
+    /// `1 - d / radius` (never lowers a cell). Only the cells centred in the box around the
+    /// ball are visited: the others are farther than the radius.
     fn raise_around(&mut self, ball: Point2<Field>) {
         let r = self.params.observed_ball_radius;
         let own = self.map.cell_of(ball);
-        for c in 0..self.map.len() {
-            let raise = if c == own {
-                1.0
-            } else {
-                let d = self.map.center(c).distance(ball);
-                if d > r {
-                    continue;
+        self.raise_cell(own, own, ball, r);
+        let reach = Vector2::<Field>::new(r, r);
+        match self.cells_in_box(ball - reach, ball + reach, 1e-9 * (1.0 + r)) {
+            Some((columns, rows)) => {
+                for iy in rows {
+                    for ix in columns.clone() {
+                        let c = iy * self.map.cells_x + ix;
+                        if c != own {
+                            self.raise_cell(c, own, ball, r);
+                        }
+                    }
                 }
-                1.0 - d / r
-            };
-            let v = &mut self.map.values[c];
-            *v = v.max(raise);
+            }
+            None => {
+                for c in (0..self.map.len()).filter(|c| *c != own) {
+                    self.raise_cell(c, own, ball, r);
+                }
+            }
         }
+    }
+
+    /// Every cell raised the general way: what [`Self::raise_around`] must do alike.
+    #[cfg(test)]
+    pub(super) fn raise_around_everywhere(&mut self, ball: Point2<Field>) {
+        let (r, own) = (self.params.observed_ball_radius, self.map.cell_of(ball));
+        for c in 0..self.map.len() {
+            self.raise_cell(c, own, ball, r);
+        }
+    }
+
+    /// Test hook: [`Self::raise_around`].
+    #[cfg(test)]
+    pub(super) fn raise_around_windowed(&mut self, ball: Point2<Field>) {
+        self.raise_around(ball);
+    }
+
+    /// Raises cell `c` for a ball at `ball` in cell `own` with radius `r`.
+    fn raise_cell(&mut self, c: usize, own: usize, ball: Point2<Field>, r: f64) {
+        let raise = if c == own {
+            1.0
+        } else {
+            let d = self.map.center(c).distance(ball);
+            if d > r {
+                return;
+            }
+            1.0 - d / r
+        };
+        let v = &mut self.map.values[c];
+        *v = v.max(raise);
     }
 
     /// Whether cell `c` is in this robot's search region, asking the frame for every cell:
@@ -702,12 +754,31 @@ impl SearchSuggestor {
         }
     }
 
-    fn score(&self, c: usize) -> f64 {
+    /// Whether cell `c` lies in the border band, where it loses the border view penalty.
+    pub(super) fn is_in_border_band(&self, c: usize) -> bool {
         let centre = self.map.center(c);
         let band = self.params.border_view_penalty_width_fraction * self.field.width;
         let to_boundary = (self.field.half_length() - centre.x.abs())
             .min(self.field.half_width() - centre.y.abs());
-        let penalty = if to_boundary <= band {
+        to_boundary <= band
+    }
+
+    /// [`Self::is_in_border_band`] of every cell (after every change of the grid or the
+    /// parameters).
+    fn mark_border_band(&mut self) {
+        self.border_band = (0..self.map.len())
+            .map(|c| self.is_in_border_band(c))
+            .collect();
+    }
+
+    /// Test hook: the kept border band.
+    #[cfg(test)]
+    pub(super) fn border_band(&self) -> &[bool] {
+        &self.border_band
+    }
+
+    fn score(&self, c: usize) -> f64 {
+        let penalty = if self.border_band[c] {
             self.params.border_view_penalty
         } else {
             0.0
@@ -751,14 +822,14 @@ impl SearchSuggestor {
         let minimum = self.params.minimum_search_priority;
         let mut eligible = std::mem::take(&mut self.eligible);
         eligible.clear();
-        eligible.extend(
-            (0..self.map.len())
-                .map(|c| self.map.values[c] >= minimum && region.contains(self.map.center(c))),
-        );
-        let best = (0..self.map.len())
-            .filter(|c| eligible[*c])
-            .map(|c| self.score(c))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let mut best = f64::NEG_INFINITY;
+        for c in 0..self.map.len() {
+            let is_eligible = self.map.values[c] >= minimum && region.contains(self.map.center(c));
+            eligible.push(is_eligible);
+            if is_eligible {
+                best = best.max(self.score(c));
+            }
+        }
         let regular = if best.is_finite() {
             let kept = self
                 .target_cell

@@ -1617,3 +1617,62 @@ fn the_least_turn_is_the_first_minimum_as_min_by_finds_it() {
         );
     }
 }
+
+#[test]
+fn the_kept_border_band_follows_changes_of_the_grid_and_the_band_width() {
+    let mut s = suggestor();
+    let check = |s: &SearchSuggestor, what: &str| {
+        assert_eq!(s.border_band().len(), s.map().len(), "{what}");
+        for c in 0..s.map().len() {
+            assert_eq!(
+                s.border_band()[c],
+                s.is_in_border_band(c),
+                "{what}: cell {c}"
+            );
+        }
+        assert!(s.border_band().iter().any(|b| *b), "{what}");
+    };
+    check(&s, "new");
+    for (t, change) in [
+        (1.0, r#"{"border_view_penalty_width_fraction": 0.3}"#),
+        (2.0, r#"{"cells_along_field_length": 7}"#),
+        (
+            3.0,
+            r#"{"cells_along_field_length": 40, "border_view_penalty_width_fraction": 0.02}"#,
+        ),
+    ] {
+        let mut f = frame(t);
+        f.parameters = Some(serde_json::from_str(change).unwrap());
+        s.update(&f).unwrap();
+        check(&s, change);
+    }
+}
+
+#[test]
+fn raising_around_the_ball_in_a_window_equals_raising_every_cell() {
+    let mut rng = Lcg(3);
+    for case in 0..3000 {
+        let mut params = defaults();
+        params.cells_along_field_length = [18, 7, 40, 1, 3][case % 5];
+        params.observed_ball_radius = match case % 4 {
+            0 => 0.5,
+            1 => rng.between(0.0, 0.3),
+            2 => rng.between(0.3, 12.0),
+            _ => [0.0, 1e-12, 1e3][case / 4 % 3],
+        };
+        let mut fast = with(params);
+        fast.set_values(|c| (0.3 + 0.1 * c.x - 0.07 * c.y).clamp(0.0, 1.0));
+        let mut full = fast.clone();
+        let ball = p(rng.between(-4.5, 4.5), rng.between(-3.0, 3.0));
+        fast.raise_around_windowed(ball);
+        full.raise_around_everywhere(ball);
+        let bits = |s: &SearchSuggestor| {
+            s.map()
+                .values
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&fast), bits(&full), "case {case}");
+    }
+}
