@@ -337,8 +337,8 @@ fn create_recording(
     MatchRecording::create(path, &facts, params, spec, game)
 }
 
-/// One robot in one tick of `soccer sim --json`, keys in their documented order.
-#[derive(serde::Serialize)]
+/// One robot in one tick of `soccer sim --json`, keys in their documented order; the team
+/// name and the score come already as JSON.
 struct RobotLine<'a> {
     t: f64,
     team: &'a str,
@@ -347,10 +347,35 @@ struct RobotLine<'a> {
     branch: &'a str,
     motion: &'a soccer_profile::motion::MotionCommand,
     ball: Option<soccer_profile::decider::OutputBall>,
-    score: &'a Score<'a>,
+    score: &'a [u8],
     /// Only on the very last line: the match's play figures.
-    #[serde(skip_serializing_if = "Option::is_none")]
     play_figures: Option<fake_publisher::soccer::figures::MatchFigures>,
+}
+
+impl RobotLine<'_> {
+    /// Writes the line (compact JSON, as serde_json writes the same object) and a newline.
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let json = |e: serde_json::Error| std::io::Error::other(e);
+        out.write_all(b"{\"t\":")?;
+        serde_json::to_writer(&mut *out, &self.t).map_err(json)?;
+        out.write_all(b",\"team\":")?;
+        out.write_all(self.team.as_bytes())?;
+        write!(out, ",\"player\":{},\"role\":", self.player)?;
+        serde_json::to_writer(&mut *out, &self.role).map_err(json)?;
+        out.write_all(b",\"branch\":")?;
+        serde_json::to_writer(&mut *out, self.branch).map_err(json)?;
+        out.write_all(b",\"motion\":")?;
+        serde_json::to_writer(&mut *out, self.motion).map_err(json)?;
+        out.write_all(b",\"ball\":")?;
+        serde_json::to_writer(&mut *out, &self.ball).map_err(json)?;
+        out.write_all(b",\"score\":")?;
+        out.write_all(self.score)?;
+        if let Some(figures) = &self.play_figures {
+            out.write_all(b",\"play_figures\":")?;
+            serde_json::to_writer(&mut *out, figures).map_err(json)?;
+        }
+        out.write_all(b"}\n")
+    }
 }
 
 /// The score by team name, home first.
@@ -445,6 +470,11 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         game.team_name(Side::Home).to_owned(),
         game.team_name(Side::Away).to_owned(),
     ];
+    // The team names as JSON strings, and the score of the current tick as a JSON object.
+    let team_json = names
+        .each_ref()
+        .map(|name| serde_json::to_string(name).unwrap_or_else(|_| "null".to_owned()));
+    let mut score_json = Vec::new();
     while !game.is_over() {
         let happenings = game.step();
         if let Some(r) = &mut recording
@@ -458,25 +488,25 @@ pub fn sim(args: &SimArgs) -> ExitCode {
                 home: (&names[0], game.referee.goals(Side::Home)),
                 away: (&names[1], game.referee.goals(Side::Away)),
             };
+            score_json.clear();
+            // Writing into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut score_json, &score);
             let mut result = Ok(());
             let last_tick = game.is_over();
             for (i, p) in game.players.iter().enumerate() {
                 let line = RobotLine {
                     t: (game.now * 1000.0).round() / 1000.0,
-                    team: &names[usize::from(p.side == Side::Away)],
+                    team: &team_json[usize::from(p.side == Side::Away)],
                     player: p.number,
                     role: p.role,
                     branch: &p.branch,
                     motion: &p.motion,
                     ball: p.decision.as_ref().and_then(|d| d.ball),
-                    score: &score,
+                    score: &score_json,
                     play_figures: (last_tick && i + 1 == game.players.len())
                         .then(|| game.play_figures()),
                 };
-                result = result.and_then(|()| {
-                    serde_json::to_writer(&mut out, &line).map_err(std::io::Error::other)?;
-                    writeln!(out)
-                });
+                result = result.and_then(|()| line.write(&mut out));
             }
             result
         } else {
@@ -590,4 +620,98 @@ pub fn run(
         None => None,
     };
     crate::run_live(node, args, false, "soccer_decision", watch, recorder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fake_publisher::soccer::figures::{MatchFigures, PlayFigures};
+    use soccer_profile::decider::OutputBall;
+    use soccer_profile::motion::{Body, Head, MotionCommand, TurnDirection};
+    use soccer_profile::world::BallSource;
+
+    /// The line as serde derives it: what [`RobotLine::write`] must write byte for byte.
+    #[derive(serde::Serialize)]
+    struct DerivedLine<'a> {
+        t: f64,
+        team: &'a str,
+        player: u8,
+        role: Option<&'static str>,
+        branch: &'a str,
+        motion: &'a MotionCommand,
+        ball: Option<OutputBall>,
+        score: &'a Score<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        play_figures: Option<MatchFigures>,
+    }
+
+    #[test]
+    fn a_written_line_is_the_line_serde_derives() {
+        let walk = MotionCommand {
+            body: Body::WalkVelocity {
+                vx: 1.0 / 3.0,
+                vy: -0.25,
+                vyaw: 1e-9,
+            },
+            head: Head::Search,
+        };
+        let turn = MotionCommand {
+            body: Body::Turn(TurnDirection::Left),
+            head: Head::LookAround,
+        };
+        let motions = [MotionCommand::STAND, walk, turn];
+        let balls = [
+            None,
+            Some(OutputBall {
+                x: 0.1 + 0.2,
+                y: -1e-7,
+                source: BallSource::Team,
+                age: 1.5,
+            }),
+        ];
+        let teams = ["home", "a \"quoted\" team\\ é\n"];
+        for (case, t) in [0.02, 812.92, 1e21, -0.0, f64::NAN].into_iter().enumerate() {
+            for (m, motion) in motions.iter().enumerate() {
+                for ball in balls {
+                    let score = Score {
+                        home: (teams[0], 3),
+                        away: (teams[1], u32::MAX),
+                    };
+                    let role = [None, Some("striker"), Some("keeper")][m];
+                    let branch = ["playing", "set \"play\"\t"][case % 2];
+                    let figures = (case == 2).then(|| PlayFigures::new(0.02).figures());
+                    let expected = serde_json::to_string(&DerivedLine {
+                        t,
+                        team: teams[m % 2],
+                        player: 7,
+                        role,
+                        branch,
+                        motion,
+                        ball,
+                        score: &score,
+                        play_figures: figures.clone(),
+                    })
+                    .unwrap()
+                        + "\n";
+                    let team = serde_json::to_string(teams[m % 2]).unwrap();
+                    let score_json = serde_json::to_vec(&score).unwrap();
+                    let mut written = Vec::new();
+                    RobotLine {
+                        t,
+                        team: &team,
+                        player: 7,
+                        role,
+                        branch,
+                        motion,
+                        ball,
+                        score: &score_json,
+                        play_figures: figures,
+                    }
+                    .write(&mut written)
+                    .unwrap();
+                    assert_eq!(String::from_utf8(written).unwrap(), expected);
+                }
+            }
+        }
+    }
 }

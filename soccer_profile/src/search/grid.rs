@@ -119,6 +119,16 @@ impl Heatmap {
         next
     }
 
+    /// Half the field length (m).
+    pub fn half_length(&self) -> f64 {
+        self.half_length
+    }
+
+    /// Half the field width (m).
+    pub fn half_width(&self) -> f64 {
+        self.half_width
+    }
+
     /// Mean value.
     pub fn mean(&self) -> f64 {
         self.values.iter().sum::<f64>() / self.values.len() as f64

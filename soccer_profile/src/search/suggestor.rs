@@ -73,6 +73,14 @@ pub struct SearchSuggestor {
     was_playing: bool,
     disabled: bool,
     seen: [Option<Seen>; 8],
+    /// Scratch: the obstacles that may hide a cell of the current view.
+    candidates: Vec<crate::frame::ObstacleJson>,
+    /// Scratch: the fresh teammates' positions that bound the search region.
+    others: Vec<Point2<Field>>,
+    /// Scratch: whether each cell may be a regular target this frame.
+    eligible: Vec<bool>,
+    /// Whether each cell lies in the border band ([`Self::is_in_border_band`]).
+    border_band: Vec<bool>,
 }
 
 impl SearchSuggestor {
@@ -84,7 +92,7 @@ impl SearchSuggestor {
             field.width,
         );
         let zeros = vec![0.0; map.len()];
-        Self {
+        let mut suggestor = Self {
             disabled: params.disable_heatmap_search,
             params,
             field,
@@ -99,7 +107,13 @@ impl SearchSuggestor {
             previous_t: None,
             was_playing: false,
             seen: [None; 8],
-        }
+            candidates: Vec::new(),
+            others: Vec::new(),
+            eligible: Vec::new(),
+            border_band: Vec::new(),
+        };
+        suggestor.mark_border_band();
+        suggestor
     }
 
     /// The map (all zero while disabled).
@@ -273,6 +287,7 @@ impl SearchSuggestor {
         }
         self.disabled = next.disable_heatmap_search;
         self.params = next;
+        self.mark_border_band();
         Ok(())
     }
 
@@ -370,6 +385,10 @@ impl SearchSuggestor {
 
     /// Decays the cells seen from `pose` with head `head_yaw` over `elapsed` with `weight`
     /// (`occluding` obstacles reduce it to `occluded_observation_weight`).
+    ///
+    /// Only the cells of [`Self::view_window`] are visited and only the obstacles that
+    /// [`may_hide_in_view`] keeps are tested: both leave out only cells and obstacles that
+    /// the per-cell test ([`Self::decay_cell`]) would pass over anyway.
     fn decay_view(
         &mut self,
         pose: &Pose2<Field>,
@@ -381,47 +400,182 @@ impl SearchSuggestor {
         if elapsed <= 0.0 || weight <= 0.0 {
             return;
         }
+        let cone = ViewCone::new(&self.params, pose.position, pose.yaw + head_yaw);
+        let (columns, rows) = self.view_window(pose.position, cone.view);
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
+        let [_, far] = self.params.observation_distance_range;
+        candidates.extend(occluding.iter().filter(|o| {
+            may_hide_in_view(
+                pose.position,
+                cone.view,
+                self.params.view_half_angle,
+                far,
+                o,
+            )
+        }));
+        for iy in rows {
+            let row = iy * self.map.cells_x;
+            for ix in columns.clone() {
+                self.decay_cell(row + ix, &cone, elapsed, weight, &candidates);
+            }
+        }
+        self.candidates = candidates;
+    }
+
+    /// [`Self::decay_view`] the general way, every cell against every obstacle: what the
+    /// window and the obstacle cull must decide alike.
+    #[cfg(test)]
+    pub(super) fn decay_view_everywhere(
+        &mut self,
+        pose: &Pose2<Field>,
+        head_yaw: f64,
+        elapsed: f64,
+        weight: f64,
+        occluding: &[crate::frame::ObstacleJson],
+    ) {
+        if elapsed <= 0.0 || weight <= 0.0 {
+            return;
+        }
+        let cone = ViewCone::new(&self.params, pose.position, pose.yaw + head_yaw);
+        for c in 0..self.map.len() {
+            self.decay_cell(c, &cone, elapsed, weight, occluding);
+        }
+    }
+
+    /// Test hook: [`Self::decay_view`].
+    #[cfg(test)]
+    pub(super) fn decay_view_windowed(
+        &mut self,
+        pose: &Pose2<Field>,
+        head_yaw: f64,
+        elapsed: f64,
+        weight: f64,
+        occluding: &[crate::frame::ObstacleJson],
+    ) {
+        self.decay_view(pose, head_yaw, elapsed, weight, occluding);
+    }
+
+    /// The columns and rows of the cells whose centres may be seen from `position` looking
+    /// along `view`: those centred in the bounding box of the view sector (radius `far`, with a
+    /// margin for rounding); the whole grid when a bound is not finite.
+    fn view_window(
+        &self,
+        position: Point2<Field>,
+        view: f64,
+    ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let whole = (0..self.map.cells_x, 0..self.map.cells_y);
+        let half_angle = self.params.view_half_angle;
+        let [_, far] = self.params.observation_distance_range;
+        // (`min` and `max` below would pass over a NaN.)
+        let inputs = [position.x, position.y, view, half_angle, far];
+        if !inputs.iter().all(|v| v.is_finite()) {
+            return whole;
+        }
+        let (mut low, mut high) = (position, position);
+        let mut include = |angle: f64| {
+            let p = position + Vector2::<Field>::from_angle(angle) * far;
+            low = Point2::new(low.x.min(p.x), low.y.min(p.y));
+            high = Point2::new(high.x.max(p.x), high.y.max(p.y));
+        };
+        include(view - half_angle);
+        include(view + half_angle);
+        // The arc's extremes along the axes, where they lie within the sector (generously).
+        for quarter in 0..4 {
+            let axis = f64::from(quarter) * std::f64::consts::FRAC_PI_2;
+            if wrap_pi(axis - view).abs() <= half_angle + 1e-3 {
+                include(axis);
+            }
+        }
+        let margin = 1e-9 * (1.0 + position.x.abs() + position.y.abs() + far);
+        self.cells_in_box(low, high, margin).unwrap_or(whole)
+    }
+
+    /// The columns and rows of the cells centred in the box from `low` to `high` widened by
+    /// `margin` (plus a margin for rounding in the cells' own tests); `None` when a bound is
+    /// not finite.
+    fn cells_in_box(
+        &self,
+        low: Point2<Field>,
+        high: Point2<Field>,
+        margin: f64,
+    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let bounds = [low.x, low.y, high.x, high.y, margin];
+        if !bounds.iter().all(|b| b.is_finite()) {
+            return None;
+        }
+        // Rounding in the bounds and in the cells' tests is far below this (in metres).
+        let margin = margin + 1e-9 * (1.0 + self.map.half_length() + self.map.half_width());
+        // Cell `i` along an axis is centred at `-half + (i + 0.5) * side`.
+        let span = |low: f64, high: f64, half: f64, side: f64, cells: usize| {
+            let first = ((low - margin + half) / side - 0.5).ceil();
+            let last = ((high + margin + half) / side - 0.5).floor();
+            let limit = cells as f64 - 1.0;
+            if first > limit || last < 0.0 || first > last {
+                return 0..0;
+            }
+            let (first, last) = (first.clamp(0.0, limit), last.clamp(0.0, limit));
+            first as usize..last as usize + 1
+        };
+        Some((
+            span(
+                low.x,
+                high.x,
+                self.map.half_length(),
+                self.map.cell_length,
+                self.map.cells_x,
+            ),
+            span(
+                low.y,
+                high.y,
+                self.map.half_width(),
+                self.map.cell_width,
+                self.map.cells_y,
+            ),
+        ))
+    }
+
+    /// Decays cell `c` if it is seen in `cone` (the per-cell part of [`Self::decay_view`]).
+    fn decay_cell(
+        &mut self,
+        c: usize,
+        cone: &ViewCone,
+        elapsed: f64,
+        weight: f64,
+        occluding: &[crate::frame::ObstacleJson],
+    ) {
         let p = &self.params;
         let [near, far] = p.observation_distance_range;
-        let view = pose.yaw + head_yaw;
-        // A cheap pre-test: cells clearly outside the cone (by more than a micro-radian) are
-        // skipped without their bearing; the rest take the exact test below.
-        let view_direction = Vector2::<Field>::from_angle(view);
-        let outside_cos = (p.view_half_angle + 1e-6 < std::f64::consts::PI - 1e-6)
-            .then(|| (p.view_half_angle + 1e-6).cos());
-        // And cells clearly inside it (by more than a micro-radian) skip the bearing too.
-        let inside_cos = (p.view_half_angle > 1e-6).then(|| (p.view_half_angle - 1e-6).cos());
-        for c in 0..self.map.len() {
-            let centre = self.map.center(c);
-            let d = pose.position.distance(centre);
-            if d < near || d > far {
-                continue;
-            }
-            let offset = centre - pose.position;
-            if let Some(limit) = outside_cos
-                && d > 1e-9
-                && offset.dot(view_direction) < limit * d
-            {
-                continue;
-            }
-            let clearly_inside =
-                inside_cos.is_some_and(|limit| d > 1e-9 && offset.dot(view_direction) > limit * d);
-            if !clearly_inside && wrap_pi(offset.angle() - view).abs() > p.view_half_angle {
-                continue;
-            }
-            let half_life = p.observation_half_life_near
-                + (p.observation_half_life_far - p.observation_half_life_near) * (d - near)
-                    / (far - near);
-            let hidden = occluding.iter().any(|o| {
-                segment_distance(pose.position, centre, Point2::new(o.x, o.y)) <= o.radius
-            });
-            let w = if hidden {
-                weight * p.occluded_observation_weight
-            } else {
-                weight
-            };
-            self.map.values[c] *= (-LN_2 * elapsed * w / half_life).exp();
+        let centre = self.map.center(c);
+        let d = cone.apex.distance(centre);
+        if d < near || d > far {
+            return;
         }
+        let offset = centre - cone.apex;
+        if let Some(limit) = cone.outside_cos
+            && d > 1e-9
+            && offset.dot(cone.direction) < limit * d
+        {
+            return;
+        }
+        let clearly_inside = cone
+            .inside_cos
+            .is_some_and(|limit| d > 1e-9 && offset.dot(cone.direction) > limit * d);
+        if !clearly_inside && wrap_pi(offset.angle() - cone.view).abs() > p.view_half_angle {
+            return;
+        }
+        let half_life = p.observation_half_life_near
+            + (p.observation_half_life_far - p.observation_half_life_near) * (d - near)
+                / (far - near);
+        let hidden = occluding
+            .iter()
+            .any(|o| segment_distance(cone.apex, centre, Point2::new(o.x, o.y)) <= o.radius);
+        let w = if hidden {
+            weight * p.occluded_observation_weight
+        } else {
+            weight
+        };
+        self.map.values[c] *= (-LN_2 * elapsed * w / half_life).exp();
     }
 
     fn observe_own(
@@ -493,26 +647,73 @@ impl SearchSuggestor {
         }
     }
 
+    /// Raises the ball's own cell to 1 and the cells within `observed_ball_radius` of it to
+    /// `1 - d / radius` (never lowers a cell). Only the cells centred in the box around the
+    /// ball are visited: the others are farther than the radius.
     fn raise_around(&mut self, ball: Point2<Field>) {
         let r = self.params.observed_ball_radius;
         let own = self.map.cell_of(ball);
-        for c in 0..self.map.len() {
-            let raise = if c == own {
-                1.0
-            } else {
-                let d = self.map.center(c).distance(ball);
-                if d > r {
-                    continue;
+        self.raise_cell(own, own, ball, r);
+        let reach = Vector2::<Field>::new(r, r);
+        match self.cells_in_box(ball - reach, ball + reach, 1e-9 * (1.0 + r)) {
+            Some((columns, rows)) => {
+                for iy in rows {
+                    for ix in columns.clone() {
+                        let c = iy * self.map.cells_x + ix;
+                        if c != own {
+                            self.raise_cell(c, own, ball, r);
+                        }
+                    }
                 }
-                1.0 - d / r
-            };
-            let v = &mut self.map.values[c];
-            *v = v.max(raise);
+            }
+            None => {
+                for c in (0..self.map.len()).filter(|c| *c != own) {
+                    self.raise_cell(c, own, ball, r);
+                }
+            }
         }
     }
 
-    /// Whether cell `c` is in this robot's search region.
-    fn in_region(&self, c: usize, frame: &HeatmapFrame, pose: &Pose2<Field>, keeper: u8) -> bool {
+    /// Every cell raised the general way: what [`Self::raise_around`] must do alike.
+    #[cfg(test)]
+    pub(super) fn raise_around_everywhere(&mut self, ball: Point2<Field>) {
+        let (r, own) = (self.params.observed_ball_radius, self.map.cell_of(ball));
+        for c in 0..self.map.len() {
+            self.raise_cell(c, own, ball, r);
+        }
+    }
+
+    /// Test hook: [`Self::raise_around`].
+    #[cfg(test)]
+    pub(super) fn raise_around_windowed(&mut self, ball: Point2<Field>) {
+        self.raise_around(ball);
+    }
+
+    /// Raises cell `c` for a ball at `ball` in cell `own` with radius `r`.
+    fn raise_cell(&mut self, c: usize, own: usize, ball: Point2<Field>, r: f64) {
+        let raise = if c == own {
+            1.0
+        } else {
+            let d = self.map.center(c).distance(ball);
+            if d > r {
+                return;
+            }
+            1.0 - d / r
+        };
+        let v = &mut self.map.values[c];
+        *v = v.max(raise);
+    }
+
+    /// Whether cell `c` is in this robot's search region, asking the frame for every cell:
+    /// what [`Region::contains`] must decide alike.
+    #[cfg(test)]
+    pub(super) fn in_region(
+        &self,
+        c: usize,
+        frame: &HeatmapFrame,
+        pose: &Pose2<Field>,
+        keeper: u8,
+    ) -> bool {
         let centre = self.map.center(c);
         if frame.player_number == keeper {
             return centre.x <= 0.0;
@@ -526,12 +727,58 @@ impl SearchSuggestor {
             .all(|p| own < centre.distance_squared(Point2::new(p.x, p.y)))
     }
 
-    fn score(&self, c: usize) -> f64 {
+    /// This robot's search region in `frame` (the positions of the fresh teammates other than
+    /// the goalkeeper go into `others`, which is cleared first).
+    pub(super) fn region<'a>(
+        frame: &HeatmapFrame,
+        pose: &Pose2<Field>,
+        keeper: u8,
+        others: &'a mut Vec<Point2<Field>>,
+    ) -> Region<'a> {
+        others.clear();
+        let is_keeper = frame.player_number == keeper;
+        if !is_keeper {
+            others.extend(
+                frame
+                    .teammates
+                    .iter()
+                    .filter(|m| m.player != keeper && Self::is_fresh(frame, m))
+                    .filter_map(|m| m.pose)
+                    .map(|p| Point2::new(p.x, p.y)),
+            );
+        }
+        Region {
+            own_half: is_keeper,
+            position: pose.position,
+            others,
+        }
+    }
+
+    /// Whether cell `c` lies in the border band, where it loses the border view penalty.
+    pub(super) fn is_in_border_band(&self, c: usize) -> bool {
         let centre = self.map.center(c);
         let band = self.params.border_view_penalty_width_fraction * self.field.width;
         let to_boundary = (self.field.half_length() - centre.x.abs())
             .min(self.field.half_width() - centre.y.abs());
-        let penalty = if to_boundary <= band {
+        to_boundary <= band
+    }
+
+    /// [`Self::is_in_border_band`] of every cell (after every change of the grid or the
+    /// parameters).
+    fn mark_border_band(&mut self) {
+        self.border_band = (0..self.map.len())
+            .map(|c| self.is_in_border_band(c))
+            .collect();
+    }
+
+    /// Test hook: the kept border band.
+    #[cfg(test)]
+    pub(super) fn border_band(&self) -> &[bool] {
+        &self.border_band
+    }
+
+    fn score(&self, c: usize) -> f64 {
+        let penalty = if self.border_band[c] {
             self.params.border_view_penalty
         } else {
             0.0
@@ -558,33 +805,50 @@ impl SearchSuggestor {
             self.fallback_since = None;
             return;
         }
+        let mut others = std::mem::take(&mut self.others);
+        let region = Self::region(frame, &pose, keeper, &mut others);
+        self.select_in(frame, &pose, &region, playing);
+        self.others = others;
+    }
+
+    /// The regular target in `region`, else the exhausted-search fallback.
+    fn select_in(
+        &mut self,
+        frame: &HeatmapFrame,
+        pose: &Pose2<Field>,
+        region: &Region<'_>,
+        playing: bool,
+    ) {
         let minimum = self.params.minimum_search_priority;
-        let eligible =
-            |s: &Self, c: usize| s.map.values[c] >= minimum && s.in_region(c, frame, &pose, keeper);
-        let best = (0..self.map.len())
-            .filter(|c| eligible(self, *c))
-            .map(|c| self.score(c))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let mut eligible = std::mem::take(&mut self.eligible);
+        eligible.clear();
+        let mut best = f64::NEG_INFINITY;
+        for c in 0..self.map.len() {
+            let is_eligible = self.map.values[c] >= minimum && region.contains(self.map.center(c));
+            eligible.push(is_eligible);
+            if is_eligible {
+                best = best.max(self.score(c));
+            }
+        }
         let regular = if best.is_finite() {
             let kept = self
                 .target_cell
-                .filter(|c| *c < self.map.len() && eligible(self, *c))
+                .filter(|c| *c < self.map.len() && eligible[*c])
                 .filter(|c| self.score(*c) >= self.params.target_hysteresis * best);
             kept.or_else(|| {
                 let margin = self.params.turn_preference_margin;
-                (0..self.map.len())
-                    .filter(|c| eligible(self, *c) && self.score(*c) >= best - margin)
-                    .min_by(|a, b| {
-                        let turn = |c: usize| pose.bearing_to(self.map.center(c)).abs();
-                        turn(*a).total_cmp(&turn(*b)).then(a.cmp(b))
-                    })
+                least_turn(
+                    (0..self.map.len()).filter(|c| eligible[*c] && self.score(*c) >= best - margin),
+                    |c| pose.bearing_to(self.map.center(c)).abs(),
+                )
             })
         } else {
             None
         };
+        self.eligible = eligible;
         if let Some(c) = regular {
             self.fallback_since = None;
-            self.set_target(c, &pose, false);
+            self.set_target(c, pose, false);
             return;
         }
         if !(playing && self.seen_local_ball) {
@@ -600,7 +864,7 @@ impl SearchSuggestor {
         let fallback_minimum = self.params.fallback_minimum_search_priority;
         let best_fallback = (0..self.map.len())
             .filter(|c| {
-                self.map.values[*c] >= fallback_minimum && self.in_region(*c, frame, &pose, keeper)
+                self.map.values[*c] >= fallback_minimum && region.contains(self.map.center(*c))
             })
             .max_by(|a, b| {
                 self.map.values[*a]
@@ -608,7 +872,7 @@ impl SearchSuggestor {
                     .then(b.cmp(a))
             });
         match best_fallback {
-            Some(c) => self.set_target(c, &pose, true),
+            Some(c) => self.set_target(c, pose, true),
             None => self.clear_target(),
         }
     }
@@ -631,6 +895,75 @@ impl SearchSuggestor {
     }
 }
 
+/// A robot's search region: the own half for the goalkeeper, else the cells nearer to it
+/// than to every one of `others`.
+pub(super) struct Region<'a> {
+    own_half: bool,
+    position: Point2<Field>,
+    others: &'a [Point2<Field>],
+}
+
+impl Region<'_> {
+    /// Whether the cell centred at `centre` is in the region.
+    pub(super) fn contains(&self, centre: Point2<Field>) -> bool {
+        if self.own_half {
+            return centre.x <= 0.0;
+        }
+        let own = centre.distance_squared(self.position);
+        self.others
+            .iter()
+            .all(|p| own < centre.distance_squared(*p))
+    }
+}
+
+/// The candidate with the smallest `turn`, the first of equals (as `Iterator::min_by` with
+/// `total_cmp` and then the index), each turn worked out once.
+pub(super) fn least_turn(
+    candidates: impl Iterator<Item = usize>,
+    turn: impl Fn(usize) -> f64,
+) -> Option<usize> {
+    let mut least: Option<(f64, usize)> = None;
+    for c in candidates {
+        let t = turn(c);
+        let better = match least {
+            None => true,
+            Some((lt, lc)) => t.total_cmp(&lt).then(c.cmp(&lc)).is_lt(),
+        };
+        if better {
+            least = Some((t, c));
+        }
+    }
+    least.map(|(_, c)| c)
+}
+
+/// A view cone with what its per-cell test needs worked out once.
+struct ViewCone {
+    /// The viewer's position.
+    apex: Point2<Field>,
+    /// Body yaw plus head yaw.
+    view: f64,
+    /// The unit vector along `view`.
+    direction: Vector2<Field>,
+    /// Cells whose bearing cosine is below this are clearly outside the cone (by more than
+    /// a micro-radian) and are skipped without their bearing.
+    outside_cos: Option<f64>,
+    /// Cells whose bearing cosine is above this are clearly inside it and skip the bearing too.
+    inside_cos: Option<f64>,
+}
+
+impl ViewCone {
+    fn new(p: &SearchSuggestorParameters, apex: Point2<Field>, view: f64) -> Self {
+        Self {
+            apex,
+            view,
+            direction: Vector2::<Field>::from_angle(view),
+            outside_cos: (p.view_half_angle + 1e-6 < std::f64::consts::PI - 1e-6)
+                .then(|| (p.view_half_angle + 1e-6).cos()),
+            inside_cos: (p.view_half_angle > 1e-6).then(|| (p.view_half_angle - 1e-6).cos()),
+        }
+    }
+}
+
 /// Distance from `p` to the segment `a`-`b`.
 fn segment_distance(a: Point2<Field>, b: Point2<Field>, p: Point2<Field>) -> f64 {
     let ab = b - a;
@@ -640,4 +973,40 @@ fn segment_distance(a: Point2<Field>, b: Point2<Field>, p: Point2<Field>) -> f64
     }
     let s = ((p - a).dot(ab) / length2).clamp(0.0, 1.0);
     (a + ab * s).distance(p)
+}
+
+/// Whether obstacle `o` may hide a cell seen from `apex` looking along `view` (half angle
+/// `half_angle`, cells at most `far` away): `false` only when the obstacle is farther than its
+/// radius, with a margin for rounding, from every point of the view sector, so that no
+/// sight line to a visible cell comes within its radius.
+fn may_hide_in_view(
+    apex: Point2<Field>,
+    view: f64,
+    half_angle: f64,
+    far: f64,
+    o: &crate::frame::ObstacleJson,
+) -> bool {
+    let offset = Point2::<Field>::new(o.x, o.y) - apex;
+    let distance = offset.norm();
+    let reach = o.radius + 1e-9 * (1.0 + distance + far + o.radius);
+    // Beyond the sector's radius: a sight line is never longer than `far`.
+    if distance - far > reach {
+        return false;
+    }
+    // Beside a convex sector: the nearest point of the infinite wedge is on its nearer edge
+    // (or the apex, behind it).
+    if half_angle <= std::f64::consts::FRAC_PI_2 {
+        let excess = wrap_pi(offset.angle() - view).abs() - half_angle;
+        if excess > 0.0 {
+            let to_wedge = if excess >= std::f64::consts::FRAC_PI_2 {
+                distance
+            } else {
+                distance * excess.sin()
+            };
+            if to_wedge > reach {
+                return false;
+            }
+        }
+    }
+    true
 }

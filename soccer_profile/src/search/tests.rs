@@ -6,10 +6,11 @@
 //! time as the previous one (elapsed 0) neither grow nor decay, which lets a test set the map
 //! with the `set_values` hook and then look at one step in isolation.
 
+use super::suggestor::least_turn;
 use super::*;
 use crate::frame::{ObstacleJson, PoseJson, SubState, Team};
 use crate::params::{FieldDimensions, SearchSuggestorParameters};
-use geometry::{Field, Point2};
+use geometry::{Field, Point2, Pose2};
 use std::f64::consts::{LN_2, PI};
 
 const EPS: f64 = 1e-12;
@@ -1443,4 +1444,235 @@ fn a_bad_runtime_parameter_is_refused_and_the_old_parameters_kept() {
     assert!(target(&s).is_some());
     assert_eq!(s.output(3.0).grid.cells_x, 18);
     close(value(&s, 0.1, 0.1), 0.35, "growth from t = 0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The view window and the obstacle cull decide as the full scan does
+
+/// A small deterministic generator for the randomized comparisons.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn between(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.next()
+    }
+}
+
+#[test]
+fn the_windowed_view_decay_equals_the_decay_of_every_cell_against_every_obstacle() {
+    let mut rng = Lcg(7);
+    for case in 0..4000 {
+        let mut params = defaults();
+        params.cells_along_field_length = [18, 7, 40, 1, 3][case % 5];
+        params.view_half_angle = match case % 4 {
+            0 => 0.785,
+            1 => rng.between(0.01, PI / 2.0),
+            2 => rng.between(PI / 2.0, PI),
+            _ => [PI / 2.0, PI, 1e-7][case / 4 % 3],
+        };
+        let near = rng.between(0.0, 1.0);
+        let far = if case % 17 == 0 {
+            1e3
+        } else {
+            near + rng.between(0.05, 8.0)
+        };
+        params.observation_distance_range = [near, far];
+        let mut fast = with(params.clone());
+        fast.set_values(|c| 0.5 + 0.01 * c.x + 0.003 * c.y);
+        let mut full = fast.clone();
+        let pose = Pose2::new(
+            rng.between(-6.0, 6.0),
+            rng.between(-4.0, 4.0),
+            rng.between(-10.0, 10.0),
+        );
+        let head = rng.between(-2.0, 2.0);
+        let view = pose.yaw + head;
+        let mut obstacles = Vec::new();
+        for _ in 0..(case % 13) {
+            let kind = rng.next();
+            let (x, y) = if kind < 0.5 {
+                (rng.between(-6.0, 6.0), rng.between(-4.0, 4.0))
+            } else {
+                // Near an edge of the view sector or near its far end, where the cull decides.
+                let edge = if rng.next() < 0.5 { -1.0 } else { 1.0 };
+                let angle = view + edge * params.view_half_angle + rng.between(-0.3, 0.3);
+                let distance = rng.between(0.0, far + 1.0);
+                (
+                    pose.position.x + distance * angle.cos(),
+                    pose.position.y + distance * angle.sin(),
+                )
+            };
+            obstacles.push(ObstacleJson {
+                x,
+                y,
+                radius: rng.between(0.0, 1.0),
+            });
+        }
+        let (elapsed, weight) = (rng.between(0.01, 2.0), rng.between(0.1, 1.0));
+        fast.decay_view_windowed(&pose, head, elapsed, weight, &obstacles);
+        full.decay_view_everywhere(&pose, head, elapsed, weight, &obstacles);
+        let bits = |s: &SearchSuggestor| {
+            s.map()
+                .values
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&fast), bits(&full), "case {case}");
+    }
+}
+
+#[test]
+fn a_view_from_a_position_that_is_not_a_number_decays_as_the_full_scan_does() {
+    for (x, head) in [(f64::NAN, 0.0), (0.0, f64::NAN), (f64::INFINITY, 0.0)] {
+        let mut fast = suggestor();
+        fast.set_values(|c| 0.5 + 0.01 * c.x);
+        let mut full = fast.clone();
+        let pose = Pose2::new(x, 0.5, 0.3);
+        let obstacles = [ObstacleJson {
+            x: 1.0,
+            y: 0.5,
+            radius: 0.2,
+        }];
+        fast.decay_view_windowed(&pose, head, 1.0, 1.0, &obstacles);
+        full.decay_view_everywhere(&pose, head, 1.0, 1.0, &obstacles);
+        let bits = |s: &SearchSuggestor| {
+            s.map()
+                .values
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&fast), bits(&full), "x {x}, head {head}");
+    }
+}
+
+#[test]
+fn the_region_worked_out_once_contains_the_cells_that_the_per_cell_test_accepts() {
+    let mut rng = Lcg(11);
+    let s = suggestor();
+    let mut others = Vec::new();
+    for case in 0..2000 {
+        let mut f = frame(rng.between(0.0, 20.0));
+        f.player_number = 1 + (case % 7) as u8;
+        let keeper = 1 + (case / 7 % 7) as u8;
+        f.message_interval = (case % 5 != 0).then(|| rng.between(0.0, 4.0));
+        if let Some(game) = &mut f.game {
+            game.penalized = vec![1 + (case / 3 % 7) as u8];
+        }
+        for player in 1..=7u8 {
+            if rng.next() < 0.7 {
+                let mut m = mate(
+                    player,
+                    f.t - rng.between(0.0, 5.0),
+                    rng.between(-5.0, 5.0),
+                    rng.between(-3.5, 3.5),
+                    0.0,
+                    0.0,
+                );
+                if rng.next() < 0.1 {
+                    m.pose = None;
+                }
+                f.teammates.push(m);
+            }
+        }
+        let pose = Pose2::new(rng.between(-5.0, 5.0), rng.between(-3.5, 3.5), 0.0);
+        let region = SearchSuggestor::region(&f, &pose, keeper, &mut others);
+        for c in 0..s.map().len() {
+            assert_eq!(
+                region.contains(s.map().center(c)),
+                s.in_region(c, &f, &pose, keeper),
+                "case {case}, cell {c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_least_turn_is_the_first_minimum_as_min_by_finds_it() {
+    let mut rng = Lcg(5);
+    let pool = [0.0, -0.0, 0.5, 0.5, 1.0, f64::NAN, f64::INFINITY, 0.25];
+    for _ in 0..2000 {
+        let n = (rng.next() * 12.0) as usize;
+        let turns: Vec<f64> = (0..n)
+            .map(|_| pool[(rng.next() * pool.len() as f64) as usize])
+            .collect();
+        let candidates: Vec<usize> = (0..n).filter(|_| rng.next() < 0.8).collect();
+        let expected = candidates
+            .iter()
+            .copied()
+            .min_by(|a, b| turns[*a].total_cmp(&turns[*b]).then(a.cmp(b)));
+        assert_eq!(
+            least_turn(candidates.iter().copied(), |c| turns[c]),
+            expected,
+            "{turns:?} {candidates:?}"
+        );
+    }
+}
+
+#[test]
+fn the_kept_border_band_follows_changes_of_the_grid_and_the_band_width() {
+    let mut s = suggestor();
+    let check = |s: &SearchSuggestor, what: &str| {
+        assert_eq!(s.border_band().len(), s.map().len(), "{what}");
+        for c in 0..s.map().len() {
+            assert_eq!(
+                s.border_band()[c],
+                s.is_in_border_band(c),
+                "{what}: cell {c}"
+            );
+        }
+        assert!(s.border_band().iter().any(|b| *b), "{what}");
+    };
+    check(&s, "new");
+    for (t, change) in [
+        (1.0, r#"{"border_view_penalty_width_fraction": 0.3}"#),
+        (2.0, r#"{"cells_along_field_length": 7}"#),
+        (
+            3.0,
+            r#"{"cells_along_field_length": 40, "border_view_penalty_width_fraction": 0.02}"#,
+        ),
+    ] {
+        let mut f = frame(t);
+        f.parameters = Some(serde_json::from_str(change).unwrap());
+        s.update(&f).unwrap();
+        check(&s, change);
+    }
+}
+
+#[test]
+fn raising_around_the_ball_in_a_window_equals_raising_every_cell() {
+    let mut rng = Lcg(3);
+    for case in 0..3000 {
+        let mut params = defaults();
+        params.cells_along_field_length = [18, 7, 40, 1, 3][case % 5];
+        params.observed_ball_radius = match case % 4 {
+            0 => 0.5,
+            1 => rng.between(0.0, 0.3),
+            2 => rng.between(0.3, 12.0),
+            _ => [0.0, 1e-12, 1e3][case / 4 % 3],
+        };
+        let mut fast = with(params);
+        fast.set_values(|c| (0.3 + 0.1 * c.x - 0.07 * c.y).clamp(0.0, 1.0));
+        let mut full = fast.clone();
+        let ball = p(rng.between(-4.5, 4.5), rng.between(-3.0, 3.0));
+        fast.raise_around_windowed(ball);
+        full.raise_around_everywhere(ball);
+        let bits = |s: &SearchSuggestor| {
+            s.map()
+                .values
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&fast), bits(&full), "case {case}");
+    }
 }
