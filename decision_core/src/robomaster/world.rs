@@ -144,6 +144,13 @@ fn same_positions(a: &[Point2; POSITION_SLOTS], b: &[Point2; POSITION_SLOTS]) ->
     }) == 0
 }
 
+/// `0` for a finite `v`, NaN for an infinite or NaN one.
+#[inline(always)]
+#[allow(clippy::eq_op)] // `v - v` is the point: it is not always 0.
+fn nan_unless_finite(v: f32) -> f32 {
+    v - v
+}
+
 /// Whether every coordinate of `positions` is finite: `v - v` is `0` for a finite `v` and NaN
 /// otherwise, and a NaN stays NaN through sums (lane by lane, so that it vectorises).
 #[inline]
@@ -152,13 +159,13 @@ fn all_finite(positions: &[Point2; POSITION_SLOTS]) -> bool {
     let mut chunks = positions.chunks_exact(4);
     for chunk in &mut chunks {
         for (lane, p) in lanes.chunks_exact_mut(2).zip(chunk) {
-            lane[0] += p.x - p.x;
-            lane[1] += p.y - p.y;
+            lane[0] += nan_unless_finite(p.x);
+            lane[1] += nan_unless_finite(p.y);
         }
     }
     for (lane, p) in lanes.chunks_exact_mut(2).zip(chunks.remainder()) {
-        lane[0] += p.x - p.x;
-        lane[1] += p.y - p.y;
+        lane[0] += nan_unless_finite(p.x);
+        lane[1] += nan_unless_finite(p.y);
     }
     lanes.iter().all(|lane| *lane == 0.0)
 }
