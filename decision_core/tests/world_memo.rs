@@ -35,3 +35,67 @@ fn memoised_updates_equal_fresh_updates() {
         assert_eq!(format!("{memoised:?}"), format!("{fresh:?}"), "input {i}");
     }
 }
+
+/// A position slot holding a non-finite coordinate skips the tick whatever the other slots
+/// hold, and only then: the update's lane-wise check agrees with `is_finite` per coordinate.
+#[test]
+fn any_non_finite_coordinate_skips_the_tick() {
+    use decision_core::robomaster::world::InputSkip;
+    let tables = Field::new().tables();
+    let (config, graph) = (&tables.config, &tables.graph);
+    let odd = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        f32::MIN,
+        -0.0,
+        f32::MIN_POSITIVE / 4.0,
+        1.5,
+    ];
+    for slot in 0..12 {
+        for (k, &value) in odd.iter().enumerate() {
+            for y in [false, true] {
+                let mut input = at_waypoint(slot % 6);
+                let p = &mut input.positions[slot];
+                if y {
+                    p.y = value;
+                } else {
+                    p.x = value;
+                }
+                let skipped = World::default().update(&input, config, graph)
+                    == Err(InputSkip::InvalidPosition);
+                assert_eq!(skipped, !value.is_finite(), "slot {slot}, value {k}, y {y}");
+            }
+        }
+    }
+}
+
+/// The same `car_pos` as the last tick (the units are taken whole from the memo) with our pose
+/// moving, ourselves at another slot's position, and positions that differ only in the sign of
+/// a zero: still the fresh world.
+#[test]
+fn unmoved_units_with_a_moving_pose_equal_fresh_updates() {
+    let tables = Field::new().tables();
+    let (config, graph) = (&tables.config, &tables.graph);
+    let base = place(snapshot((0.0, 0.0)), 8, WAYPOINTS[2]);
+    let inputs = vec![
+        posed(base.clone(), 3.0, 2.0, 0.5),
+        posed(base.clone(), 3.0, 2.0, 0.5),
+        posed(base.clone(), 9.0, 6.0, 0.5),
+        posed(base.clone(), WAYPOINTS[2].0, WAYPOINTS[2].1, 0.1),
+        place(base.clone(), 0, WAYPOINTS[4]),
+        place(base.clone(), 0, WAYPOINTS[4]),
+        place(place(base.clone(), 0, WAYPOINTS[4]), 9, (-0.0, 2.0)),
+        place(place(base.clone(), 0, WAYPOINTS[4]), 9, (0.0, 2.0)),
+        place(place(base, 0, WAYPOINTS[4]), 9, (0.0, 2.0)),
+    ];
+    let mut memo = NearestMemo::default();
+    let (mut memoised, mut fresh) = (World::default(), World::default());
+    for (i, input) in inputs.iter().enumerate() {
+        let a = memoised.update_with_memo(input, config, graph, &mut memo);
+        let b = fresh.update(input, config, graph);
+        assert_eq!(a, b, "input {i}");
+        assert_eq!(format!("{memoised:?}"), format!("{fresh:?}"), "input {i}");
+    }
+}

@@ -258,12 +258,13 @@ impl View {
         self.world = Some(ctx.world.clone());
         self.aim = ctx.aim;
         self.robots = robots_of(&ctx.world, decider.tables().config.is_blue);
-        let trace = decider.tree().trace();
         let count = decider.tree().node_count();
         if count == self.tree.len() {
             self.statuses.clear();
+            // The decider's statuses: the trace's, and the guards' from the compact record
+            // the decision selection keeps of them.
             self.statuses
-                .extend((0..count).map(|i| trace.status_of(NodeId(i as u32))));
+                .extend((0..count).map(|i| decider.status_of(NodeId(i as u32))));
         } else {
             self.statuses.clear();
         }

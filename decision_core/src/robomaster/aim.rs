@@ -1,7 +1,8 @@
 //! Aiming: the nearest visible enemy inside the seek circle, and the yaws derived from it.
 
 use super::config::{OcclusionTest, RmConfig};
-use super::world::World;
+use super::decisions::UNIT_SLOTS;
+use super::world::{Point2, World};
 use geometry::wrap_pi_f32;
 use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
@@ -20,6 +21,31 @@ pub struct AimTarget {
 /// Picks the strictly nearest enemy (slot order breaks ties) within `INIT_SEEK_THR` that is
 /// not occluded on the map; enemies at our exact position or at an unknown position are skipped.
 pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Option<AimTarget> {
+    find_target_with_memo(world, config, map, &mut SightMemo::default())
+}
+
+/// The last line-of-sight answer for each enemy slot, so that a test between two unmoved
+/// robots is not sampled again. Valid for one map and one occlusion setting only: a
+/// [`Decider`](super::Decider) keeps one for its fixed tables.
+#[derive(Debug, Clone, Default)]
+pub struct SightMemo {
+    /// Per enemy slot: the bits of our position and of the enemy's, and the answer.
+    answers: [Option<(u64, u64, bool)>; UNIT_SLOTS],
+}
+
+/// The bits of a point, as a memo key.
+fn key(p: Point2) -> u64 {
+    u64::from(p.x.to_bits()) << 32 | u64::from(p.y.to_bits())
+}
+
+/// As [`find_target`], taking the line-of-sight answers between unmoved robots from `memo`
+/// (which must have been filled with this `map` and `config` only).
+pub fn find_target_with_memo(
+    world: &World,
+    config: &RmConfig,
+    map: &ObstacleMap,
+    memo: &mut SightMemo,
+) -> Option<AimTarget> {
     let me = world.position;
     let mut best: Option<AimTarget> = None;
     for (slot, enemy) in world.enemies.iter().enumerate() {
@@ -31,11 +57,22 @@ pub fn find_target(world: &World, config: &RmConfig, map: &ObstacleMap) -> Optio
         if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
             continue;
         }
-        let visible = match config.occlusion_test {
-            OcclusionTest::Sampled => {
-                map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance)
+        let keys = (key(me), key(p));
+        let known = memo.answers.get(slot).copied().flatten();
+        let visible = match known {
+            Some((from, to, visible)) if (from, to) == keys => visible,
+            _ => {
+                let visible = match config.occlusion_test {
+                    OcclusionTest::Sampled => {
+                        map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance)
+                    }
+                    OcclusionTest::Exact => map.visible_exact((me.x, me.y), (p.x, p.y)),
+                };
+                if let Some(answer) = memo.answers.get_mut(slot) {
+                    *answer = Some((keys.0, keys.1, visible));
+                }
+                visible
             }
-            OcclusionTest::Exact => map.visible_exact((me.x, me.y), (p.x, p.y)),
         };
         if visible {
             let yaw = (p.y - me.y).atan2(p.x - me.x).rem_euclid(TAU);

@@ -1,15 +1,16 @@
 //! The RoboMaster decider: derives the world from one tick's inputs, aims, ticks the compiled
 //! decision tree, and builds the Decision message and the `decide` result of the tick.
 
-use super::aim::{AimTarget, find_target, relative_yaw};
+use super::aim::{AimTarget, SightMemo, find_target_with_memo, relative_yaw};
 use super::context::{GoalPose, NavAction, RmContext};
 use super::decisions::SKIP;
 use super::guards;
 use super::load::Tables;
 use super::navigate;
+use super::selection::DecisionSelection;
 use super::tree::{DecisionNodes, decision_tree};
 use super::world::{InputSkip, MODE_AUTOAIM, NearestMemo, TickInput};
-use crate::engine::nodes::weighted_selection::WeightedSelection;
+use crate::engine::nodes::weighted_selection::{WeightedOutcome, WeightedSelection};
 use crate::engine::{CompileError, NodeId, Registry, Status, Tree, TreeSpec, compile};
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -85,8 +86,13 @@ pub struct Decider {
     best: Option<usize>,
     /// Nearest waypoints of the last tick's positions (for these tables' graph).
     nearest_memo: NearestMemo,
+    /// Lines of sight of the last tick's positions (for these tables' map).
+    sight_memo: SightMemo,
     /// Per decision, the fixed parts of its `why_not` entry in a result line.
     why_not_entries: Vec<WhyNotEntry>,
+    /// Whether the root is a [`DecisionSelection`] of one rule per decision, which keeps the
+    /// guards' results instead of the trace.
+    fused: bool,
 }
 
 /// What a result line's `why_not` entry of one decision needs besides the text itself.
@@ -103,28 +109,45 @@ impl Decider {
     /// Compiles the decision tree for `tables`.
     pub fn new(tables: Arc<Tables>) -> Result<Self, Vec<CompileError>> {
         let (spec, nodes) = decision_tree(&tables);
-        Self::compiled(tables, &spec, nodes)
+        Self::compiled(tables, &spec, nodes, true)
+    }
+
+    /// The decider of `tables` on the engine's own `weighted_selection`, which ticks every
+    /// guard node: what [`DecisionSelection`] must decide and report exactly as.
+    #[cfg(test)]
+    fn on_engine_selection(tables: Arc<Tables>) -> Result<Self, Vec<CompileError>> {
+        let (spec, nodes) = decision_tree(&tables);
+        Self::compiled(tables, &spec, nodes, false)
     }
 
     /// Compiles `spec` as the decision tree of `tables`: the tree `tables` compile into, read
     /// back from elsewhere (its BT.CPP XML export); it must have the same shape.
     pub fn with_spec(tables: Arc<Tables>, spec: &TreeSpec) -> Result<Self, Vec<CompileError>> {
         let (_, nodes) = decision_tree(&tables);
-        Self::compiled(tables, spec, nodes)
+        Self::compiled(tables, spec, nodes, true)
     }
 
-    /// The decider of `spec`, whose decisions sit at `nodes`.
+    /// The decider of `spec`, whose decisions sit at `nodes`; with `fuse`, its
+    /// `weighted_selection` checks the guards itself ([`DecisionSelection`]) when it can.
     fn compiled(
         tables: Arc<Tables>,
         spec: &TreeSpec,
         nodes: Vec<DecisionNodes>,
+        fuse: bool,
     ) -> Result<Self, Vec<CompileError>> {
         let mut registry = Registry::new();
         crate::engine::nodes::register_standard(&mut registry);
-        crate::engine::nodes::weighted_selection::register(&mut registry);
+        if fuse {
+            super::selection::register(&mut registry);
+        } else {
+            crate::engine::nodes::weighted_selection::register(&mut registry);
+        }
         guards::register(&mut registry);
         navigate::register(&mut registry, &tables);
         let tree = compile(spec, &registry)?;
+        let fused = tree
+            .behavior::<DecisionSelection>(NodeId(0))
+            .is_some_and(|s| s.rule_count() == nodes.len());
         let why_not_entries = nodes
             .iter()
             .zip(&tables.decisions)
@@ -138,6 +161,7 @@ impl Decider {
             })
             .collect();
         Ok(Self {
+            fused,
             why_not_entries,
             tables,
             tree,
@@ -154,6 +178,7 @@ impl Decider {
             tree_ticked: false,
             best: None,
             nearest_memo: NearestMemo::default(),
+            sight_memo: SightMemo::default(),
         })
     }
 
@@ -206,15 +231,16 @@ impl Decider {
             };
             return self.last;
         }
-        self.ctx.aim = find_target(&self.ctx.world, &tables.config, &tables.map);
+        self.ctx.aim = find_target_with_memo(
+            &self.ctx.world,
+            &tables.config,
+            &tables.map,
+            &mut self.sight_memo,
+        );
         let now = self.ctx.world.elapsed;
         let status = self.tree.tick(&mut self.ctx, now);
         self.tree_ticked = true;
-        self.best = self
-            .tree
-            .behavior::<WeightedSelection>(NodeId(0))
-            .and_then(WeightedSelection::outcome)
-            .and_then(|o| o.best);
+        self.best = self.outcome().and_then(|o| o.best);
         let out = &self.ctx.out;
         let in_effect = match status {
             Status::Failure | Status::Skipped => None,
@@ -299,11 +325,84 @@ impl Decider {
         self.ctx.aim
     }
 
+    /// What the root `weighted_selection` decided in its last tick.
+    fn outcome(&self) -> Option<WeightedOutcome> {
+        if self.fused {
+            self.selection().and_then(DecisionSelection::outcome)
+        } else {
+            self.tree
+                .behavior::<WeightedSelection>(NodeId(0))
+                .and_then(WeightedSelection::outcome)
+        }
+    }
+
+    /// The root, when it checks the guards itself.
+    fn selection(&self) -> Option<&DecisionSelection> {
+        self.tree.behavior::<DecisionSelection>(NodeId(0))
+    }
+
+    /// The status node `node` returned in the last tree tick, as the trace of a tree whose
+    /// guards are ticked node by node has it: the trace's, and for the guards and the rules
+    /// whose guards failed, from what the root kept of its checks. `None` when it was not
+    /// ticked (or before the first tick).
+    pub fn status_of(&self, node: NodeId) -> Option<Status> {
+        if let Some(status) = self.tree.trace().status_of(node) {
+            return Some(status);
+        }
+        if !self.fused {
+            return None;
+        }
+        let selection = self.selection()?;
+        for (i, nodes) in self.nodes.iter().enumerate() {
+            if node.0 < nodes.rule.0 || node.0 >= nodes.navigate.0 {
+                continue;
+            }
+            let failure = selection.first_failure(i)?;
+            if node == nodes.rule {
+                return failure.map(|_| Status::Failure);
+            }
+            let of_check = |k: usize| match failure {
+                Some(f) if k == f => Some(Status::Failure),
+                Some(f) if k > f => None,
+                _ => Some(Status::Success),
+            };
+            if let Some(k) = nodes.guards.iter().position(|g| *g == node) {
+                return of_check(k);
+            }
+            // The guard's root: a `guards` node, or `AlwaysSuccess` (no guards).
+            return Some(if failure.is_some() {
+                Status::Failure
+            } else {
+                Status::Success
+            });
+        }
+        None
+    }
+
     /// The first guard of decision `index` that failed in the last tick (None when its guards
     /// held, or when no tree tick happened).
     fn failing_guard(&self, index: usize) -> Option<NodeId> {
+        self.failing_guard_of(self.fused_selection(), index)
+    }
+
+    /// The root when it checks the guards itself and this decider reads them from it.
+    fn fused_selection(&self) -> Option<&DecisionSelection> {
+        if self.fused { self.selection() } else { None }
+    }
+
+    /// [`failing_guard`](Self::failing_guard), with the root's record of the guards when it
+    /// keeps one (`selection`, looked up once by callers that ask for every decision).
+    fn failing_guard_of(
+        &self,
+        selection: Option<&DecisionSelection>,
+        index: usize,
+    ) -> Option<NodeId> {
         if !self.tree_ticked {
             return None;
+        }
+        if let Some(selection) = selection {
+            let k = selection.first_failure(index)??;
+            return self.nodes.get(index)?.guards.get(k).copied();
         }
         let trace = self.tree.trace();
         self.nodes
@@ -317,7 +416,9 @@ impl Decider {
     /// Indices of the decisions whose guards held in the last tick, in file order.
     pub fn available(&self) -> impl Iterator<Item = usize> + '_ {
         let ticked = self.tree_ticked;
-        (0..self.nodes.len()).filter(move |i| ticked && self.failing_guard(*i).is_none())
+        let selection = self.fused_selection();
+        (0..self.nodes.len())
+            .filter(move |i| ticked && self.failing_guard_of(selection, *i).is_none())
     }
 
     /// The first failing guard of decision `index` in the last tick, in words.
@@ -359,8 +460,9 @@ impl Decider {
         r.cancelled = out.cancelled.and_then(id_of);
         let mut used = 0;
         {
+            let selection = self.fused_selection();
             for i in 0..self.nodes.len() {
-                let Some(guard) = self.failing_guard(i) else {
+                let Some(guard) = self.failing_guard_of(selection, i) else {
                     continue;
                 };
                 let Some(id) = id_of(i) else { continue };
@@ -415,8 +517,9 @@ impl Decider {
         };
         write_head(out, &head, self.available().filter_map(id_of));
         let mut first = true;
+        let selection = self.fused_selection();
         for i in 0..self.nodes.len() {
-            let Some(guard) = self.failing_guard(i) else {
+            let Some(guard) = self.failing_guard_of(selection, i) else {
                 continue;
             };
             let Some(entry) = self.why_not_entries.get(i) else {
@@ -503,5 +606,118 @@ impl Serialize for WhyNot {
             map.serialize_entry(id, reason)?;
         }
         map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Decider;
+    use crate::engine::NodeId;
+    use crate::robomaster::load::load;
+    use crate::robomaster::snapshot::parse_line;
+    use crate::robomaster::world::TickInput;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    /// The sample's inputs, then each again with HP, time, mode, outpost, base and positions
+    /// moved through the guards' bounds, so that every guard holds and fails somewhere.
+    fn inputs() -> Vec<TickInput> {
+        let repo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let text = std::fs::read_to_string(repo.join("sample/snapshots.jsonl")).unwrap();
+        let sample: Vec<TickInput> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| parse_line(l).unwrap())
+            .collect();
+        let mut out = sample.clone();
+        for (n, base) in sample.iter().enumerate() {
+            for k in 0..12u16 {
+                let mut input = base.clone();
+                let hp: u16 = [0, 1, 99, 100, 101, 150, 200, 299, 300, 301, 400, 1500][k as usize];
+                for (slot, value) in input.hp.iter_mut().enumerate() {
+                    *value = hp.wrapping_add((slot as u16 * 37 + k * 11) % 700);
+                }
+                input.remaining_time = f64::from((n as u16 * 29 + k * 61) % 430) - 2.5;
+                input.mode = (k % 9) as u8;
+                let shift = (f32::from(k) - 6.0) * 0.7;
+                let moved = (n + usize::from(k)) % input.positions.len();
+                input.positions[moved].x += shift;
+                input.positions[(moved + 5) % 12].y -= shift * 0.5;
+                out.push(input);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fused_guards_decide_and_report_as_the_engine_selection() {
+        let repo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let mut seen_failures = std::collections::BTreeSet::new();
+        for config in ["sample/config.json"] {
+            let tables = Arc::new(load(&repo.join(config)).tables.unwrap());
+            let mut fused = Decider::new(tables.clone()).unwrap();
+            let mut engine = Decider::on_engine_selection(tables).unwrap();
+            assert!(fused.fused && !engine.fused);
+            let count = fused.tree().node_count();
+            for (i, input) in inputs().iter().enumerate() {
+                assert_eq!(fused.tick(input), engine.tick(input), "input {i}");
+                let (mut a, mut b) = (String::new(), String::new());
+                fused.write_result_json(i as u64, &mut a);
+                engine.write_result_json(i as u64, &mut b);
+                assert_eq!(a, b, "input {i}");
+                assert_eq!(fused.result(), engine.result(), "input {i}");
+                for n in 0..count as u32 {
+                    let node = NodeId(n);
+                    let expected = engine.tree().trace().status_of(node);
+                    assert_eq!(fused.status_of(node), expected, "input {i}, node {n}");
+                    assert_eq!(engine.status_of(node), expected);
+                    assert_eq!(
+                        fused.tree().is_running(node),
+                        engine.tree().is_running(node),
+                        "input {i}, node {n}"
+                    );
+                }
+                for d in 0..fused.decision_nodes().len() {
+                    if let Some(guard) = fused.failing_guard(d) {
+                        seen_failures.insert(guard);
+                    }
+                }
+            }
+        }
+        // Most guards of the sample fail first somewhere.
+        let guards: usize = Decider::new(Arc::new(
+            load(&repo.join("sample/config.json")).tables.unwrap(),
+        ))
+        .unwrap()
+        .decision_nodes()
+        .iter()
+        .map(|d| d.guards.len())
+        .sum();
+        assert!(
+            seen_failures.len() * 2 > guards,
+            "{} of {guards}",
+            seen_failures.len()
+        );
+    }
+
+    #[test]
+    fn remembered_lines_of_sight_find_the_fresh_target() {
+        use crate::robomaster::aim::{SightMemo, find_target, find_target_with_memo};
+        use crate::robomaster::world::World;
+        let repo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let tables = load(&repo.join("sample/config.json")).tables.unwrap();
+        let mut memo = SightMemo::default();
+        let mut world = World::default();
+        let mut targets = 0;
+        for (i, input) in inputs().iter().enumerate() {
+            if world.update(input, &tables.config, &tables.graph).is_err() {
+                continue;
+            }
+            let fresh = find_target(&world, &tables.config, &tables.map);
+            let remembered = find_target_with_memo(&world, &tables.config, &tables.map, &mut memo);
+            assert_eq!(remembered, fresh, "input {i}");
+            targets += usize::from(fresh.is_some());
+        }
+        assert!(targets > 10, "{targets} targets");
     }
 }

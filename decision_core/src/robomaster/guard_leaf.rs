@@ -3,8 +3,9 @@
 //! `decide` stream explains every unavailable decision on every tick, most of them by a
 //! waypoint guard; a prerendered text is one copy instead of three pieces and a number.
 //!
-//! The guards a `guards` node checks on the tick path are its own copies of [`Guard`]: this
-//! wrapper only serves the tree's leaves, which explain.
+//! The guards checked on the tick path are copies of [`Guard`] that the decision selection
+//! ([`super::selection`]) or a `guards` node keeps: this wrapper only serves the tree's leaves,
+//! which explain.
 
 use super::context::RmContext;
 use super::guards::Guard;

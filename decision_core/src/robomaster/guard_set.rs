@@ -1,8 +1,10 @@
 //! `guards`: the guard conditions of one decision, checked in order until one fails. It
 //! decides exactly as a `Sequence` of the same condition leaves (`Success` when every one
 //! holds, else `Failure` at the first that does not; the children are left idle), but checks
-//! copies of the conditions itself instead of visiting a node per condition: a RoboMaster tick
-//! checks about thirty guards, and the visits cost more than the checks.
+//! copies of the conditions itself instead of visiting a node per condition (the visits cost
+//! more than the checks). In the decision tree the root's [`super::selection`] checks them
+//! flat and never ticks this node; it ticks when its tree does not fit that (a hand-edited
+//! export, say).
 //!
 //! The children stay in the tree as the layout, the trace and the explanations show them:
 //! each checked child gets its result in the trace, as if it had been ticked, so the decider
@@ -43,7 +45,7 @@ pub fn register(registry: &mut Registry<RmContext>) {
 }
 
 /// The guard that child `i` (`child`) checks, or why it cannot be one.
-fn guard_of_child(i: usize, child: &TreeSpec) -> Result<Guard, String> {
+pub(super) fn guard_of_child(i: usize, child: &TreeSpec) -> Result<Guard, String> {
     let kind = child.kind.as_str();
     let use_sequence = "use a `Sequence` for other children";
     if let Some(attribute) = child.ports.keys().find(|key| key.starts_with('_')) {

@@ -173,6 +173,16 @@ impl Bound {
         kind.words_tail(false, value, &mut text.fails);
         Self { kind, value, text }
     }
+
+    /// What it compares and how.
+    pub(super) fn kind(&self) -> BoundKind {
+        self.kind
+    }
+
+    /// The bound it compares with.
+    pub(super) fn value(&self) -> f64 {
+        self.value
+    }
 }
 
 impl Condition<RmContext> for Bound {
@@ -299,6 +309,21 @@ impl AtWaypoint {
             small_ids,
             text,
         }
+    }
+
+    /// Whose waypoint it looks at.
+    pub(super) fn whose(&self) -> Whose {
+        self.whose
+    }
+
+    /// The waypoint ids it accepts.
+    pub(super) fn ids(&self) -> &[i32] {
+        &self.ids
+    }
+
+    /// The accepted ids in `0..128`, as bits.
+    pub(super) fn small_ids(&self) -> u128 {
+        self.small_ids
     }
 
     /// Whether waypoint `w` is one of `ids` (a bit test for the ids in `0..128`).

@@ -21,6 +21,7 @@ pub mod lint;
 pub mod load;
 pub mod navigate;
 mod result_json;
+pub mod selection;
 pub mod snapshot;
 mod snapshot_fast;
 pub mod tree;

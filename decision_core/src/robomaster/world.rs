@@ -122,6 +122,52 @@ pub struct NearestMemo {
     keys: [u64; LOOKUP_SLOTS],
     /// Per lookup slot: the nearest waypoint of that position.
     answers: [Option<i32>; LOOKUP_SLOTS],
+    /// The units derived from the `car_pos` of the last update that got that far, with it:
+    /// the same positions (bit for bit) give the same units.
+    units: Option<UnitsMemo>,
+}
+
+/// The units of one `car_pos`.
+#[derive(Debug, Clone)]
+struct UnitsMemo {
+    positions: [Point2; POSITION_SLOTS],
+    enemies: [Unit; UNIT_SLOTS],
+    /// The friends but ourselves (our slot is filled in each tick).
+    friends: [Unit; UNIT_SLOTS],
+}
+
+/// Whether `a` and `b` hold the same positions bit for bit (`0.0` and `-0.0` differ).
+#[inline]
+fn same_positions(a: &[Point2; POSITION_SLOTS], b: &[Point2; POSITION_SLOTS]) -> bool {
+    a.iter().zip(b).fold(0u32, |differ, (p, q)| {
+        differ | (p.x.to_bits() ^ q.x.to_bits()) | (p.y.to_bits() ^ q.y.to_bits())
+    }) == 0
+}
+
+/// `0` for a finite `v`, NaN for an infinite or NaN one.
+#[inline(always)]
+#[allow(clippy::eq_op)] // `v - v` is the point: it is not always 0.
+fn nan_unless_finite(v: f32) -> f32 {
+    v - v
+}
+
+/// Whether every coordinate of `positions` is finite: `v - v` is `0` for a finite `v` and NaN
+/// otherwise, and a NaN stays NaN through sums (lane by lane, so that it vectorises).
+#[inline]
+fn all_finite(positions: &[Point2; POSITION_SLOTS]) -> bool {
+    let mut lanes = [0.0f32; 8];
+    let mut chunks = positions.chunks_exact(4);
+    for chunk in &mut chunks {
+        for (lane, p) in lanes.chunks_exact_mut(2).zip(chunk) {
+            lane[0] += nan_unless_finite(p.x);
+            lane[1] += nan_unless_finite(p.y);
+        }
+    }
+    for (lane, p) in lanes.chunks_exact_mut(2).zip(chunks.remainder()) {
+        lane[0] += nan_unless_finite(p.x);
+        lane[1] += nan_unless_finite(p.y);
+    }
+    lanes.iter().all(|lane| *lane == 0.0)
 }
 
 /// The key of a slot not looked up yet: NaN bits, which no finite position has (and the
@@ -133,6 +179,7 @@ impl Default for NearestMemo {
         Self {
             keys: [NOT_LOOKED_UP; LOOKUP_SLOTS],
             answers: [None; LOOKUP_SLOTS],
+            units: None,
         }
     }
 }
@@ -180,10 +227,7 @@ impl World {
         graph: &WaypointGraph,
         memo: &mut NearestMemo,
     ) -> Result<(), InputSkip> {
-        let all_finite = input
-            .positions
-            .iter()
-            .all(|p| p.x.is_finite() && p.y.is_finite())
+        let all_finite = all_finite(&input.positions)
             && input
                 .pose
                 .is_none_or(|p| p.x.is_finite() && p.y.is_finite() && p.yaw.is_finite())
@@ -217,6 +261,22 @@ impl World {
         self.mode = input.mode;
         self.nav_status = input.nav_status;
         self.autoaim_has_target = input.autoaim_target_lost == Some(false);
+        // Our own slot is ourselves, with the position we decided on (not looked up again).
+        let me = self_slot - own_offset;
+        let ourselves = Unit {
+            position: self.position,
+            waypoint: self.waypoint,
+        };
+        if let Some(units) = &memo.units
+            && same_positions(&units.positions, &input.positions)
+        {
+            self.enemies = units.enemies;
+            self.friends = units.friends;
+            if let Some(slot) = self.friends.get_mut(me) {
+                *slot = ourselves;
+            }
+            return Ok(());
+        }
         let mut unit = |lookup: usize, position: Point2| Unit {
             position,
             waypoint: if position.is_unknown() {
@@ -228,18 +288,18 @@ impl World {
         for slot in 0..UNIT_SLOTS {
             self.enemies[slot] = unit(1 + UNIT_SLOTS + slot, input.positions[enemy_offset + slot]);
         }
-        // Our own slot is ourselves, with the position we decided on (not looked up again).
-        let me = self_slot - own_offset;
         for slot in 0..UNIT_SLOTS {
             self.friends[slot] = if slot == me {
-                Unit {
-                    position: self.position,
-                    waypoint: self.waypoint,
-                }
+                ourselves
             } else {
                 unit(1 + slot, input.positions[own_offset + slot])
             };
         }
+        memo.units = Some(UnitsMemo {
+            positions: input.positions,
+            enemies: self.enemies,
+            friends: self.friends,
+        });
         Ok(())
     }
 }

@@ -42,7 +42,7 @@
 use crate::engine::blackboard::EntryType;
 use crate::engine::node::{Behavior, Cx, Fault};
 use crate::engine::trace::NodeId;
-use crate::engine::{Children, NodeModel, PortDecl, Registry, Status, TreeSpec};
+use crate::engine::{Children, NodeBuilder, NodeModel, PortDecl, Registry, Status, TreeSpec};
 use serde::{Deserialize, Serialize};
 
 /// Registers `weighted_selection` and `weighted_rule`.
@@ -50,31 +50,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "weighted_selection",
         NodeModel::new(Children::AtLeast(0), Vec::new()),
-        |b| {
-            let mut rules = Vec::with_capacity(b.child_count());
-            let mut at = 0u32;
-            for (i, child) in b.children().iter().enumerate() {
-                if child.kind != RULE {
-                    return Err(format!(
-                        "child {i} is a `{}`: every child of a weighted_selection is a `{RULE}`",
-                        child.kind
-                    ));
-                }
-                let weight = crate::engine::LeafParams::new(&child.ports)
-                    .f64("weight")
-                    .map_err(|e| format!("child {i}: {e}"))?;
-                if !weight.is_finite() {
-                    return Err(format!("child {i}: `weight` must be a finite number"));
-                }
-                rules.push(Rule::at(weight, at, child));
-                at = at.saturating_add(node_count(child));
-            }
-            Ok(Box::new(WeightedSelection {
-                rules,
-                running: None,
-                last: None,
-            }))
-        },
+        |b| Ok(Box::new(WeightedSelection::build(b)?)),
     );
     let rule_ports = vec![
         PortDecl::input(
@@ -128,6 +104,72 @@ impl WeightedSelection {
     /// What the last tick decided (`None` before the first tick).
     pub fn outcome(&self) -> Option<WeightedOutcome> {
         self.last
+    }
+
+    /// The node of `b`, whose children must be `weighted_rule`s of finite weights.
+    pub fn build(b: &NodeBuilder<'_>) -> Result<Self, String> {
+        let mut rules = Vec::with_capacity(b.child_count());
+        let mut at = 0u32;
+        for (i, child) in b.children().iter().enumerate() {
+            if child.kind != RULE {
+                return Err(format!(
+                    "child {i} is a `{}`: every child of a weighted_selection is a `{RULE}`",
+                    child.kind
+                ));
+            }
+            let weight = crate::engine::LeafParams::new(&child.ports)
+                .f64("weight")
+                .map_err(|e| format!("child {i}: {e}"))?;
+            if !weight.is_finite() {
+                return Err(format!("child {i}: `weight` must be a finite number"));
+            }
+            rules.push(Rule::at(weight, at, child));
+            at = at.saturating_add(node_count(child));
+        }
+        Ok(WeightedSelection {
+            rules,
+            running: None,
+            last: None,
+        })
+    }
+
+    /// A selection of no rules (always `Failure`).
+    pub fn empty() -> Self {
+        WeightedSelection {
+            rules: Vec::new(),
+            running: None,
+            last: None,
+        }
+    }
+
+    /// The weight of rule `i`.
+    pub fn weight(&self, i: usize) -> Option<f64> {
+        self.rules.get(i).map(|rule| rule.weight)
+    }
+
+    /// The running rule (its body returned `Running` and was not halted since).
+    pub fn running(&self) -> Option<usize> {
+        self.running
+    }
+
+    /// `best` with rule `i` of weight `w`, whose guard holds, looked at: the first rule of
+    /// maximal weight `> 0` (step 2).
+    #[inline(always)]
+    pub fn better(best: Option<(usize, f64)>, i: usize, w: f64) -> Option<(usize, f64)> {
+        if w > 0.0 && best.is_none_or(|(_, bw)| w > bw) {
+            Some((i, w))
+        } else {
+            best
+        }
+    }
+
+    /// Records in the trace (and the node's state) that rule `i`'s guard failed, for a node
+    /// that checked the guard itself.
+    #[inline]
+    pub(crate) fn settle_failed_rule<C>(&self, cx: &mut Cx<'_, C>, i: usize) {
+        if let Some(rule) = self.rules.get(i) {
+            cx.settle_at(rule.rule, Status::Failure);
+        }
     }
 }
 
@@ -191,20 +233,15 @@ impl WeightedSelection {
     }
 }
 
-impl<C> Behavior<C> for WeightedSelection {
-    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        // (1) + (2): guards and the best candidate.
-        let mut best: Option<(usize, f64)> = None;
-        for (i, rule) in self.rules.iter().enumerate() {
-            if !Self::guard_holds(cx, i, rule.guard)? {
-                cx.settle_at(rule.rule, Status::Failure);
-                continue;
-            }
-            let w = rule.weight;
-            if w > 0.0 && best.is_none_or(|(_, bw)| w > bw) {
-                best = Some((i, w));
-            }
-        }
+impl WeightedSelection {
+    /// Steps 3 to 5 of a tick once the guards are known: `best` is the first rule of maximal
+    /// weight `> 0` whose guard held. For kinds that check the rules' guards their own way.
+    #[inline(always)]
+    pub(crate) fn choose<C>(
+        &mut self,
+        cx: &mut Cx<'_, C>,
+        best: Option<(usize, f64)>,
+    ) -> Result<Status, Fault> {
         let mut outcome = WeightedOutcome {
             node: cx.id(),
             best: best.map(|(i, _)| i),
@@ -246,6 +283,21 @@ impl<C> Behavior<C> for WeightedSelection {
         outcome.chosen = Some(b);
         self.last = Some(outcome);
         Ok(status)
+    }
+}
+
+impl<C> Behavior<C> for WeightedSelection {
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        // (1) + (2): guards and the best candidate.
+        let mut best: Option<(usize, f64)> = None;
+        for (i, rule) in self.rules.iter().enumerate() {
+            if !Self::guard_holds(cx, i, rule.guard)? {
+                cx.settle_at(rule.rule, Status::Failure);
+                continue;
+            }
+            best = Self::better(best, i, rule.weight);
+        }
+        self.choose(cx, best)
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {

@@ -1,0 +1,457 @@
+//! The RoboMaster `weighted_selection`: the engine's [`WeightedSelection`] whose rules' guards
+//! it checks itself, from flat copies of the guard conditions, instead of ticking a guard node
+//! per rule (and a `guards` node checking a leaf each): a tick checks about forty-five
+//! conditions of seventeen rules, and the visits and their trace records cost far more than the
+//! checks.
+//!
+//! It decides exactly as [`WeightedSelection`] over the same tree: the same guards checked in the
+//! same order (each rule's until the first that fails), the same `best`, and steps 3 to 5 are
+//! the engine's own ([`WeightedSelection::choose`]). What differs is the record of the guards:
+//! instead of a trace entry per guard node and per failed rule, it keeps per rule the position
+//! of the first failing condition ([`DecisionSelection::first_failure`]), from which the
+//! decider answers the statuses of those nodes ([`super::Decider::status_of`]) as the trace
+//! did. A failed rule that is the running rule is still settled in the trace and its state, as
+//! the engine does (its body may be ticked after).
+//!
+//! It is used when every rule's guard is a literal guard condition, a `guards` node over such
+//! conditions, or `AlwaysSuccess`, with no pre- or post-condition on the rule or its guard
+//! (the tree [`super::tree::decision_tree`] builds); any other tree gets the engine's
+//! [`WeightedSelection`].
+
+use super::context::RmContext;
+use super::guard_set::{GUARDS, guard_of_child};
+use super::guards::{BoundKind, Guard, Whose};
+use super::world::World;
+use crate::engine::node::{Behavior, Cx, Fault};
+use crate::engine::nodes::weighted_selection::{RULE, WeightedSelection};
+use crate::engine::{NodeBuilder, Registry, Status, TreeSpec};
+use std::cell::Cell;
+
+/// The kind id it is registered under: the engine's.
+const KIND: &str = "weighted_selection";
+
+/// Registers the engine's `weighted_selection` and `weighted_rule`, then this selection under
+/// the same kind id and model.
+pub fn register(registry: &mut Registry<RmContext>) {
+    crate::engine::nodes::weighted_selection::register(registry);
+    let Some(model) = registry.model(KIND).cloned() else {
+        return;
+    };
+    registry.register(KIND, model, |b| {
+        let choice = WeightedSelection::build(b)?;
+        Ok(match DecisionSelection::of(b, &choice) {
+            Some(fused) => Box::new(DecisionSelection { choice, ..fused }),
+            None => Box::new(choice),
+        })
+    });
+}
+
+/// The first failing condition of a rule whose conditions all held.
+const HELD: u8 = u8::MAX;
+
+/// The observed scalars, indexed by [`Check::at`]: mode, HP, time, outpost HP, base HP.
+const SCALARS: usize = 5;
+
+/// The units whose waypoints a check may look at: ours, the friends', the enemies'.
+const UNITS: usize = 13;
+
+/// One guard condition, flat: `lo <= scalar[at] <= hi`, or unit `at`'s waypoint among the
+/// accepted ids.
+#[derive(Debug, Clone, Copy)]
+struct Check {
+    /// The accepted waypoint ids in `0..128`, as bits.
+    small_ids: u128,
+    lo: f64,
+    hi: f64,
+    /// For a waypoint check beyond the bits: 1 + its index in `large_ids` (0: none).
+    large: u32,
+    at: u8,
+    waypoint: bool,
+}
+
+impl Check {
+    /// The check of `guard`, exactly as [`Guard::check`] decides.
+    fn of(guard: &Guard, large_ids: &mut Vec<Vec<i32>>) -> Self {
+        match guard {
+            Guard::Bound(bound) => {
+                let b = bound.value();
+                // `v > b` is `v >= next_up(b)` for every v that is not NaN (never for b = inf).
+                let above = if b == f64::INFINITY {
+                    f64::NAN
+                } else {
+                    b.next_up()
+                };
+                let (at, lo, hi) = match bound.kind() {
+                    BoundKind::ModeIs => (0, b, b),
+                    BoundKind::HpAbove => (1, above, f64::INFINITY),
+                    BoundKind::HpAtMost => (1, f64::NEG_INFINITY, b),
+                    BoundKind::TimeAfter => (2, above, f64::INFINITY),
+                    BoundKind::TimeUntil => (2, f64::NEG_INFINITY, b),
+                    BoundKind::OutpostAtLeast => (3, b, f64::INFINITY),
+                    BoundKind::OutpostAtMost => (3, f64::NEG_INFINITY, b),
+                    BoundKind::BaseAtLeast => (4, b, f64::INFINITY),
+                };
+                Check {
+                    small_ids: 0,
+                    lo,
+                    hi,
+                    large: 0,
+                    at,
+                    waypoint: false,
+                }
+            }
+            Guard::AtWaypoint(at_waypoint) => {
+                let at = match at_waypoint.whose() {
+                    Whose::Own => 0,
+                    Whose::Friend(slot) => 1 + slot,
+                    Whose::Enemy(slot) => 7 + slot,
+                };
+                let ids = at_waypoint.ids();
+                let large = if ids.iter().any(|&id| !(0..128).contains(&id)) {
+                    large_ids.push(ids.to_vec());
+                    u32::try_from(large_ids.len()).unwrap_or(0)
+                } else {
+                    0
+                };
+                Check {
+                    small_ids: at_waypoint.small_ids(),
+                    lo: 0.0,
+                    hi: 0.0,
+                    large,
+                    at: u8::try_from(at).unwrap_or(u8::MAX),
+                    waypoint: true,
+                }
+            }
+        }
+    }
+
+    /// Whether it holds for these scalars and waypoints.
+    #[inline(always)]
+    fn holds(
+        &self,
+        scalars: &[f64; SCALARS],
+        waypoints: &[Option<i32>; UNITS],
+        large_ids: &[Vec<i32>],
+    ) -> bool {
+        if self.waypoint {
+            match waypoints.get(self.at as usize).copied().flatten() {
+                Some(w) if (w as u32) < u128::BITS => self.small_ids >> w & 1 != 0,
+                Some(w) => self.holds_beyond_bits(w, large_ids),
+                None => false,
+            }
+        } else {
+            let v = scalars.get(self.at as usize).copied().unwrap_or(f64::NAN);
+            self.lo <= v && v <= self.hi
+        }
+    }
+
+    /// Whether waypoint `w`, outside `0..128`, is accepted.
+    #[cold]
+    #[inline(never)]
+    fn holds_beyond_bits(&self, w: i32, large_ids: &[Vec<i32>]) -> bool {
+        (self.large as usize)
+            .checked_sub(1)
+            .and_then(|i| large_ids.get(i))
+            .is_some_and(|ids| ids.contains(&w))
+    }
+}
+
+/// A rule's weight and where its checks are in [`DecisionSelection::checks`].
+#[derive(Debug, Clone, Copy)]
+struct FusedRule {
+    weight: f64,
+    checks_start: u32,
+    checks_end: u32,
+}
+
+/// What the guards of a tick look at: the observed scalars and the units' waypoints.
+#[derive(Debug, Clone, Copy)]
+struct Observed {
+    scalars: [f64; SCALARS],
+    waypoints: [Option<i32>; UNITS],
+}
+
+/// A check of a rule that can be chosen, in [`DecisionSelection::candidate_checks`].
+#[derive(Debug, Clone, Copy)]
+struct CandidateCheck {
+    check: Check,
+    /// The rule.
+    rule: u32,
+    /// Where the next rule's checks start (where to go on when this check fails).
+    next: u32,
+    /// Its position among the rule's checks.
+    k: u8,
+    /// Whether it is the rule's last check.
+    last: bool,
+}
+
+/// The `weighted_selection` of a decision tree, checking its rules' guards itself.
+pub struct DecisionSelection {
+    choice: WeightedSelection,
+    rules: Vec<FusedRule>,
+    /// Every rule's checks, rule after rule, each rule's in its guards' order.
+    checks: Vec<Check>,
+    /// The accepted ids of the waypoint checks with ids outside `0..128`.
+    large_ids: Vec<Vec<i32>>,
+    /// The checks of the rules that can be chosen (weight `> 0`), one rule after the other,
+    /// heaviest first, in declaration order among equal weights: the first rule whose checks
+    /// all hold is `best`. It ends before the first such rule without checks, `always`.
+    candidate_checks: Vec<CandidateCheck>,
+    /// The heaviest rule that can be chosen and has no guard conditions (it always holds).
+    always: Option<usize>,
+    /// What the guards of the last tick looked at.
+    observed: Observed,
+    /// Per rule: `stamp << 8 | k`, `k` the position of its first failing check in the tick
+    /// stamped `stamp` ([`HELD`] when all held). The tick checks rules only until it finds
+    /// `best`; a rule without the last tick's stamp is checked on demand, from `observed`.
+    first_failure: Vec<Cell<u32>>,
+    /// The stamp of the last tick (0: none yet); wraps at 2^24, when every record is cleared.
+    stamp: u32,
+}
+
+/// The stamps of [`DecisionSelection::first_failure`] count ticks modulo this.
+const STAMPS: u32 = 1 << 24;
+
+impl DecisionSelection {
+    /// The selection of `b` (without its `choice`), when every rule's guard can be checked
+    /// flat.
+    fn of(b: &NodeBuilder<'_>, choice: &WeightedSelection) -> Option<Self> {
+        let mut fused = DecisionSelection {
+            choice: WeightedSelection::empty(),
+            rules: Vec::with_capacity(b.child_count()),
+            checks: Vec::new(),
+            large_ids: Vec::new(),
+            candidate_checks: Vec::new(),
+            always: None,
+            observed: Observed {
+                scalars: [f64::NAN; SCALARS],
+                waypoints: [None; UNITS],
+            },
+            first_failure: Vec::with_capacity(b.child_count()),
+            stamp: 0,
+        };
+        for (i, rule) in b.children().iter().enumerate() {
+            let guards = flat_guards(rule)?;
+            if guards.len() >= usize::from(HELD) {
+                return None;
+            }
+            let checks_start = u32::try_from(fused.checks.len()).ok()?;
+            for guard in &guards {
+                let check = Check::of(guard, &mut fused.large_ids);
+                fused.checks.push(check);
+            }
+            fused.rules.push(FusedRule {
+                weight: choice.weight(i)?,
+                checks_start,
+                checks_end: u32::try_from(fused.checks.len()).ok()?,
+            });
+            fused.first_failure.push(Cell::new(0));
+        }
+        let rules = &fused.rules;
+        let mut order: Vec<usize> = (0..rules.len())
+            .filter(|&i| rules[i].weight > 0.0)
+            .collect();
+        // Stable: equal weights stay in declaration order.
+        order.sort_by(|&a, &b| rules[b].weight.total_cmp(&rules[a].weight));
+        for i in order {
+            let rule = rules[i];
+            let checks = fused
+                .checks
+                .get(rule.checks_start as usize..rule.checks_end as usize)?;
+            if checks.is_empty() {
+                fused.always = Some(i);
+                break;
+            }
+            let next = u32::try_from(fused.candidate_checks.len() + checks.len()).ok()?;
+            for (k, check) in checks.iter().enumerate() {
+                fused.candidate_checks.push(CandidateCheck {
+                    check: *check,
+                    rule: u32::try_from(i).ok()?,
+                    next,
+                    k: u8::try_from(k).ok()?,
+                    last: k + 1 == checks.len(),
+                });
+            }
+        }
+        Some(fused)
+    }
+
+    /// The position of the first of `checks` that fails on `observed` ([`HELD`] when all hold).
+    #[inline(always)]
+    fn first_failing(checks: &[Check], observed: &Observed, large_ids: &[Vec<i32>]) -> u8 {
+        for (k, check) in checks.iter().enumerate() {
+            if !check.holds(&observed.scalars, &observed.waypoints, large_ids) {
+                return k as u8;
+            }
+        }
+        HELD
+    }
+
+    /// Rule `i`'s first failing check in the last tick ([`HELD`] when all held), checked now
+    /// if the tick did not.
+    #[inline]
+    fn checked_rule(&self, i: usize) -> u8 {
+        let (Some(cell), Some(rule)) = (self.first_failure.get(i), self.rules.get(i)) else {
+            return HELD;
+        };
+        let recorded = cell.get();
+        if recorded >> 8 == self.stamp {
+            return recorded as u8;
+        }
+        let checks = self
+            .checks
+            .get(rule.checks_start as usize..rule.checks_end as usize)
+            .unwrap_or_default();
+        let k = Self::first_failing(checks, &self.observed, &self.large_ids);
+        cell.set(self.stamp << 8 | u32::from(k));
+        k
+    }
+
+    /// The number of rules.
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// What the last tick decided.
+    pub fn outcome(&self) -> Option<crate::engine::nodes::weighted_selection::WeightedOutcome> {
+        self.choice.outcome()
+    }
+
+    /// Rule `i`'s guard in the last tick: `Some(None)` when every condition held,
+    /// `Some(Some(k))` when its `k`-th condition was the first to fail (the later ones were
+    /// not checked); `None` before the first tick or for no such rule.
+    #[inline]
+    pub fn first_failure(&self, i: usize) -> Option<Option<usize>> {
+        if self.stamp == 0 || i >= self.rules.len() {
+            return None;
+        }
+        let k = self.checked_rule(i);
+        Some((k != HELD).then_some(usize::from(k)))
+    }
+}
+
+/// The guard conditions of `rule`, in check order, when it is a `weighted_rule` whose guard is
+/// a literal guard condition, a `guards` node over such conditions, or `AlwaysSuccess`
+/// (none), with no pre- or post-condition on either.
+fn flat_guards(rule: &TreeSpec) -> Option<Vec<Guard>> {
+    let guard = rule.children.first()?;
+    if rule.kind != RULE || has_conditions(rule) || has_conditions(guard) {
+        return None;
+    }
+    match guard.kind.as_str() {
+        "AlwaysSuccess" if guard.children.is_empty() => Some(Vec::new()),
+        GUARDS => guard
+            .children
+            .iter()
+            .enumerate()
+            .map(|(i, child)| guard_of_child(i, child).ok())
+            .collect(),
+        _ if guard.children.is_empty() => guard_of_child(0, guard).ok().map(|g| vec![g]),
+        _ => None,
+    }
+}
+
+/// Whether `spec` has a pre- or post-condition (a `_` port).
+fn has_conditions(spec: &TreeSpec) -> bool {
+    spec.ports.keys().any(|key| key.starts_with('_'))
+}
+
+/// The units' waypoints, as [`Check::at`] numbers them.
+#[inline(always)]
+fn waypoints(w: &World) -> [Option<i32>; UNITS] {
+    let f = &w.friends;
+    let e = &w.enemies;
+    [
+        w.waypoint,
+        f[0].waypoint,
+        f[1].waypoint,
+        f[2].waypoint,
+        f[3].waypoint,
+        f[4].waypoint,
+        f[5].waypoint,
+        e[0].waypoint,
+        e[1].waypoint,
+        e[2].waypoint,
+        e[3].waypoint,
+        e[4].waypoint,
+        e[5].waypoint,
+    ]
+}
+
+impl Behavior<RmContext> for DecisionSelection {
+    fn tick(&mut self, cx: &mut Cx<'_, RmContext>) -> Result<Status, Fault> {
+        let now = cx.now();
+        let world = &cx.ctx().world;
+        self.observed = Observed {
+            scalars: [
+                f64::from(world.mode),
+                f64::from(world.hp),
+                now,
+                f64::from(world.outpost_hp),
+                f64::from(world.base_hp),
+            ],
+            waypoints: waypoints(world),
+        };
+        self.stamp += 1;
+        if self.stamp == STAMPS {
+            // Forget every record so that no stale stamp matches.
+            for cell in &self.first_failure {
+                cell.set(0);
+            }
+            self.stamp = 1;
+        }
+        // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
+        let observed = &self.observed;
+        let record = |rule: u32, k: u8| {
+            if let Some(cell) = self.first_failure.get(rule as usize) {
+                cell.set(self.stamp << 8 | u32::from(k));
+            }
+        };
+        let mut at = 0usize;
+        let best_rule = loop {
+            let Some(c) = self.candidate_checks.get(at) else {
+                break self.always;
+            };
+            if c.check
+                .holds(&observed.scalars, &observed.waypoints, &self.large_ids)
+            {
+                if c.last {
+                    record(c.rule, HELD);
+                    break Some(c.rule as usize);
+                }
+                at += 1;
+            } else {
+                record(c.rule, c.k);
+                at = c.next as usize;
+            }
+        };
+        let best = best_rule.and_then(|i| Some((i, self.rules.get(i)?.weight)));
+        // The running rule whose guard failed is settled as the engine does.
+        if let Some(r) = self.choice.running()
+            && self.checked_rule(r) != HELD
+        {
+            self.choice.settle_failed_rule(cx, r);
+        }
+        self.choice.choose(cx, best)
+    }
+
+    fn halt(&mut self, cx: &mut Cx<'_, RmContext>) {
+        Behavior::<RmContext>::halt(&mut self.choice, cx);
+    }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
+
+    fn resume(&mut self, child: Option<usize>) {
+        Behavior::<RmContext>::resume(&mut self.choice, child);
+    }
+
+    fn running_child(&self) -> Option<usize> {
+        self.choice.running()
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
