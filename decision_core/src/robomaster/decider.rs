@@ -353,30 +353,34 @@ impl Decider {
             return None;
         }
         let selection = self.selection()?;
-        for (i, nodes) in self.nodes.iter().enumerate() {
-            if node.0 < nodes.rule.0 || node.0 >= nodes.navigate.0 {
-                continue;
-            }
-            let failure = selection.first_failure(i)?;
-            if node == nodes.rule {
-                return failure.map(|_| Status::Failure);
-            }
-            let of_check = |k: usize| match failure {
-                Some(f) if k == f => Some(Status::Failure),
-                Some(f) if k > f => None,
-                _ => Some(Status::Success),
-            };
-            if let Some(k) = nodes.guards.iter().position(|g| *g == node) {
-                return of_check(k);
-            }
-            // The guard's root: a `guards` node, or `AlwaysSuccess` (no guards).
-            return Some(if failure.is_some() {
-                Status::Failure
-            } else {
-                Status::Success
-            });
+        // The decisions' nodes are in preorder: the last rule at or before `node` is the only
+        // decision that may hold it.
+        let i = self
+            .nodes
+            .partition_point(|nodes| nodes.rule.0 <= node.0)
+            .checked_sub(1)?;
+        let nodes = self.nodes.get(i)?;
+        if node.0 >= nodes.navigate.0 {
+            return None;
         }
-        None
+        let failure = selection.first_failure(i)?;
+        if node == nodes.rule {
+            return failure.map(|_| Status::Failure);
+        }
+        let of_check = |k: usize| match failure {
+            Some(f) if k == f => Some(Status::Failure),
+            Some(f) if k > f => None,
+            _ => Some(Status::Success),
+        };
+        if let Some(k) = nodes.guards.iter().position(|g| *g == node) {
+            return of_check(k);
+        }
+        // The guard's root: a `guards` node, or `AlwaysSuccess` (no guards).
+        Some(if failure.is_some() {
+            Status::Failure
+        } else {
+            Status::Success
+        })
     }
 
     /// The first guard of decision `index` that failed in the last tick (None when its guards

@@ -389,7 +389,7 @@ impl SearchSuggestor {
     /// Only the cells of [`Self::view_window`] are visited and only the obstacles that
     /// [`may_hide_in_view`] keeps are tested: both leave out only cells and obstacles that
     /// the per-cell test ([`Self::decay_cell`]) would pass over anyway.
-    fn decay_view(
+    pub(super) fn decay_view(
         &mut self,
         pose: &Pose2<Field>,
         head_yaw: f64,
@@ -441,19 +441,6 @@ impl SearchSuggestor {
         for c in 0..self.map.len() {
             self.decay_cell(c, &cone, elapsed, weight, occluding);
         }
-    }
-
-    /// Test hook: [`Self::decay_view`].
-    #[cfg(test)]
-    pub(super) fn decay_view_windowed(
-        &mut self,
-        pose: &Pose2<Field>,
-        head_yaw: f64,
-        elapsed: f64,
-        weight: f64,
-        occluding: &[crate::frame::ObstacleJson],
-    ) {
-        self.decay_view(pose, head_yaw, elapsed, weight, occluding);
     }
 
     /// The columns and rows of the cells whose centres may be seen from `position` looking
@@ -650,7 +637,7 @@ impl SearchSuggestor {
     /// Raises the ball's own cell to 1 and the cells within `observed_ball_radius` of it to
     /// `1 - d / radius` (never lowers a cell). Only the cells centred in the box around the
     /// ball are visited: the others are farther than the radius.
-    fn raise_around(&mut self, ball: Point2<Field>) {
+    pub(super) fn raise_around(&mut self, ball: Point2<Field>) {
         let r = self.params.observed_ball_radius;
         let own = self.map.cell_of(ball);
         self.raise_cell(own, own, ball, r);
@@ -681,12 +668,6 @@ impl SearchSuggestor {
         for c in 0..self.map.len() {
             self.raise_cell(c, own, ball, r);
         }
-    }
-
-    /// Test hook: [`Self::raise_around`].
-    #[cfg(test)]
-    pub(super) fn raise_around_windowed(&mut self, ball: Point2<Field>) {
-        self.raise_around(ball);
     }
 
     /// Raises cell `c` for a ball at `ball` in cell `own` with radius `r`.

@@ -1517,7 +1517,7 @@ fn the_windowed_view_decay_equals_the_decay_of_every_cell_against_every_obstacle
             });
         }
         let (elapsed, weight) = (rng.between(0.01, 2.0), rng.between(0.1, 1.0));
-        fast.decay_view_windowed(&pose, head, elapsed, weight, &obstacles);
+        fast.decay_view(&pose, head, elapsed, weight, &obstacles);
         full.decay_view_everywhere(&pose, head, elapsed, weight, &obstacles);
         let bits = |s: &SearchSuggestor| {
             s.map()
@@ -1542,7 +1542,7 @@ fn a_view_from_a_position_that_is_not_a_number_decays_as_the_full_scan_does() {
             y: 0.5,
             radius: 0.2,
         }];
-        fast.decay_view_windowed(&pose, head, 1.0, 1.0, &obstacles);
+        fast.decay_view(&pose, head, 1.0, 1.0, &obstacles);
         full.decay_view_everywhere(&pose, head, 1.0, 1.0, &obstacles);
         let bits = |s: &SearchSuggestor| {
             s.map()
@@ -1664,7 +1664,7 @@ fn raising_around_the_ball_in_a_window_equals_raising_every_cell() {
         fast.set_values(|c| (0.3 + 0.1 * c.x - 0.07 * c.y).clamp(0.0, 1.0));
         let mut full = fast.clone();
         let ball = p(rng.between(-4.5, 4.5), rng.between(-3.0, 3.0));
-        fast.raise_around_windowed(ball);
+        fast.raise_around(ball);
         full.raise_around_everywhere(ball);
         let bits = |s: &SearchSuggestor| {
             s.map()

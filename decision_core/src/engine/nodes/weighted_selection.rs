@@ -155,7 +155,7 @@ impl WeightedSelection {
     /// `best` with rule `i` of weight `w`, whose guard holds, looked at: the first rule of
     /// maximal weight `> 0` (step 2).
     #[inline(always)]
-    pub fn better(best: Option<(usize, f64)>, i: usize, w: f64) -> Option<(usize, f64)> {
+    fn better(best: Option<(usize, f64)>, i: usize, w: f64) -> Option<(usize, f64)> {
         if w > 0.0 && best.is_none_or(|(_, bw)| w > bw) {
             Some((i, w))
         } else {
