@@ -105,6 +105,25 @@ impl BoundKind {
         }
     }
 
+    /// The closed range `lo..=hi` of the observed values for which [`Self::holds`] does with
+    /// `bound`, so that a guard can be checked as one range test (`v > b` is `v >= next_up(b)`
+    /// for every `v`; a NaN end holds for nothing, as a comparison with NaN does).
+    pub(super) fn accepted(self, bound: f64) -> (f64, f64) {
+        let above = if bound == f64::INFINITY {
+            f64::NAN
+        } else {
+            bound.next_up()
+        };
+        match self {
+            BoundKind::HpAbove | BoundKind::TimeAfter => (above, f64::INFINITY),
+            BoundKind::HpAtMost | BoundKind::TimeUntil | BoundKind::OutpostAtMost => {
+                (f64::NEG_INFINITY, bound)
+            }
+            BoundKind::OutpostAtLeast | BoundKind::BaseAtLeast => (bound, f64::INFINITY),
+            BoundKind::ModeIs => (bound, bound),
+        }
+    }
+
     /// `"field: what "`, the part of the explanation before the observed value.
     fn words_head(self, out: &mut String) {
         let (what, _) = self.what_and_unit();
@@ -585,7 +604,39 @@ pub fn register(registry: &mut Registry<RmContext>) {
 
 #[cfg(test)]
 mod text_tests {
-    use super::{push_id_list, push_number};
+    use super::{BoundKind, push_id_list, push_number};
+
+    #[test]
+    fn the_accepted_range_holds_exactly_where_the_comparison_does() {
+        let values = [
+            f64::NEG_INFINITY,
+            f64::MIN,
+            -300.0,
+            -0.0,
+            0.0,
+            1.0,
+            299.0,
+            300.0,
+            300.0f64.next_up(),
+            300.5,
+            301.0,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for (kind, _) in BoundKind::ALL {
+            for bound in values {
+                let (lo, hi) = kind.accepted(bound);
+                for v in values {
+                    assert_eq!(
+                        lo <= v && v <= hi,
+                        kind.holds(v, bound),
+                        "{kind:?} bound {bound} value {v}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn numbers_read_as_a_person_writes_them() {

@@ -74,22 +74,13 @@ impl Check {
     fn of(guard: &Guard, large_ids: &mut Vec<Vec<i32>>) -> Self {
         match guard {
             Guard::Bound(bound) => {
-                let b = bound.value();
-                // `v > b` is `v >= next_up(b)` for every v that is not NaN (never for b = inf).
-                let above = if b == f64::INFINITY {
-                    f64::NAN
-                } else {
-                    b.next_up()
-                };
-                let (at, lo, hi) = match bound.kind() {
-                    BoundKind::ModeIs => (0, b, b),
-                    BoundKind::HpAbove => (1, above, f64::INFINITY),
-                    BoundKind::HpAtMost => (1, f64::NEG_INFINITY, b),
-                    BoundKind::TimeAfter => (2, above, f64::INFINITY),
-                    BoundKind::TimeUntil => (2, f64::NEG_INFINITY, b),
-                    BoundKind::OutpostAtLeast => (3, b, f64::INFINITY),
-                    BoundKind::OutpostAtMost => (3, f64::NEG_INFINITY, b),
-                    BoundKind::BaseAtLeast => (4, b, f64::INFINITY),
+                let (lo, hi) = bound.kind().accepted(bound.value());
+                let at = match bound.kind() {
+                    BoundKind::ModeIs => 0,
+                    BoundKind::HpAbove | BoundKind::HpAtMost => 1,
+                    BoundKind::TimeAfter | BoundKind::TimeUntil => 2,
+                    BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => 3,
+                    BoundKind::BaseAtLeast => 4,
                 };
                 Check {
                     small_ids: 0,
