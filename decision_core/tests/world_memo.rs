@@ -26,14 +26,7 @@ fn memoised_updates_equal_fresh_updates() {
     let mut not_in_battle = at_waypoint(1);
     not_in_battle.game_stage = 2;
     inputs.insert(3, not_in_battle);
-    let mut memo = NearestMemo::default();
-    let (mut memoised, mut fresh) = (World::default(), World::default());
-    for (i, input) in inputs.iter().enumerate() {
-        let a = memoised.update_with_memo(input, config, graph, &mut memo);
-        let b = fresh.update(input, config, graph);
-        assert_eq!(a, b, "input {i}");
-        assert_eq!(format!("{memoised:?}"), format!("{fresh:?}"), "input {i}");
-    }
+    assert_memoised_updates_equal_fresh_ones(&inputs, config, graph);
 }
 
 /// A position slot holding a non-finite coordinate skips the tick whatever the other slots
@@ -90,6 +83,16 @@ fn unmoved_units_with_a_moving_pose_equal_fresh_updates() {
         place(place(base.clone(), 0, WAYPOINTS[4]), 9, (0.0, 2.0)),
         place(place(base, 0, WAYPOINTS[4]), 9, (0.0, 2.0)),
     ];
+    assert_memoised_updates_equal_fresh_ones(&inputs, config, graph);
+}
+
+/// Updates one world through a memo and another afresh with each of `inputs` in turn: both
+/// must give the same result and the same world after every input.
+fn assert_memoised_updates_equal_fresh_ones(
+    inputs: &[decision_core::robomaster::TickInput],
+    config: &decision_core::robomaster::config::RmConfig,
+    graph: &waypoint_graph::WaypointGraph,
+) {
     let mut memo = NearestMemo::default();
     let (mut memoised, mut fresh) = (World::default(), World::default());
     for (i, input) in inputs.iter().enumerate() {

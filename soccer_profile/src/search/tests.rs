@@ -1449,6 +1449,11 @@ fn a_bad_runtime_parameter_is_refused_and_the_old_parameters_kept() {
 // ---------------------------------------------------------------------------------------------
 // The view window and the obstacle cull decide as the full scan does
 
+/// The heatmap's values, bit for bit: what a fast path must leave exactly as the general one.
+fn value_bits(s: &SearchSuggestor) -> Vec<u64> {
+    s.map().values.iter().map(|v| v.to_bits()).collect()
+}
+
 /// A small deterministic generator for the randomized comparisons.
 struct Lcg(u64);
 
@@ -1519,14 +1524,7 @@ fn the_windowed_view_decay_equals_the_decay_of_every_cell_against_every_obstacle
         let (elapsed, weight) = (rng.between(0.01, 2.0), rng.between(0.1, 1.0));
         fast.decay_view(&pose, head, elapsed, weight, &obstacles);
         full.decay_view_everywhere(&pose, head, elapsed, weight, &obstacles);
-        let bits = |s: &SearchSuggestor| {
-            s.map()
-                .values
-                .iter()
-                .map(|v| v.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&fast), bits(&full), "case {case}");
+        assert_eq!(value_bits(&fast), value_bits(&full), "case {case}");
     }
 }
 
@@ -1544,14 +1542,7 @@ fn a_view_from_a_position_that_is_not_a_number_decays_as_the_full_scan_does() {
         }];
         fast.decay_view(&pose, head, 1.0, 1.0, &obstacles);
         full.decay_view_everywhere(&pose, head, 1.0, 1.0, &obstacles);
-        let bits = |s: &SearchSuggestor| {
-            s.map()
-                .values
-                .iter()
-                .map(|v| v.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&fast), bits(&full), "x {x}, head {head}");
+        assert_eq!(value_bits(&fast), value_bits(&full), "x {x}, head {head}");
     }
 }
 
@@ -1666,13 +1657,6 @@ fn raising_around_the_ball_in_a_window_equals_raising_every_cell() {
         let ball = p(rng.between(-4.5, 4.5), rng.between(-3.0, 3.0));
         fast.raise_around(ball);
         full.raise_around_everywhere(ball);
-        let bits = |s: &SearchSuggestor| {
-            s.map()
-                .values
-                .iter()
-                .map(|v| v.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&fast), bits(&full), "case {case}");
+        assert_eq!(value_bits(&fast), value_bits(&full), "case {case}");
     }
 }
