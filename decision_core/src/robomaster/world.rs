@@ -200,25 +200,35 @@ impl NearestMemo {
         graph: &WaypointGraph,
         threshold: f32,
     ) -> &[Unit; POSITION_SLOTS] {
-        for (slot, ((key, unit), &position)) in self
+        // The changed slots as bits first (a loop without branches), then only those.
+        let mut changed = self
             .unit_keys
-            .iter_mut()
-            .zip(&mut self.units)
+            .iter()
             .zip(positions)
             .enumerate()
-        {
-            let new_key = key_of(position);
-            if *key != new_key && slot != skip {
-                *key = new_key;
-                *unit = Unit {
-                    position,
-                    waypoint: if position.is_unknown() {
-                        None
-                    } else {
-                        graph.nearest(position.x, position.y, threshold)
-                    },
-                };
-            }
+            .fold(0u32, |bits, (slot, (key, &position))| {
+                bits | u32::from(*key != key_of(position)) << slot
+            });
+        changed &= !1u32.checked_shl(skip as u32).unwrap_or(0);
+        while changed != 0 {
+            let slot = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (Some(key), Some(unit), Some(&position)) = (
+                self.unit_keys.get_mut(slot),
+                self.units.get_mut(slot),
+                positions.get(slot),
+            ) else {
+                continue;
+            };
+            *key = key_of(position);
+            *unit = Unit {
+                position,
+                waypoint: if position.is_unknown() {
+                    None
+                } else {
+                    graph.nearest(position.x, position.y, threshold)
+                },
+            };
         }
         &self.units
     }
