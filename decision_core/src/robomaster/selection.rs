@@ -59,8 +59,9 @@ const UNITS: usize = 13;
 /// accepted ids.
 #[derive(Debug, Clone, Copy)]
 struct Check {
-    /// The accepted waypoint ids in `0..128`, as bits.
-    small_ids: u128,
+    /// The accepted waypoint ids in `0..128`, as bits: ids `0..64` in the first word, ids
+    /// `64..128` in the second (two words test cheaper than one `u128` shifted).
+    small_ids: [u64; 2],
     lo: f64,
     hi: f64,
     /// For a waypoint check beyond the bits: 1 + its index in `large_ids` (0: none).
@@ -83,7 +84,7 @@ impl Check {
                     BoundKind::BaseAtLeast => 4,
                 };
                 Check {
-                    small_ids: 0,
+                    small_ids: [0; 2],
                     lo,
                     hi,
                     large: 0,
@@ -105,7 +106,10 @@ impl Check {
                     0
                 };
                 Check {
-                    small_ids: at_waypoint.small_ids(),
+                    small_ids: {
+                        let bits = at_waypoint.small_ids();
+                        [bits as u64, (bits >> 64) as u64]
+                    },
                     lo: 0.0,
                     hi: 0.0,
                     large,
@@ -126,7 +130,10 @@ impl Check {
     ) -> bool {
         if self.waypoint {
             match waypoints.get(self.at as usize).copied().flatten() {
-                Some(w) if (w as u32) < u128::BITS => self.small_ids >> w & 1 != 0,
+                Some(w) if (w as u32) < u128::BITS => {
+                    let word = self.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
+                    word >> (w & 63) & 1 != 0
+                }
                 Some(w) => self.holds_beyond_bits(w, large_ids),
                 None => false,
             }
@@ -437,5 +444,45 @@ impl Behavior<RmContext> for DecisionSelection {
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Check, SCALARS, UNITS};
+    use crate::robomaster::guards::{AtWaypoint, Guard, Whose};
+
+    #[test]
+    fn a_waypoint_check_holds_exactly_for_the_accepted_ids() {
+        let sets: [&[i32]; 6] = [
+            &[],
+            &[0],
+            &[5, 63, 64, 65],
+            &[1, 62, 127, 128, 129],
+            &[-1, 200, 999, i32::MAX],
+            &[0, 1, 2, 63, 64, 100, 126, 127, -7, 128, 4096],
+        ];
+        for ids in sets {
+            for (whose, at) in [
+                (Whose::Own, 0),
+                (Whose::Friend(2), 3),
+                (Whose::Enemy(5), 12),
+            ] {
+                let guard = Guard::AtWaypoint(AtWaypoint::new(whose, ids.to_vec()));
+                let mut large_ids = Vec::new();
+                let check = Check::of(&guard, &mut large_ids);
+                let observed = (-5..=203)
+                    .chain([i32::MIN, -1, 4096, i32::MAX])
+                    .map(Some)
+                    .chain([None]);
+                for w in observed {
+                    let mut waypoints = [None; UNITS];
+                    waypoints[at] = w;
+                    let holds = check.holds(&[0.0; SCALARS], &waypoints, &large_ids);
+                    let expected = w.is_some_and(|w| ids.contains(&w));
+                    assert_eq!(holds, expected, "ids {ids:?}, {whose:?}, waypoint {w:?}");
+                }
+            }
+        }
     }
 }
