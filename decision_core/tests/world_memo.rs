@@ -86,6 +86,51 @@ fn unmoved_units_with_a_moving_pose_equal_fresh_updates() {
     assert_memoised_updates_equal_fresh_ones(&inputs, config, graph);
 }
 
+/// Random walks of every slot (staying, moving, on and off waypoints, unknown) for both
+/// colours and several of our own slots: the memo, which keeps each slot's unit apart and
+/// skips our own, must agree with fresh updates on every tick.
+#[test]
+fn random_walks_for_both_colours_and_every_own_slot_equal_fresh_updates() {
+    let tables = Field::new().tables();
+    let graph = &tables.graph;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |below: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % below
+    };
+    for is_blue in [false, true] {
+        for self_index in [0, 3, 5, 7, -2] {
+            let mut config = tables.config.clone();
+            config.is_blue = is_blue;
+            config.self_index = self_index;
+            let mut input = at_waypoint(0);
+            let mut inputs = Vec::new();
+            for _ in 0..200 {
+                // About two slots change per tick; a change puts the robot on a waypoint,
+                // somewhere between them, or nowhere (an unknown position).
+                for _ in 0..next(4) {
+                    let slot = next(12) as usize;
+                    let at = match next(3) {
+                        0 => WAYPOINTS[next(6) as usize],
+                        1 => (next(1200) as f32 / 100.0, next(800) as f32 / 100.0),
+                        _ => (0.0, next(800) as f32 / 100.0),
+                    };
+                    input = place(input, slot, at);
+                }
+                input.pose = (next(4) == 0).then(|| decision_core::robomaster::Pose {
+                    x: next(1200) as f32 / 100.0,
+                    y: next(800) as f32 / 100.0,
+                    yaw: 0.5,
+                });
+                inputs.push(input.clone());
+            }
+            assert_memoised_updates_equal_fresh_ones(&inputs, &config, graph);
+        }
+    }
+}
+
 /// Updates one world through a memo and another afresh with each of `inputs` in turn: both
 /// must give the same result and the same world after every input.
 fn assert_memoised_updates_equal_fresh_ones(

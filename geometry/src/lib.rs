@@ -62,11 +62,24 @@ pub fn wrap_pi(angle: f64) -> f64 {
 /// RoboMaster decisions must match the original bit for bit.
 pub fn wrap_pi_f32(angle: f32) -> f32 {
     use std::f32::consts::{PI, TAU};
-    let wrapped = (angle + PI).rem_euclid(TAU) - PI;
+    let wrapped = rem_euclid_tau_f32(angle + PI) - PI;
     if wrapped < -PI {
         wrapped + TAU
     } else {
         wrapped
+    }
+}
+
+/// `angle.rem_euclid(2 pi)` in single precision, bit for bit, without the `fmodf` call for
+/// an angle within one turn of zero (the usual case): there `angle % 2 pi` is `angle` itself
+/// (a remainder is exact), so only a negative angle changes, by one `+ 2 pi`.
+#[inline]
+pub fn rem_euclid_tau_f32(angle: f32) -> f32 {
+    use std::f32::consts::TAU;
+    if angle.abs() < TAU {
+        if angle < 0.0 { angle + TAU } else { angle }
+    } else {
+        angle.rem_euclid(TAU)
     }
 }
 
@@ -349,6 +362,39 @@ mod tests {
             assert!(((w - a) / TAU - ((w - a) / TAU).round()).abs() < 1e-5);
         }
         assert!((wrap_pi_f32(5.2387) - (5.2387 - TAU)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rem_euclid_tau_f32_is_rem_euclid_bit_for_bit() {
+        use std::f32::consts::{PI, TAU};
+        let mut angles = vec![
+            0.0f32,
+            -0.0,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            -1e-30,
+            PI,
+            -PI,
+            TAU,
+            -TAU,
+            f32::from_bits(TAU.to_bits() - 1),
+            -f32::from_bits(TAU.to_bits() - 1),
+            1e9,
+            -1e9,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        // Every 9973rd bit pattern of every sign and exponent, NaNs included.
+        angles.extend((0..=u32::MAX).step_by(9973).map(f32::from_bits));
+        for a in angles {
+            let (fast, slow) = (rem_euclid_tau_f32(a), a.rem_euclid(TAU));
+            assert!(
+                fast.to_bits() == slow.to_bits() || (fast.is_nan() && slow.is_nan()),
+                "{a:e}: {fast:e} != {slow:e}"
+            );
+        }
     }
 
     #[test]

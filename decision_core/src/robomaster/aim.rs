@@ -3,7 +3,7 @@
 use super::config::{OcclusionTest, RmConfig};
 use super::decisions::UNIT_SLOTS;
 use super::world::{Point2, World};
-use geometry::wrap_pi_f32;
+use geometry::{rem_euclid_tau_f32, wrap_pi_f32};
 use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
 
@@ -75,7 +75,7 @@ pub fn find_target_with_memo(
             }
         };
         if visible {
-            let yaw = (p.y - me.y).atan2(p.x - me.x).rem_euclid(TAU);
+            let yaw = rem_euclid_tau_f32((p.y - me.y).atan2(p.x - me.x));
             // rem_euclid can round up to exactly TAU for tiny negative angles.
             let yaw = if yaw >= TAU { 0.0 } else { yaw };
             best = Some(AimTarget {

@@ -272,7 +272,7 @@ struct AtWaypointText {
 }
 
 impl AtWaypoint {
-    fn new(whose: Whose, ids: Vec<i32>) -> Self {
+    pub(super) fn new(whose: Whose, ids: Vec<i32>) -> Self {
         let mut head = String::new();
         let (field, side, slot) = match whose {
             Whose::Own => ("wayPointID: ", "", None),

@@ -7,10 +7,10 @@
 //! It decides exactly as [`WeightedSelection`] over the same tree: the same guards checked in the
 //! same order (each rule's until the first that fails), the same `best`, and steps 3 to 5 are
 //! the engine's own ([`WeightedSelection::choose`]). What differs is the record of the guards:
-//! instead of a trace entry per guard node and per failed rule, it keeps per rule the position
-//! of the first failing condition ([`DecisionSelection::first_failure`]), from which the
-//! decider answers the statuses of those nodes ([`super::Decider::status_of`]) as the trace
-//! did. A failed rule that is the running rule is still settled in the trace and its state, as
+//! instead of a trace entry per guard node and per failed rule, it answers per rule the position
+//! of the first failing condition ([`DecisionSelection::first_failure`], checked when asked from
+//! the values the tick looked at), from which the decider answers the statuses of those nodes
+//! ([`super::Decider::status_of`]) as the trace did. A failed rule that is the running rule is still settled in the trace and its state, as
 //! the engine does (its body may be ticked after).
 //!
 //! It is used when every rule's guard is a literal guard condition, a `guards` node over such
@@ -59,8 +59,9 @@ const UNITS: usize = 13;
 /// accepted ids.
 #[derive(Debug, Clone, Copy)]
 struct Check {
-    /// The accepted waypoint ids in `0..128`, as bits.
-    small_ids: u128,
+    /// The accepted waypoint ids in `0..128`, as bits: ids `0..64` in the first word, ids
+    /// `64..128` in the second (two words test cheaper than one `u128` shifted).
+    small_ids: [u64; 2],
     lo: f64,
     hi: f64,
     /// For a waypoint check beyond the bits: 1 + its index in `large_ids` (0: none).
@@ -83,7 +84,7 @@ impl Check {
                     BoundKind::BaseAtLeast => 4,
                 };
                 Check {
-                    small_ids: 0,
+                    small_ids: [0; 2],
                     lo,
                     hi,
                     large: 0,
@@ -105,7 +106,10 @@ impl Check {
                     0
                 };
                 Check {
-                    small_ids: at_waypoint.small_ids(),
+                    small_ids: {
+                        let bits = at_waypoint.small_ids();
+                        [bits as u64, (bits >> 64) as u64]
+                    },
                     lo: 0.0,
                     hi: 0.0,
                     large,
@@ -126,7 +130,10 @@ impl Check {
     ) -> bool {
         if self.waypoint {
             match waypoints.get(self.at as usize).copied().flatten() {
-                Some(w) if (w as u32) < u128::BITS => self.small_ids >> w & 1 != 0,
+                Some(w) if (w as u32) < u128::BITS => {
+                    let word = self.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
+                    word >> (w & 63) & 1 != 0
+                }
                 Some(w) => self.holds_beyond_bits(w, large_ids),
                 None => false,
             }
@@ -170,8 +177,6 @@ struct CandidateCheck {
     rule: u32,
     /// Where the next rule's checks start (where to go on when this check fails).
     next: u32,
-    /// Its position among the rule's checks.
-    k: u8,
     /// Whether it is the rule's last check.
     last: bool,
 }
@@ -193,8 +198,9 @@ pub struct DecisionSelection {
     /// What the guards of the last tick looked at.
     observed: Observed,
     /// Per rule: `stamp << 8 | k`, `k` the position of its first failing check in the tick
-    /// stamped `stamp` ([`HELD`] when all held). The tick checks rules only until it finds
-    /// `best`; a rule without the last tick's stamp is checked on demand, from `observed`.
+    /// stamped `stamp` ([`HELD`] when all held). The tick records none (it checks rules only
+    /// until it finds `best`): a rule without the last tick's stamp is checked on demand,
+    /// from `observed`, and recorded then.
     first_failure: Vec<Cell<u32>>,
     /// The stamp of the last tick (0: none yet); wraps at 2^24, when every record is cleared.
     stamp: u32,
@@ -259,7 +265,6 @@ impl DecisionSelection {
                     check: *check,
                     rule: u32::try_from(i).ok()?,
                     next,
-                    k: u8::try_from(k).ok()?,
                     last: k + 1 == checks.len(),
                 });
             }
@@ -391,13 +396,10 @@ impl Behavior<RmContext> for DecisionSelection {
             }
             self.stamp = 1;
         }
-        // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
+        // (1) + (2): the heaviest rule whose guard holds. No rule's first failing check is
+        // recorded here: a record is wanted only for a status (the viewer's) or the running
+        // rule, and is checked then from `observed` (the stamp tells it is not this tick's).
         let observed = &self.observed;
-        let record = |rule: u32, k: u8| {
-            if let Some(cell) = self.first_failure.get(rule as usize) {
-                cell.set(self.stamp << 8 | u32::from(k));
-            }
-        };
         let mut at = 0usize;
         let best_rule = loop {
             let Some(c) = self.candidate_checks.get(at) else {
@@ -407,12 +409,10 @@ impl Behavior<RmContext> for DecisionSelection {
                 .holds(&observed.scalars, &observed.waypoints, &self.large_ids)
             {
                 if c.last {
-                    record(c.rule, HELD);
                     break Some(c.rule as usize);
                 }
                 at += 1;
             } else {
-                record(c.rule, c.k);
                 at = c.next as usize;
             }
         };
@@ -444,5 +444,45 @@ impl Behavior<RmContext> for DecisionSelection {
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Check, SCALARS, UNITS};
+    use crate::robomaster::guards::{AtWaypoint, Guard, Whose};
+
+    #[test]
+    fn a_waypoint_check_holds_exactly_for_the_accepted_ids() {
+        let sets: [&[i32]; 6] = [
+            &[],
+            &[0],
+            &[5, 63, 64, 65],
+            &[1, 62, 127, 128, 129],
+            &[-1, 200, 999, i32::MAX],
+            &[0, 1, 2, 63, 64, 100, 126, 127, -7, 128, 4096],
+        ];
+        for ids in sets {
+            for (whose, at) in [
+                (Whose::Own, 0),
+                (Whose::Friend(2), 3),
+                (Whose::Enemy(5), 12),
+            ] {
+                let guard = Guard::AtWaypoint(AtWaypoint::new(whose, ids.to_vec()));
+                let mut large_ids = Vec::new();
+                let check = Check::of(&guard, &mut large_ids);
+                let observed = (-5..=203)
+                    .chain([i32::MIN, -1, 4096, i32::MAX])
+                    .map(Some)
+                    .chain([None]);
+                for w in observed {
+                    let mut waypoints = [None; UNITS];
+                    waypoints[at] = w;
+                    let holds = check.holds(&[0.0; SCALARS], &waypoints, &large_ids);
+                    let expected = w.is_some_and(|w| ids.contains(&w));
+                    assert_eq!(holds, expected, "ids {ids:?}, {whose:?}, waypoint {w:?}");
+                }
+            }
+        }
     }
 }

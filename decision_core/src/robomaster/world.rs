@@ -109,39 +109,21 @@ pub enum InputSkip {
     NoPosition,
 }
 
-/// Positions whose nearest waypoint is looked up each tick: ours, then the friend and enemy
-/// slots.
-const LOOKUP_SLOTS: usize = 1 + 2 * UNIT_SLOTS;
-
-/// The last nearest-waypoint answer for each looked-up position, so a robot that did not move
-/// since the last tick (the usual case) is not searched again. Valid for one graph and one
-/// `INIT_DISTANCE_THR` only: a [`Decider`](super::Decider) keeps one for its fixed tables.
+/// The last nearest-waypoint answers, so that a robot that did not move since the last tick
+/// (the usual case) is not searched again: for our own position, and for each `car_pos` slot
+/// the unit derived from it. Valid for one graph and one `INIT_DISTANCE_THR` only: a
+/// [`Decider`](super::Decider) keeps one for its fixed tables.
 #[derive(Debug, Clone)]
 pub struct NearestMemo {
-    /// Per lookup slot: the bits of the position last looked up ([`NOT_LOOKED_UP`] before).
-    keys: [u64; LOOKUP_SLOTS],
-    /// Per lookup slot: the nearest waypoint of that position.
-    answers: [Option<i32>; LOOKUP_SLOTS],
-    /// The units derived from the `car_pos` of the last update that got that far, with it:
-    /// the same positions (bit for bit) give the same units.
-    units: Option<UnitsMemo>,
-}
-
-/// The units of one `car_pos`.
-#[derive(Debug, Clone)]
-struct UnitsMemo {
-    positions: [Point2; POSITION_SLOTS],
-    enemies: [Unit; UNIT_SLOTS],
-    /// The friends but ourselves (our slot is filled in each tick).
-    friends: [Unit; UNIT_SLOTS],
-}
-
-/// Whether `a` and `b` hold the same positions bit for bit (`0.0` and `-0.0` differ).
-#[inline]
-fn same_positions(a: &[Point2; POSITION_SLOTS], b: &[Point2; POSITION_SLOTS]) -> bool {
-    a.iter().zip(b).fold(0u32, |differ, (p, q)| {
-        differ | (p.x.to_bits() ^ q.x.to_bits()) | (p.y.to_bits() ^ q.y.to_bits())
-    }) == 0
+    /// The bits of our position last looked up ([`NOT_LOOKED_UP`] before).
+    own_key: u64,
+    /// The nearest waypoint of that position.
+    own_answer: Option<i32>,
+    /// Per `car_pos` slot: the bits of the position its unit was derived from
+    /// ([`NOT_LOOKED_UP`] before).
+    unit_keys: [u64; POSITION_SLOTS],
+    /// Per `car_pos` slot: the unit of that position.
+    units: [Unit; POSITION_SLOTS],
 }
 
 /// `0` for a finite `v`, NaN for an infinite or NaN one.
@@ -177,33 +159,78 @@ const NOT_LOOKED_UP: u64 = u64::MAX;
 impl Default for NearestMemo {
     fn default() -> Self {
         Self {
-            keys: [NOT_LOOKED_UP; LOOKUP_SLOTS],
-            answers: [None; LOOKUP_SLOTS],
-            units: None,
+            own_key: NOT_LOOKED_UP,
+            own_answer: None,
+            unit_keys: [NOT_LOOKED_UP; POSITION_SLOTS],
+            units: [Unit::default(); POSITION_SLOTS],
         }
     }
 }
 
+/// The bits of a position, as a memo key.
+#[inline(always)]
+fn key_of(position: Point2) -> u64 {
+    u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits())
+}
+
 impl NearestMemo {
-    /// `graph.nearest(position, threshold)`, from the memo when `slot` asked for the very
-    /// same position last time.
-    fn nearest(
+    /// `graph.nearest(position, threshold)` for our own position, from the memo when it is
+    /// the very same position as last time.
+    fn own_nearest(
         &mut self,
-        slot: usize,
         position: Point2,
         graph: &WaypointGraph,
         threshold: f32,
     ) -> Option<i32> {
-        let key = u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits());
-        let (Some(known), Some(answer)) = (self.keys.get_mut(slot), self.answers.get_mut(slot))
-        else {
-            return graph.nearest(position.x, position.y, threshold);
-        };
-        if *known != key {
-            *answer = graph.nearest(position.x, position.y, threshold);
-            *known = key;
+        let key = key_of(position);
+        if self.own_key != key {
+            self.own_answer = graph.nearest(position.x, position.y, threshold);
+            self.own_key = key;
         }
-        *answer
+        self.own_answer
+    }
+
+    /// The units of every `car_pos` slot but `skip` (ours, looked up apart), derived again
+    /// only where the position changed: its waypoint is the nearest one, none where the
+    /// position is unknown.
+    fn units(
+        &mut self,
+        positions: &[Point2; POSITION_SLOTS],
+        skip: usize,
+        graph: &WaypointGraph,
+        threshold: f32,
+    ) -> &[Unit; POSITION_SLOTS] {
+        // The changed slots as bits first (a loop without branches), then only those.
+        let mut changed = self
+            .unit_keys
+            .iter()
+            .zip(positions)
+            .enumerate()
+            .fold(0u32, |bits, (slot, (key, &position))| {
+                bits | u32::from(*key != key_of(position)) << slot
+            });
+        changed &= !1u32.checked_shl(skip as u32).unwrap_or(0);
+        while changed != 0 {
+            let slot = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (Some(key), Some(unit), Some(&position)) = (
+                self.unit_keys.get_mut(slot),
+                self.units.get_mut(slot),
+                positions.get(slot),
+            ) else {
+                continue;
+            };
+            *key = key_of(position);
+            *unit = Unit {
+                position,
+                waypoint: if position.is_unknown() {
+                    None
+                } else {
+                    graph.nearest(position.x, position.y, threshold)
+                },
+            };
+        }
+        &self.units
     }
 }
 
@@ -252,7 +279,7 @@ impl World {
         };
         self.chassis_yaw = input.pose.map_or(0.0, |p| p.yaw);
         let threshold = config.distance_thr;
-        self.waypoint = memo.nearest(0, self.position, graph, threshold);
+        self.waypoint = memo.own_nearest(self.position, graph, threshold);
         let hp_at = |i: i32| input.hp[hp_offset + i.clamp(0, 7) as usize];
         self.hp = hp_at(config.self_index);
         self.outpost_hp = hp_at(config.outpost_index);
@@ -261,45 +288,21 @@ impl World {
         self.mode = input.mode;
         self.nav_status = input.nav_status;
         self.autoaim_has_target = input.autoaim_target_lost == Some(false);
+        let units = memo.units(&input.positions, self_slot, graph, threshold);
+        if let (Some(enemies), Some(friends)) = (
+            units.get(enemy_offset..enemy_offset + UNIT_SLOTS),
+            units.get(own_offset..own_offset + UNIT_SLOTS),
+        ) {
+            self.enemies.copy_from_slice(enemies);
+            self.friends.copy_from_slice(friends);
+        }
         // Our own slot is ourselves, with the position we decided on (not looked up again).
-        let me = self_slot - own_offset;
-        let ourselves = Unit {
-            position: self.position,
-            waypoint: self.waypoint,
-        };
-        if let Some(units) = &memo.units
-            && same_positions(&units.positions, &input.positions)
-        {
-            self.enemies = units.enemies;
-            self.friends = units.friends;
-            if let Some(slot) = self.friends.get_mut(me) {
-                *slot = ourselves;
-            }
-            return Ok(());
-        }
-        let mut unit = |lookup: usize, position: Point2| Unit {
-            position,
-            waypoint: if position.is_unknown() {
-                None
-            } else {
-                memo.nearest(lookup, position, graph, threshold)
-            },
-        };
-        for slot in 0..UNIT_SLOTS {
-            self.enemies[slot] = unit(1 + UNIT_SLOTS + slot, input.positions[enemy_offset + slot]);
-        }
-        for slot in 0..UNIT_SLOTS {
-            self.friends[slot] = if slot == me {
-                ourselves
-            } else {
-                unit(1 + slot, input.positions[own_offset + slot])
+        if let Some(slot) = self.friends.get_mut(self_slot - own_offset) {
+            *slot = Unit {
+                position: self.position,
+                waypoint: self.waypoint,
             };
         }
-        memo.units = Some(UnitsMemo {
-            positions: input.positions,
-            enemies: self.enemies,
-            friends: self.friends,
-        });
         Ok(())
     }
 }

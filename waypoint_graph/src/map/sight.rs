@@ -13,7 +13,7 @@
 //! coarser step would see (the config loader rejects step 0 anyway). Non-finite points are
 //! never visible. Very long segments stop once every further sample is outside the image.
 
-use super::ObstacleMap;
+use super::{ObstacleMap, WALL_GREY};
 
 /// The sample pixels of the sampled line-of-sight rule, in order from `from` towards `to`.
 #[derive(Debug, Clone)]
@@ -34,13 +34,59 @@ impl Iterator for Samples {
         if self.next >= self.end {
             return None;
         }
-        let k = self.next as f32;
+        let k = self.next;
         self.next += self.step;
-        Some((
+        Some(self.at(k))
+    }
+}
+
+impl Samples {
+    /// Sample `k` pixels from the start (`k` a multiple of the step).
+    #[inline]
+    fn at(&self, k: i64) -> (i64, i64) {
+        let k = k as f32;
+        (
             round_half_even(self.c0 + k * self.ux),
             round_half_even(self.r0 + k * self.uy),
-        ))
+        )
     }
+
+    /// Whether every sample left is a pixel of `map`. Each coordinate of the samples is
+    /// monotonic in `k` (a product, a sum and the rounding each keep the order), so the
+    /// first and the last sample bound all the others.
+    fn all_inside(&self, map: &ObstacleMap) -> bool {
+        if self.next >= self.end {
+            return true;
+        }
+        let last = self.next + (self.end - 1 - self.next) / self.step * self.step;
+        let inside = |(c, r): (i64, i64)| map.grey(c, r).is_some();
+        inside(self.at(self.next)) && inside(self.at(last))
+    }
+
+    /// Whether no sample left is a wall, for samples that [`all_inside`](Self::all_inside)
+    /// the map: every coordinate is then below 2^22 in magnitude before rounding, so the
+    /// rounding needs no range check, and every pixel index is within the image.
+    fn all_clear_inside(&self, map: &ObstacleMap) -> bool {
+        let cols = map.cols as usize;
+        let mut k = self.next;
+        while k < self.end {
+            let kf = k as f32;
+            k += self.step;
+            let c = round_half_even_small(self.c0 + kf * self.ux) as usize;
+            let r = round_half_even_small(self.r0 + kf * self.uy) as usize;
+            if map.pixels.get(r * cols + c).is_none_or(|&g| g < WALL_GREY) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// [`round_half_even`] of an `x` known to be below 2^22 in magnitude.
+#[inline(always)]
+fn round_half_even_small(x: f32) -> f32 {
+    const MAGIC: f32 = 12_582_912.0;
+    (x + MAGIC) - MAGIC
 }
 
 /// Nearest integer, ties to even (OpenCV's `cvRound`), without a libm call: adding and
@@ -107,11 +153,15 @@ impl ObstacleMap {
     /// The original's occlusion test: `true` if no sample between `from` and `to` is a wall.
     /// Non-finite points are never visible.
     pub fn visible_sampled(&self, from: (f32, f32), to: (f32, f32), step_distance: f32) -> bool {
-        finite(from)
-            && finite(to)
-            && self
-                .samples(from, to, step_distance)
-                .all(|(c, r)| !self.is_wall_px(c, r))
+        if !(finite(from) && finite(to)) {
+            return false;
+        }
+        let samples = self.samples(from, to, step_distance);
+        if samples.all_inside(self) {
+            samples.all_clear_inside(self)
+        } else {
+            samples.clone().all(|(c, r)| !self.is_wall_px(c, r))
+        }
     }
 
     /// Calls `f(col, row, is_wall)` for every sample of the sampled rule, in order (for
@@ -190,6 +240,59 @@ impl ObstacleMap {
 #[cfg(test)]
 mod tests {
     use super::round_half_even;
+    use crate::map::ObstacleMap;
+
+    /// A small deterministic generator for the random scenes.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    #[test]
+    fn the_inside_shortcut_decides_as_the_sample_by_sample_rule() {
+        let mut rng = Lcg(11);
+        // A 12 m x 8 m field of 120 x 80 pixels, about a fifth of them walls.
+        let pixels: Vec<u8> = (0..120 * 80)
+            .map(|_| if rng.unit() < 0.2 { 0 } else { 200 })
+            .collect();
+        let map = ObstacleMap {
+            pixels,
+            cols: 120,
+            rows: 80,
+            real_width: 12.0,
+            real_height: 8.0,
+        };
+        let (mut inside, mut crossing) = (0, 0);
+        for _ in 0..20_000 {
+            // Points from 1 m outside the field to 1 m beyond it, steps 0 to 0.6 m.
+            let mut point = || (rng.unit() * 14.0 - 1.0, rng.unit() * 10.0 - 1.0);
+            let (from, to) = (point(), point());
+            let step = rng.unit() * 0.6;
+            let samples = map.samples(from, to, step);
+            let by_sample = samples.clone().all(|(c, r)| !map.is_wall_px(c, r));
+            if samples.all_inside(&map) {
+                inside += 1;
+                assert!(samples.clone().all(|(c, r)| map.grey(c, r).is_some()));
+                assert_eq!(
+                    samples.all_clear_inside(&map),
+                    by_sample,
+                    "{from:?} {to:?} {step}"
+                );
+            } else {
+                crossing += 1;
+                assert!(!samples.clone().all(|(c, r)| map.grey(c, r).is_some()));
+            }
+            assert_eq!(map.visible_sampled(from, to, step), by_sample);
+        }
+        assert!(inside > 5_000 && crossing > 2_000, "{inside} {crossing}");
+    }
 
     #[test]
     fn magic_rounding_matches_round_ties_even() {
