@@ -27,8 +27,11 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// `0x356e_73e0_f21d_6c1d`; the switch-time loop stops at the first rejected collision on the
 /// sub path `0xc70d_5c93_e202_2870`; the march starts with the track that collided first last
 /// time (the others stop at its collision) `0x539d_d96c_e5d5_1d83`; a final march skips the
-/// obstacles whose distance bound over the path's box proves them clear:
-const STATS_DIGEST: u64 = 0xb729_e763_fee3_e4be;
+/// obstacles whose distance bound over the path's box proves them clear
+/// `0xb729_e763_fee3_e4be`; a static final march (8+ static obstacles, result only used when
+/// accepted) stops at a collision once the path's box proves every collision up to it
+/// rejected, and marches the track due first second:
+const STATS_DIGEST: u64 = 0xb581_6ce4_f70f_6e54;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

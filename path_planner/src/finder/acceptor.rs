@@ -3,6 +3,7 @@
 use super::collision::Collision;
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
+use crate::traj::TrajPath;
 use geometry::Vec2;
 
 /// Motionless acceptor: a late collision close to the end of the path is tolerated.
@@ -46,4 +47,65 @@ pub fn accept_moving(
         return true;
     }
     c.t > v0 / amax.max(1e-6) + cfg.moving_brake_offset
+}
+
+/// Gap (m) the path's distance bound must keep above the acceptance radius: far above the
+/// rounding of the box and of the acceptor's distances at [`MAX_COORD`].
+const SAFETY_GAP: f64 = 1e-6;
+/// Largest coordinate (m) of a path box (and of the start and destination) the test trusts.
+const MAX_COORD: f64 = 1e4;
+/// Relative allowance for the rounding of the acceptor's quotient.
+const RELATIVE_GAP: f64 = 1e-9;
+
+/// A proof that the motionless acceptor rejects every collision of a path up to a time:
+/// collision positions come from the path, so if the path's box on `[0, t]` keeps further
+/// from the destination than the acceptance radius at `t` (the radius grows with the
+/// collision time), no collision at a time up to `t` can be accepted.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MotionlessRejection {
+    end: Vec2,
+    start_dist: f64,
+    t_thr: f64,
+}
+
+impl MotionlessRejection {
+    /// The test for the acceptor's `start`, `end` and configuration; `None` where it does
+    /// not apply (bad threshold, start at the destination, or values too large to trust).
+    pub fn new(start: Vec2, end: Vec2, cfg: &PlannerConfig) -> Option<Self> {
+        let start_dist = start.dist(end);
+        let t_thr = cfg.motionless_t_thr;
+        let magnitude = start
+            .x
+            .abs()
+            .max(start.y.abs())
+            .max(end.x.abs())
+            .max(end.y.abs());
+        // Written so that a NaN anywhere fails.
+        let sane =
+            t_thr > 0.0 && t_thr.is_finite() && start_dist > SAFETY_GAP && magnitude < MAX_COORD;
+        sane.then_some(Self {
+            end,
+            start_dist,
+            t_thr,
+        })
+    }
+
+    /// Whether [`accept_motionless`] rejects every collision at a time in `[0, t]` at a
+    /// position of `path` (one of its positions at such a time).
+    pub fn rejects_all_until(&self, path: &TrajPath, t: f64) -> bool {
+        // (False for NaN.)
+        if !(0.0..f64::MAX).contains(&t) {
+            return false;
+        }
+        // The acceptor's threshold grows with the collision time: the one at `t` is the largest.
+        let thr = (t / self.t_thr).clamp(0.0, 1.0);
+        let area = path.bounds(0.0, t);
+        // (False for a NaN coordinate.)
+        let trusted = area.magnitude() < MAX_COORD;
+        if !trusted {
+            return false;
+        }
+        let closest = area.distance_to_point(self.end);
+        closest - SAFETY_GAP > thr * self.start_dist * (1.0 + RELATIVE_GAP)
+    }
 }

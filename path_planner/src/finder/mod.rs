@@ -10,7 +10,7 @@ use crate::config::{MoveLimits, PlannerConfig};
 use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
-use acceptor::{accept_motionless, accept_moving};
+use acceptor::{MotionlessRejection, accept_motionless, accept_moving};
 use clearance::{Clearance, ClearanceLimits};
 pub use collision::Collision;
 use collision::{Bound, ObstacleFacts, TrackSet};
@@ -91,6 +91,10 @@ pub struct PathFinder {
     tail_moving: TrackSet,
 }
 
+/// Fewest static obstacles for which a static march stops once its collision is provably
+/// rejected: the test costs about a path box, and the march can only save the other tracks.
+const MIN_STATIC_TO_TEST_REJECTION: usize = 8;
+
 struct Best {
     dist: f64,
     path: TrajPath,
@@ -165,6 +169,13 @@ impl PathFinder {
         let (static_facts, moving_facts) = (&self.static_facts[..], &self.moving_facts[..]);
         let accept_mov =
             |c: Option<&Collision>| accept_moving(c, obs, start, dest, speed0, amax, cfg);
+        // Static marches whose result only matters when accepted stop once it cannot be
+        // (with few static obstacles there is too little left to skip to pay for the test).
+        let rejection = if static_facts.len() >= MIN_STATIC_TO_TEST_REJECTION {
+            MotionlessRejection::new(start, dest, cfg)
+        } else {
+            None
+        };
         let mut best: Option<Best> = None;
         let consider =
             |best: &mut Option<Best>, path: TrajPath, c: Collision, sub: Option<NormSub>| {
@@ -201,6 +212,7 @@ impl PathFinder {
             b,
             cfg,
             &mut stats.distance_evals,
+            rejection.as_ref(),
         );
         if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
             self.tail_moving.reset(moving_facts, t0);
@@ -212,6 +224,7 @@ impl PathFinder {
                 b,
                 cfg,
                 &mut stats.distance_evals,
+                None,
             );
             if accept_mov(m_hit.as_ref()) {
                 return PlanResult {
@@ -290,6 +303,7 @@ impl PathFinder {
                     cb,
                     cfg,
                     ev,
+                    rejection.as_ref(),
                 );
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
                     let moving_prefix_hit = self
@@ -306,6 +320,7 @@ impl PathFinder {
                         cb,
                         cfg,
                         ev,
+                        None,
                     );
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
@@ -348,6 +363,7 @@ impl PathFinder {
                     bd,
                     cfg,
                     &mut ev,
+                    None,
                 );
                 stats.distance_evals += ev;
                 PlanResult {
