@@ -246,7 +246,13 @@ impl TrackSet {
         let second = rejection.map_or(probe, |(_, soonest)| soonest);
         let mut stopped = false;
         if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
-            stopped = earliest.visit(probe, tr, f, &march, clearance.as_deref_mut(), evals);
+            // With a test, the probe most likely collides: its clearance box would be wasted.
+            let probe_clearance = if rejection.is_some() {
+                None
+            } else {
+                clearance.as_deref_mut()
+            };
+            stopped = earliest.visit(probe, tr, f, &march, probe_clearance, evals);
         }
         if !stopped
             && second != probe
