@@ -31,8 +31,9 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// `0xb729_e763_fee3_e4be`; a static final march (8+ static obstacles, result only used when
 /// accepted) stops at a collision once the path's box proves every collision up to it
 /// rejected, and marches the track due first second `0xb581_6ce4_f70f_6e54`; such a march
-/// does not box the path for its probe track (which most likely collides):
-const STATS_DIGEST: u64 = 0xe23f_60b9_0623_4e2d;
+/// does not box the path for its probe track (which most likely collides)
+/// `0xe23f_60b9_0623_4e2d`; the rejection test boxes a switched path per part:
+const STATS_DIGEST: u64 = 0x6f3a_ed6c_5cc1_0a69;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

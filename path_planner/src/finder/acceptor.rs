@@ -1,6 +1,7 @@
 //! The two acceptors deciding whether a path with collisions may still be used.
 
 use super::collision::Collision;
+use crate::aabb::Aabb;
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
 use crate::traj::TrajPath;
@@ -92,14 +93,29 @@ impl MotionlessRejection {
 
     /// Whether [`accept_motionless`] rejects every collision at a time in `[0, t]` at a
     /// position of `path` (one of its positions at such a time).
+    ///
+    /// A switched path is tested per part: the first part up to the switch against the
+    /// radius at the switch time, the second against the radius at `t` (a box per part,
+    /// as [`TrajPath::bounds`] builds them, and a smaller radius for the first part).
     pub fn rejects_all_until(&self, path: &TrajPath, t: f64) -> bool {
         // (False for NaN.)
         if !(0.0..f64::MAX).contains(&t) {
             return false;
         }
+        let ts = path.switch_time();
+        match path.second() {
+            Some(second) if t > ts && ts >= 0.0 => {
+                self.box_rejected(path.first().bounds(0.0, ts), ts)
+                    && self.box_rejected(second.bounds(0.0, t - ts), t)
+            }
+            _ => self.box_rejected(path.bounds(0.0, t), t),
+        }
+    }
+
+    /// Whether every collision at a time up to `t` at a position in `area` is rejected.
+    fn box_rejected(&self, area: Aabb, t: f64) -> bool {
         // The acceptor's threshold grows with the collision time: the one at `t` is the largest.
         let thr = (t / self.t_thr).clamp(0.0, 1.0);
-        let area = path.bounds(0.0, t);
         // (False for a NaN coordinate.)
         let trusted = area.magnitude() < MAX_COORD;
         if !trusted {
