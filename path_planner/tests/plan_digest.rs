@@ -32,8 +32,11 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// accepted) stops at a collision once the path's box proves every collision up to it
 /// rejected, and marches the track due first second `0xb581_6ce4_f70f_6e54`; such a march
 /// does not box the path for its probe track (which most likely collides)
-/// `0xe23f_60b9_0623_4e2d`; the rejection test boxes a switched path per part:
-const STATS_DIGEST: u64 = 0x6f3a_ed6c_5cc1_0a69;
+/// `0xe23f_60b9_0623_4e2d`; the rejection test boxes a switched path per part
+/// `0x6f3a_ed6c_5cc1_0a69`; while the sub path has no static collision, a switch time is
+/// first settled with the probe track alone (marched on the sub path, continued, marched on
+/// the tail), the full marches only when that does not prove the path rejected:
+const STATS_DIGEST: u64 = 0x5161_ad59_1dd0_da8c;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

@@ -72,7 +72,7 @@ impl ObstacleFacts {
 }
 
 /// Per-obstacle search state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Track {
     /// Index into the obstacle list.
     pub id: usize,
@@ -288,28 +288,110 @@ impl TrackSet {
     ) {
         self.tracks.clone_from(&prefix.tracks);
         for (tr, f) in self.tracks.iter_mut().zip(facts) {
-            if tr.hit.is_some() || tr.gap == f64::INFINITY {
-                continue;
-            }
-            let vo = f.max_speed;
-            let dm = if f.dynamic_margin {
-                comb.margin - sub.margin
-            } else {
-                0.0
-            };
-            let rem = tr.gap - (ts - tr.last) * (sub.v + vo) - dm;
-            tr.gap -= dm;
-            let closing = comb.v + vo;
-            let next = if rem <= 0.0 {
-                ts
-            } else if closing > 1e-9 {
-                ts + rem / closing
-            } else {
-                f64::INFINITY
-            };
-            tr.next = next.max(tr.last + cfg.min_check_step);
+            continue_track(tr, f, ts, sub, comb, cfg);
         }
     }
+
+    /// The track that found the last first collision (see [`march`](Self::march)).
+    pub fn probe(&self) -> usize {
+        self.probe
+    }
+
+    /// Tries to settle that a path switching from `sub_path` (these tracks, marched on it up
+    /// to an earlier switch time, without a collision) to a tail at `ts` is rejected by the
+    /// motionless acceptor, with only track `k`: the track is marched on the sub path up to
+    /// `ts` as [`march`](Self::march) would (its chain does not depend on the other tracks
+    /// while none has a collision), continued into a copy as
+    /// [`continue_from`](Self::continue_from) would, and marched on `path` up to `end` as
+    /// [`march_final`](Self::march_final) would. A collision on the copy that the test proves
+    /// rejected settles it: the full march finds a collision no later.
+    #[allow(clippy::too_many_arguments)]
+    pub fn lazy_tail_verdict(
+        &mut self,
+        k: usize,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        sub_path: &TrajPath,
+        ts: f64,
+        sub: Bound,
+        path: &TrajPath,
+        end: f64,
+        comb: Bound,
+        cfg: &PlannerConfig,
+        rejection: &MotionlessRejection,
+        evals: &mut u32,
+    ) -> LazyVerdict {
+        let (Some(tr), Some(f)) = (self.tracks.get_mut(k), facts.get(k)) else {
+            return LazyVerdict::Undecided;
+        };
+        if tr.hit.is_some() {
+            return LazyVerdict::PrefixHit;
+        }
+        let obs = obstacles[tr.id];
+        // The prefix march's visit (no collision anywhere: its limit is the switch time).
+        let prefix_end = ts.min(f.active_until);
+        if tr.next <= prefix_end
+            && march_one(obs, f, tr, sub_path, prefix_end, sub, cfg, evals).is_some()
+        {
+            return LazyVerdict::PrefixHit;
+        }
+        let mut tail = *tr;
+        continue_track(&mut tail, f, ts, sub, comb, cfg);
+        // The final march's visit (no collision before it either).
+        let tail_end = end.min(f.active_until);
+        if tail.next <= tail_end
+            && let Some(hit) = march_one(obs, f, &mut tail, path, tail_end, comb, cfg, evals)
+            && rejection.rejects_all_until(path, hit.t)
+        {
+            return LazyVerdict::Rejected;
+        }
+        LazyVerdict::Undecided
+    }
+}
+
+/// What [`TrackSet::lazy_tail_verdict`] settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LazyVerdict {
+    /// The path is rejected by the motionless acceptor.
+    Rejected,
+    /// The track collides on the sub path before the switch time (the prefix march decides).
+    PrefixHit,
+    /// Nothing settled: the full marches decide.
+    Undecided,
+}
+
+/// Continues a track marched on a sub path up to `ts` as the start of a path switching at
+/// `ts` (the combined bound `comb` from the switch on): the gap since the last check shrinks
+/// at the sub path's closing speed and by the larger margin.
+#[inline(always)]
+fn continue_track(
+    tr: &mut Track,
+    f: &ObstacleFacts,
+    ts: f64,
+    sub: Bound,
+    comb: Bound,
+    cfg: &PlannerConfig,
+) {
+    if tr.hit.is_some() || tr.gap == f64::INFINITY {
+        return;
+    }
+    let vo = f.max_speed;
+    let dm = if f.dynamic_margin {
+        comb.margin - sub.margin
+    } else {
+        0.0
+    };
+    let rem = tr.gap - (ts - tr.last) * (sub.v + vo) - dm;
+    tr.gap -= dm;
+    let closing = comb.v + vo;
+    let next = if rem <= 0.0 {
+        ts
+    } else if closing > 1e-9 {
+        ts + rem / closing
+    } else {
+        f64::INFINITY
+    };
+    tr.next = next.max(tr.last + cfg.min_check_step);
 }
 
 /// The earliest collision of a march so far.
@@ -633,10 +715,118 @@ mod tests {
                 }
             }
         }
+        println!("accepted {accepted}, rejected {rejected}, stopped early {stopped}");
         // Both verdicts and many early stops are exercised.
         assert!(
             accepted > 300 && rejected > 300 && stopped > 300,
             "{accepted} {rejected} {stopped}"
+        );
+    }
+
+    /// Settling a switch time with one track ([`TrackSet::lazy_tail_verdict`]) only ever
+    /// reports rejected paths the full marches reject too, and the full marches after it
+    /// (on tracks some of which went ahead alone) give the states, prefix collisions and
+    /// final results of the full marches alone, switch time after switch time.
+    #[test]
+    fn one_track_verdict_agrees_with_the_full_marches() {
+        let mut rng = SplitMix64::new(12);
+        let (mut settled, mut unsettled, mut broke) = (0, 0, 0);
+        for k in 0..1_500 {
+            let scene = Scene::random(&mut rng, k % 3 != 0);
+            let obs = scene.obstacles();
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let mut cfg = PlannerConfig::r2025();
+            cfg.motionless_t_thr = rng.range(0.5, 6.0);
+            let (start, dest, vel) = (scene.start, scene.dest, scene.vel);
+            let Some(rejection) = MotionlessRejection::new(start, dest, &cfg) else {
+                continue;
+            };
+            let t0 = rng.range(0.0, 0.12);
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let (mut full, mut lazy) = (TrackSet::default(), TrackSet::default());
+            full.reset(&facts, t0);
+            lazy.reset(&facts, t0);
+            let (mut lazy_clear, mut full_broke) = (true, false);
+            let mut ts = t0 + cfg.switch_step;
+            while ts < sub.total_time() && ts < 3.0 {
+                let (p, v) = sub.pos_vel(ts);
+                let tail = BangBang2D::new(p, dest, v, vmax, amax);
+                let path = TrajPath::switched(sub, sub_dest, ts, tail);
+                let vb = sb.v.max(tail.max_speed());
+                let cb = Bound {
+                    v: vb,
+                    margin: cfg.margin(vb),
+                };
+                let end = path.total_time();
+                let rejected_prefix = |c: Option<Collision>| {
+                    c.is_some() && !accept_motionless(c.as_ref(), start, dest, &cfg)
+                };
+                // The full marches: the verdict of this switch time (None: the loop stops).
+                let mut ev = 0;
+                let full_verdict = if full_broke {
+                    None
+                } else {
+                    full.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                    if rejected_prefix(full.first_hit()) {
+                        full_broke = true;
+                        None
+                    } else {
+                        let mut tails = TrackSet::default();
+                        tails.continue_from(&full, &facts, ts, sb, cb, &cfg);
+                        Some(final_march(&tails, &obs, &facts, &path, cb, &cfg, None).0)
+                    }
+                };
+                let accepted = full_verdict
+                    .is_some_and(|hit| accept_motionless(hit.as_ref(), start, dest, &cfg));
+                // The one-track attempt with any track (often the one the full march found
+                // colliding, or out of range), then the full marches if unsettled.
+                let random = (rng.next_u64() % (facts.len() as u64 + 1)) as usize;
+                let track = match full_verdict {
+                    Some(Some(c)) if !random.is_multiple_of(4) => c.obstacle,
+                    _ => random,
+                };
+                let verdict = if lazy_clear {
+                    lazy.lazy_tail_verdict(
+                        track, &obs, &facts, &sub_path, ts, sb, &path, end, cb, &cfg, &rejection,
+                        &mut ev,
+                    )
+                } else {
+                    LazyVerdict::Undecided
+                };
+                if verdict == LazyVerdict::Rejected {
+                    settled += 1;
+                    assert!(!accepted, "scene {k} ts {ts}");
+                } else {
+                    unsettled += 1;
+                    lazy.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                    let prefix_hit = lazy.first_hit();
+                    lazy_clear &= prefix_hit.is_none();
+                    if rejected_prefix(prefix_hit) {
+                        broke += 1;
+                        assert!(full_broke, "scene {k} ts {ts}");
+                        break;
+                    }
+                    assert!(!full_broke, "scene {k} ts {ts}");
+                    assert_eq!(prefix_hit, full.first_hit(), "scene {k} ts {ts}");
+                    if prefix_hit.is_none() {
+                        assert_eq!(lazy.tracks, full.tracks, "scene {k} ts {ts}");
+                    }
+                    let mut tails = TrackSet::default();
+                    tails.continue_from(&lazy, &facts, ts, sb, cb, &cfg);
+                    let hit = final_march(&tails, &obs, &facts, &path, cb, &cfg, None).0;
+                    assert_eq!(Some(hit), full_verdict, "scene {k} ts {ts}");
+                }
+                ts += cfg.switch_step;
+            }
+        }
+        println!("settled {settled}, unsettled {unsettled}, stopped by the sub path {broke}");
+        assert!(
+            settled > 1_000 && unsettled > 1_000 && broke > 100,
+            "{settled} {unsettled} {broke}"
         );
     }
 }

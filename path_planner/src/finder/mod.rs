@@ -13,7 +13,7 @@ use crate::traj::{BangBang2D, TrajPath, Trajectory};
 use acceptor::{MotionlessRejection, accept_motionless, accept_moving};
 use clearance::{Clearance, ClearanceLimits};
 pub use collision::Collision;
-use collision::{Bound, ObstacleFacts, TrackSet};
+use collision::{Bound, LazyVerdict, ObstacleFacts, TrackSet};
 use geometry::Vec2;
 use subdest::NormSub;
 
@@ -267,18 +267,27 @@ impl PathFinder {
             self.sub_moving.reset(moving_facts, t0);
             let mut ts = t0 + cfg.switch_step;
             let mut iter = 0;
+            // Whether no static collision was found on the sub path so far: then every track's
+            // march on it does not depend on the others', so a switch time may first be
+            // settled with one track ([`TrackSet::lazy_tail_verdict`]) before the full marches.
+            let mut sub_clear = true;
             while ts < t_sub && iter < 1000 {
                 iter += 1;
-                let ev = &mut stats.distance_evals;
+                let lazy = rejection.filter(|_| sub_clear);
                 // A collision on the sub path before `ts` is the first static collision of
                 // this and every later switch time (the tail cannot remove it): once the
                 // acceptor rejects it, no later switch time of this sub-destination can pass.
-                self.sub_static
-                    .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
-                let prefix_hit = self.sub_static.first_hit();
-                if prefix_hit.is_some() && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
-                {
-                    break;
+                if lazy.is_none() {
+                    let ev = &mut stats.distance_evals;
+                    self.sub_static
+                        .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
+                    let prefix_hit = self.sub_static.first_hit();
+                    sub_clear &= prefix_hit.is_none();
+                    if prefix_hit.is_some()
+                        && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
+                    {
+                        break;
+                    }
                 }
                 let (p, v) = sub.pos_vel(ts);
                 let tail = BangBang2D::new(p, dest, v, vmax, amax);
@@ -291,6 +300,38 @@ impl PathFinder {
                     margin: cfg.margin(vb),
                 };
                 let end = path.total_time();
+                if let Some(rejection) = &lazy {
+                    // The track that collided first last time settles most rejected paths.
+                    let verdict = self.sub_static.lazy_tail_verdict(
+                        self.tail_static.probe(),
+                        obs,
+                        static_facts,
+                        &sub_path,
+                        ts,
+                        sb,
+                        &path,
+                        end,
+                        cb,
+                        cfg,
+                        rejection,
+                        &mut stats.distance_evals,
+                    );
+                    if verdict == LazyVerdict::Rejected {
+                        ts += cfg.switch_step;
+                        continue;
+                    }
+                    // Not settled: the full marches, as without the attempt.
+                    let ev = &mut stats.distance_evals;
+                    self.sub_static
+                        .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
+                    let prefix_hit = self.sub_static.first_hit();
+                    sub_clear &= prefix_hit.is_none();
+                    if prefix_hit.is_some()
+                        && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
+                    {
+                        break;
+                    }
+                }
                 let ev = &mut stats.distance_evals;
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
