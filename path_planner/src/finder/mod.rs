@@ -114,6 +114,39 @@ fn note_collider(recent: &mut [usize; RECENT_COLLIDERS], k: usize) {
     recent[0] = k;
 }
 
+/// [`TrackSet::lazy_tail_verdict`] with the `recent` colliding tracks in turn, until one
+/// settles the switch time or collides on the sub path (out of line: most plans never try).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn settle_alone(
+    sub_tracks: &mut TrackSet,
+    recent: &mut [usize; RECENT_COLLIDERS],
+    obstacles: &[&dyn Obstacle],
+    facts: &[ObstacleFacts],
+    sub_path: &TrajPath,
+    ts: f64,
+    sub: Bound,
+    path: &TrajPath,
+    end: f64,
+    comb: Bound,
+    cfg: &PlannerConfig,
+    rejection: &MotionlessRejection,
+    evals: &mut u32,
+) -> LazyVerdict {
+    for k in *recent {
+        let verdict = sub_tracks.lazy_tail_verdict(
+            k, obstacles, facts, sub_path, ts, sub, path, end, comb, cfg, rejection, evals,
+        );
+        if verdict == LazyVerdict::Rejected {
+            note_collider(recent, k);
+        }
+        if verdict != LazyVerdict::Undecided {
+            return verdict;
+        }
+    }
+    LazyVerdict::Undecided
+}
+
 struct Best {
     dist: f64,
     path: TrajPath,
@@ -321,30 +354,21 @@ impl PathFinder {
                 };
                 let end = path.total_time();
                 if let Some(rejection) = &lazy {
-                    // The tracks that collided first lately settle most rejected paths.
-                    let mut verdict = LazyVerdict::Undecided;
-                    for k in self.recent_colliders {
-                        if verdict != LazyVerdict::Undecided {
-                            break;
-                        }
-                        verdict = self.sub_static.lazy_tail_verdict(
-                            k,
-                            obs,
-                            static_facts,
-                            &sub_path,
-                            ts,
-                            sb,
-                            &path,
-                            end,
-                            cb,
-                            cfg,
-                            rejection,
-                            &mut stats.distance_evals,
-                        );
-                        if verdict == LazyVerdict::Rejected {
-                            note_collider(&mut self.recent_colliders, k);
-                        }
-                    }
+                    let verdict = settle_alone(
+                        &mut self.sub_static,
+                        &mut self.recent_colliders,
+                        obs,
+                        static_facts,
+                        &sub_path,
+                        ts,
+                        sb,
+                        &path,
+                        end,
+                        cb,
+                        cfg,
+                        rejection,
+                        &mut stats.distance_evals,
+                    );
                     if verdict == LazyVerdict::Rejected {
                         ts += cfg.switch_step;
                         continue;
@@ -375,7 +399,9 @@ impl PathFinder {
                     ev,
                     rejection.as_ref(),
                 );
-                note_collider(&mut self.recent_colliders, self.tail_static.probe());
+                if rejection.is_some() {
+                    note_collider(&mut self.recent_colliders, self.tail_static.probe());
+                }
                 if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
                     let moving_prefix_hit = self
                         .sub_moving
