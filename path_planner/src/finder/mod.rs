@@ -327,20 +327,27 @@ impl PathFinder {
             while ts < t_sub && iter < 1000 {
                 iter += 1;
                 let lazy = rejection.filter(|_| sub_clear);
-                // A collision on the sub path before `ts` is the first static collision of
-                // this and every later switch time (the tail cannot remove it): once the
-                // acceptor rejects it, no later switch time of this sub-destination can pass.
-                if lazy.is_none() {
-                    let ev = &mut stats.distance_evals;
-                    self.sub_static
-                        .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
-                    let prefix_hit = self.sub_static.first_hit();
-                    sub_clear &= prefix_hit.is_none();
-                    if prefix_hit.is_some()
-                        && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
-                    {
-                        break;
-                    }
+                // Marches the static tracks on the sub path up to `ts` and tells whether it is
+                // blocked: a collision on the sub path before `ts` is the first static
+                // collision of this and every later switch time (the tail cannot remove it):
+                // once the acceptor rejects it, no later switch time of this sub-destination
+                // can pass.
+                let sub_blocked =
+                    |sub_static: &mut TrackSet, sub_clear: &mut bool, ev: &mut u32| {
+                        sub_static.march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
+                        let prefix_hit = sub_static.first_hit();
+                        *sub_clear &= prefix_hit.is_none();
+                        prefix_hit.is_some()
+                            && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
+                    };
+                if lazy.is_none()
+                    && sub_blocked(
+                        &mut self.sub_static,
+                        &mut sub_clear,
+                        &mut stats.distance_evals,
+                    )
+                {
+                    break;
                 }
                 let (p, v) = sub.pos_vel(ts);
                 let tail = BangBang2D::new(p, dest, v, vmax, amax);
@@ -374,14 +381,11 @@ impl PathFinder {
                         continue;
                     }
                     // Not settled: the full marches, as without the attempt.
-                    let ev = &mut stats.distance_evals;
-                    self.sub_static
-                        .march(obs, static_facts, &sub_path, ts, sb, cfg, ev);
-                    let prefix_hit = self.sub_static.first_hit();
-                    sub_clear &= prefix_hit.is_none();
-                    if prefix_hit.is_some()
-                        && !accept_motionless(prefix_hit.as_ref(), start, dest, cfg)
-                    {
+                    if sub_blocked(
+                        &mut self.sub_static,
+                        &mut sub_clear,
+                        &mut stats.distance_evals,
+                    ) {
                         break;
                     }
                 }
