@@ -37,8 +37,10 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// first settled with the probe track alone (marched on the sub path, continued, marched on
 /// the tail), the full marches only when that does not prove the path rejected
 /// `0x5161_ad59_1dd0_da8c`; tried with the 5 tracks that found tails' collisions lately,
-/// with 12+ static obstacles (was 8):
-const STATS_DIGEST: u64 = 0xb6b1_9be3_b81a_3af6;
+/// with 12+ static obstacles (was 8) `0xb6b1_9be3_b81a_3af6`; a tail's moving march, once
+/// there is a best-rejected candidate, stops at a collision once the path's box keeps
+/// beyond the moving acceptor's destination distance and the candidate's:
+const STATS_DIGEST: u64 = 0xf999_2533_48d2_ba62;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

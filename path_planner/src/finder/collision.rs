@@ -5,7 +5,7 @@
 //! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
 //! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
 
-use super::acceptor::MotionlessRejection;
+use super::acceptor::RejectionTest;
 use super::clearance::Clearance;
 use crate::config::PlannerConfig;
 use crate::obstacle::{Obstacle, Query};
@@ -139,9 +139,10 @@ impl TrackSet {
     /// same.
     ///
     /// With a `rejection` test, the march stops at a collision once the test proves that the
-    /// motionless acceptor rejects every collision up to it: the first collision is then no
-    /// later, so it is rejected too, and the collision returned (maybe not the first) gets
-    /// the same verdict. Only for a caller that uses nothing of a rejected result.
+    /// acceptor rejects every collision up to it (for the moving test: and that none is
+    /// closer to the destination than the best-rejected candidate): the first collision is
+    /// then no later, so it gets the same verdict as the collision returned (maybe not the
+    /// first). Only for a caller that uses nothing more of such a result.
     #[allow(clippy::too_many_arguments)]
     pub fn march_final(
         &mut self,
@@ -152,7 +153,7 @@ impl TrackSet {
         bound: Bound,
         cfg: &PlannerConfig,
         evals: &mut u32,
-        rejection: Option<&MotionlessRejection>,
+        rejection: Option<&RejectionTest>,
     ) -> Option<Collision> {
         // One copy of the march per case: the march without a test stays as lean as before.
         match rejection {
@@ -183,7 +184,7 @@ impl TrackSet {
         bound: Bound,
         cfg: &PlannerConfig,
         evals: &mut u32,
-        rejection: Option<&MotionlessRejection>,
+        rejection: Option<&RejectionTest>,
     ) -> Option<Collision> {
         // The earliest next check of the tracks without a hit, and the track of it.
         let (from, soonest) = self
@@ -224,7 +225,7 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
         mut clearance: Option<&mut Clearance>,
-        rejection: Option<(&MotionlessRejection, usize)>,
+        rejection: Option<(&RejectionTest, usize)>,
     ) -> Option<Collision> {
         let mut earliest = Earliest {
             first: self.first_hit(),
@@ -318,7 +319,7 @@ impl TrackSet {
         end: f64,
         comb: Bound,
         cfg: &PlannerConfig,
-        rejection: &MotionlessRejection,
+        rejection: &RejectionTest,
         evals: &mut u32,
     ) -> LazyVerdict {
         let (Some(tr), Some(f)) = (self.tracks.get_mut(k), facts.get(k)) else {
@@ -411,7 +412,7 @@ struct March<'a, 'o> {
     bound: Bound,
     cfg: &'a PlannerConfig,
     /// The test that may end the march at a collision (see [`TrackSet::march_final`]).
-    rejection: Option<&'a MotionlessRejection>,
+    rejection: Option<&'a RejectionTest>,
 }
 
 impl Earliest {
@@ -611,7 +612,7 @@ mod tests {
         path: &TrajPath,
         bound: Bound,
         cfg: &PlannerConfig,
-        rejection: Option<&MotionlessRejection>,
+        rejection: Option<&RejectionTest>,
     ) -> (Option<Collision>, u32) {
         let mut tracks = tracks.clone();
         let mut clearance = Clearance::new(path, ClearanceLimits::of(cfg));
@@ -648,7 +649,7 @@ mod tests {
             };
             cfg.motionless_t_thr = rng.range(0.5, 6.0);
             let (start, dest, vel) = (scene.start, scene.dest, scene.vel);
-            let Some(rejection) = MotionlessRejection::new(start, dest, &cfg) else {
+            let Some(rejection) = RejectionTest::new(start, dest, &cfg) else {
                 continue;
             };
             let t0 = rng.range(0.0, 0.12);
@@ -738,7 +739,7 @@ mod tests {
             let mut cfg = PlannerConfig::r2025();
             cfg.motionless_t_thr = rng.range(0.5, 6.0);
             let (start, dest, vel) = (scene.start, scene.dest, scene.vel);
-            let Some(rejection) = MotionlessRejection::new(start, dest, &cfg) else {
+            let Some(rejection) = RejectionTest::new(start, dest, &cfg) else {
                 continue;
             };
             let t0 = rng.range(0.0, 0.12);
@@ -827,6 +828,85 @@ mod tests {
         assert!(
             settled > 1_000 && unsettled > 1_000 && broke > 100,
             "{settled} {unsettled} {broke}"
+        );
+    }
+
+    /// The moving march that stops at a collision far from the destination gives the
+    /// moving acceptor's verdict of the full march and the same choice of the best-rejected
+    /// candidate (closer than the best so far or not), and the full march's collision when
+    /// either is taken.
+    #[test]
+    fn far_collision_stop_keeps_the_verdict_and_the_best_candidate() {
+        use crate::finder::acceptor::accept_moving;
+        use crate::obstacle::{ConstVelocityRobot, OpponentObstacle};
+        let mut rng = SplitMix64::new(13);
+        let cfg = PlannerConfig::r2024();
+        let (mut stopped, mut taken, mut passed) = (0, 0, 0);
+        for k in 0..3_000 {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let start = dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.1, 5.0);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5);
+            let n = 4 + (rng.next_u64() % 18) as usize;
+            let mut own = vec![];
+            let mut opp = vec![];
+            for _ in 0..n {
+                let p = Vec2::new(rng.range(-4.0, 4.0), rng.range(-3.0, 3.0));
+                let v = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.0);
+                if rng.next_u64().is_multiple_of(2) {
+                    own.push(ConstVelocityRobot::new(p, v));
+                } else {
+                    opp.push(OpponentObstacle::new(p, v, 3.0, 3.0));
+                }
+            }
+            let mut obs: Vec<&dyn Obstacle> = vec![];
+            obs.extend(own.iter().map(|o| o as &dyn Obstacle));
+            obs.extend(opp.iter().map(|o| o as &dyn Obstacle));
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let best_dist = rng.range(0.0, 3.0);
+            let Some(far) = RejectionTest::moving_far(start, dest, &cfg, best_dist) else {
+                continue;
+            };
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let mut prefix = TrackSet::default();
+            prefix.reset(&facts, 0.1);
+            let ts = 0.1 + 0.2 * (1 + rng.next_u64() % 4) as f64;
+            let mut ev = 0;
+            prefix.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+            let (p, v) = sub.pos_vel(ts);
+            let tail = BangBang2D::new(p, dest, v, vmax, amax);
+            let path = TrajPath::switched(sub, sub_dest, ts, tail);
+            let vb = sb.v.max(tail.max_speed());
+            let cb = Bound {
+                v: vb,
+                margin: cfg.margin(vb),
+            };
+            let mut tracks = TrackSet::default();
+            tracks.continue_from(&prefix, &facts, ts, sb, cb, &cfg);
+            let (full, full_evals) = final_march(&tracks, &obs, &facts, &path, cb, &cfg, None);
+            let (fast, fast_evals) =
+                final_march(&tracks, &obs, &facts, &path, cb, &cfg, Some(&far));
+            let verdict = |c: Option<Collision>| {
+                accept_moving(c.as_ref(), &obs, start, dest, vel.len(), amax, &cfg)
+            };
+            let closer = |c: Option<Collision>| c.is_some_and(|c| c.pos.dist(dest) < best_dist);
+            assert_eq!(verdict(full), verdict(fast), "scene {k}");
+            assert_eq!(closer(full), closer(fast), "scene {k}");
+            if verdict(full) || closer(full) {
+                taken += 1;
+                assert_eq!(full, fast, "scene {k}");
+            } else {
+                passed += 1;
+                stopped += usize::from(fast != full || fast_evals < full_evals);
+            }
+        }
+        println!("taken {taken}, passed over {passed}, stopped early {stopped}");
+        assert!(
+            taken > 300 && passed > 300 && stopped > 100,
+            "{taken} {passed} {stopped}"
         );
     }
 }

@@ -10,7 +10,7 @@ use crate::config::{MoveLimits, PlannerConfig};
 use crate::obstacle::Obstacle;
 use crate::rng::SplitMix64;
 use crate::traj::{BangBang2D, TrajPath, Trajectory};
-use acceptor::{MotionlessRejection, accept_motionless, accept_moving};
+use acceptor::{RejectionTest, accept_motionless, accept_moving};
 use clearance::{Clearance, ClearanceLimits};
 pub use collision::Collision;
 use collision::{Bound, LazyVerdict, ObstacleFacts, TrackSet};
@@ -130,7 +130,7 @@ fn settle_alone(
     end: f64,
     comb: Bound,
     cfg: &PlannerConfig,
-    rejection: &MotionlessRejection,
+    rejection: &RejectionTest,
     evals: &mut u32,
 ) -> LazyVerdict {
     for k in *recent {
@@ -225,7 +225,7 @@ impl PathFinder {
         // Static marches whose result only matters when accepted stop once it cannot be
         // (with few static obstacles there is too little left to skip to pay for the test).
         let rejection = if static_facts.len() >= MIN_STATIC_TO_TEST_REJECTION {
-            MotionlessRejection::new(start, dest, cfg)
+            RejectionTest::new(start, dest, cfg)
         } else {
             None
         };
@@ -413,6 +413,11 @@ impl PathFinder {
                         .is_some();
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
+                    // With a best-rejected candidate, a moving collision far from the
+                    // destination is rejected and does not replace it: the march may stop.
+                    let far = best
+                        .as_ref()
+                        .and_then(|b| RejectionTest::moving_far(start, dest, cfg, b.dist));
                     let m_hit = self.tail_moving.march_final(
                         obs,
                         moving_facts,
@@ -421,7 +426,7 @@ impl PathFinder {
                         cb,
                         cfg,
                         ev,
-                        None,
+                        far.as_ref(),
                     );
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
