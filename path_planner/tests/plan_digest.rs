@@ -27,8 +27,20 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// `0x356e_73e0_f21d_6c1d`; the switch-time loop stops at the first rejected collision on the
 /// sub path `0xc70d_5c93_e202_2870`; the march starts with the track that collided first last
 /// time (the others stop at its collision) `0x539d_d96c_e5d5_1d83`; a final march skips the
-/// obstacles whose distance bound over the path's box proves them clear:
-const STATS_DIGEST: u64 = 0xb729_e763_fee3_e4be;
+/// obstacles whose distance bound over the path's box proves them clear
+/// `0xb729_e763_fee3_e4be`; a static final march (8+ static obstacles, result only used when
+/// accepted) stops at a collision once the path's box proves every collision up to it
+/// rejected, and marches the track due first second `0xb581_6ce4_f70f_6e54`; such a march
+/// does not box the path for its probe track (which most likely collides)
+/// `0xe23f_60b9_0623_4e2d`; the rejection test boxes a switched path per part
+/// `0x6f3a_ed6c_5cc1_0a69`; while the sub path has no static collision, a switch time is
+/// first settled with the probe track alone (marched on the sub path, continued, marched on
+/// the tail), the full marches only when that does not prove the path rejected
+/// `0x5161_ad59_1dd0_da8c`; tried with the 5 tracks that found tails' collisions lately,
+/// with 12+ static obstacles (was 8) `0xb6b1_9be3_b81a_3af6`; a tail's moving march, once
+/// there is a best-rejected candidate, stops at a collision once the path's box keeps
+/// beyond the moving acceptor's destination distance and the candidate's:
+const STATS_DIGEST: u64 = 0xf999_2533_48d2_ba62;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

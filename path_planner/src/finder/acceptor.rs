@@ -1,8 +1,10 @@
 //! The two acceptors deciding whether a path with collisions may still be used.
 
 use super::collision::Collision;
+use crate::aabb::Aabb;
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
+use crate::traj::TrajPath;
 use geometry::Vec2;
 
 /// Motionless acceptor: a late collision close to the end of the path is tolerated.
@@ -46,4 +48,117 @@ pub fn accept_moving(
         return true;
     }
     c.t > v0 / amax.max(1e-6) + cfg.moving_brake_offset
+}
+
+/// Gap (m) the path's distance bound must keep above the acceptance radius: far above the
+/// rounding of the box and of the acceptor's distances at [`MAX_COORD`].
+const SAFETY_GAP: f64 = 1e-6;
+/// Largest coordinate (m) of a path box (and of the start and destination) the test trusts.
+const MAX_COORD: f64 = 1e4;
+/// Relative allowance for the rounding of the acceptor's quotient.
+const RELATIVE_GAP: f64 = 1e-9;
+
+/// A proof that an acceptor rejects every collision of a path up to a time: collision
+/// positions come from the path, so if the path's box on `[0, t]` keeps further from the
+/// destination than a radius that grows with `t`, no collision at a time up to `t` can be
+/// accepted.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RejectionTest {
+    end: Vec2,
+    radius: Radius,
+}
+
+/// The radius of a [`RejectionTest`] at a collision time.
+#[derive(Clone, Copy, Debug)]
+enum Radius {
+    /// The motionless acceptor's: `min(t / t_thr, 1)` of the start's distance.
+    Growing { start_dist: f64, t_thr: f64 },
+    /// A fixed radius.
+    Fixed(f64),
+}
+
+/// Whether `start` and `end` are within the magnitudes the test trusts (false for NaN).
+fn sane_points(start: Vec2, end: Vec2) -> bool {
+    let magnitude = start
+        .x
+        .abs()
+        .max(start.y.abs())
+        .max(end.x.abs())
+        .max(end.y.abs());
+    magnitude < MAX_COORD
+}
+
+impl RejectionTest {
+    /// The test for the acceptor's `start`, `end` and configuration; `None` where it does
+    /// not apply (bad threshold, start at the destination, or values too large to trust).
+    pub fn new(start: Vec2, end: Vec2, cfg: &PlannerConfig) -> Option<Self> {
+        let start_dist = start.dist(end);
+        let t_thr = cfg.motionless_t_thr;
+        // Written so that a NaN anywhere fails.
+        let sane =
+            t_thr > 0.0 && t_thr.is_finite() && start_dist > SAFETY_GAP && sane_points(start, end);
+        sane.then_some(Self {
+            end,
+            radius: Radius::Growing { start_dist, t_thr },
+        })
+    }
+
+    /// The test that [`accept_moving`] rejects a collision and that it is no closer to the
+    /// destination than `best_dist` (so a best-rejected candidate at that distance stays):
+    /// both hold beyond `max(moving_max_dest_dist, best_dist)` from `end` when the start is
+    /// not close to `end`. `None` where it does not apply.
+    pub fn moving_far(start: Vec2, end: Vec2, cfg: &PlannerConfig, best_dist: f64) -> Option<Self> {
+        let max_dest = cfg.moving_max_dest_dist;
+        // Rule 1 of the acceptor accepts every collision when the start is near the
+        // destination (computed as the acceptor does); a NaN limit fails below.
+        let accepts_all = start.dist(end) < 2.0 * cfg.bot_radius;
+        let sane = !accepts_all
+            && (0.0..MAX_COORD).contains(&max_dest)
+            && (0.0..MAX_COORD).contains(&best_dist)
+            && sane_points(start, end);
+        sane.then_some(Self {
+            end,
+            radius: Radius::Fixed(max_dest.max(best_dist)),
+        })
+    }
+
+    /// Whether the acceptor rejects every collision at a time in `[0, t]` at a
+    /// position of `path` (one of its positions at such a time).
+    ///
+    /// A switched path is tested per part: the first part up to the switch against the
+    /// radius at the switch time, the second against the radius at `t` (a box per part,
+    /// as [`TrajPath::bounds`] builds them, and a smaller radius for the first part).
+    pub fn rejects_all_until(&self, path: &TrajPath, t: f64) -> bool {
+        // (False for NaN.)
+        if !(0.0..f64::MAX).contains(&t) {
+            return false;
+        }
+        let ts = path.switch_time();
+        match path.second() {
+            Some(second) if t > ts && ts >= 0.0 => {
+                self.box_rejected(path.first().bounds(0.0, ts), ts)
+                    && self.box_rejected(second.bounds(0.0, t - ts), t)
+            }
+            _ => self.box_rejected(path.bounds(0.0, t), t),
+        }
+    }
+
+    /// Whether every collision at a time up to `t` at a position in `area` is rejected.
+    fn box_rejected(&self, area: Aabb, t: f64) -> bool {
+        let radius = match self.radius {
+            // The acceptor's threshold grows with the collision time: the one at `t` is the
+            // largest.
+            Radius::Growing { start_dist, t_thr } => {
+                (t / t_thr).clamp(0.0, 1.0) * start_dist * (1.0 + RELATIVE_GAP)
+            }
+            Radius::Fixed(r) => r,
+        };
+        // (False for a NaN coordinate.)
+        let trusted = area.magnitude() < MAX_COORD;
+        if !trusted {
+            return false;
+        }
+        let closest = area.distance_to_point(self.end);
+        closest - SAFETY_GAP > radius
+    }
 }

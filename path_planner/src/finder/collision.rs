@@ -5,6 +5,7 @@
 //! `t + max(h_min, d / (v_path,max + v_obs,max))`. Between samples the gap provably
 //! cannot close (up to the `h_min` floor), so no fixed 0.1 s grid is needed.
 
+use super::acceptor::RejectionTest;
 use super::clearance::Clearance;
 use crate::config::PlannerConfig;
 use crate::obstacle::{Obstacle, Query};
@@ -71,7 +72,7 @@ impl ObstacleFacts {
 }
 
 /// Per-obstacle search state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Track {
     /// Index into the obstacle list.
     pub id: usize,
@@ -129,13 +130,19 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
     ) -> Option<Collision> {
-        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, None)
+        self.march_with(obstacles, facts, path, limit, bound, cfg, evals, None, None)
     }
 
     /// [`march`](Self::march) for the last time on these tracks (their states are not used
     /// afterwards, only the result) along `clearance`'s path: obstacles that provably keep
     /// clear of the path up to their limit are not marched ([`Clearance`]); the result is the
     /// same.
+    ///
+    /// With a `rejection` test, the march stops at a collision once the test proves that the
+    /// acceptor rejects every collision up to it (for the moving test: and that none is
+    /// closer to the destination than the best-rejected candidate): the first collision is
+    /// then no later, so it gets the same verdict as the collision returned (maybe not the
+    /// first). Only for a caller that uses nothing more of such a result.
     #[allow(clippy::too_many_arguments)]
     pub fn march_final(
         &mut self,
@@ -146,15 +153,51 @@ impl TrackSet {
         bound: Bound,
         cfg: &PlannerConfig,
         evals: &mut u32,
+        rejection: Option<&RejectionTest>,
     ) -> Option<Collision> {
-        let from = self
+        // One copy of the march per case: the march without a test stays as lean as before.
+        match rejection {
+            None => {
+                self.march_final_with(obstacles, facts, clearance, limit, bound, cfg, evals, None)
+            }
+            Some(r) => self.march_final_with(
+                obstacles,
+                facts,
+                clearance,
+                limit,
+                bound,
+                cfg,
+                evals,
+                Some(r),
+            ),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn march_final_with(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        clearance: &mut Clearance,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+        rejection: Option<&RejectionTest>,
+    ) -> Option<Collision> {
+        // The earliest next check of the tracks without a hit, and the track of it.
+        let (from, soonest) = self
             .tracks
             .iter()
-            .filter(|t| t.hit.is_none())
+            .enumerate()
+            .filter(|(_, t)| t.hit.is_none())
             // A compare instead of f64::min (which adds a NaN fix-up): a NaN
             // `next` is skipped all the same, and the box does not depend on the sign of a
             // zero start.
-            .fold(f64::INFINITY, |m, t| if t.next < m { t.next } else { m });
+            .fold((f64::INFINITY, usize::MAX), |(m, k), (i, t)| {
+                if t.next < m { (t.next, i) } else { (m, k) }
+            });
         clearance.start_at(from);
         let path = clearance.path();
         self.march_with(
@@ -166,6 +209,7 @@ impl TrackSet {
             cfg,
             evals,
             Some(clearance),
+            rejection.map(|r| (r, soonest)),
         )
     }
 
@@ -181,10 +225,12 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
         mut clearance: Option<&mut Clearance>,
+        rejection: Option<(&RejectionTest, usize)>,
     ) -> Option<Collision> {
         let mut earliest = Earliest {
             first: self.first_hit(),
             found_here: None,
+            untested: false,
         };
         let march = March {
             obstacles,
@@ -192,14 +238,37 @@ impl TrackSet {
             limit,
             bound,
             cfg,
+            rejection: rejection.map(|(r, _)| r),
         };
         let probe = self.probe;
+        // With a rejection test, the track due first goes second: any collision may end the
+        // march, and the track closest to the path is likely to find one soon.
+        // (Without a test, or when it is the probe: the probe again, visited once.)
+        let second = rejection.map_or(probe, |(_, soonest)| soonest);
+        let mut stopped = false;
         if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
-            earliest.visit(probe, tr, f, &march, clearance.as_deref_mut(), evals);
+            // With a test, the probe most likely collides: its clearance box would be wasted.
+            let probe_clearance = if rejection.is_some() {
+                None
+            } else {
+                clearance.as_deref_mut()
+            };
+            stopped = earliest.visit(probe, tr, f, &march, probe_clearance, evals);
         }
-        for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
-            if i != probe {
-                earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), evals);
+        if !stopped
+            && second != probe
+            && let (Some(tr), Some(f)) = (self.tracks.get_mut(second), facts.get(second))
+        {
+            stopped = earliest.visit(second, tr, f, &march, clearance.as_deref_mut(), evals);
+        }
+        if !stopped {
+            for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
+                if i != probe
+                    && i != second
+                    && earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), evals)
+                {
+                    break;
+                }
             }
         }
         if let Some(i) = earliest.found_here {
@@ -220,28 +289,110 @@ impl TrackSet {
     ) {
         self.tracks.clone_from(&prefix.tracks);
         for (tr, f) in self.tracks.iter_mut().zip(facts) {
-            if tr.hit.is_some() || tr.gap == f64::INFINITY {
-                continue;
-            }
-            let vo = f.max_speed;
-            let dm = if f.dynamic_margin {
-                comb.margin - sub.margin
-            } else {
-                0.0
-            };
-            let rem = tr.gap - (ts - tr.last) * (sub.v + vo) - dm;
-            tr.gap -= dm;
-            let closing = comb.v + vo;
-            let next = if rem <= 0.0 {
-                ts
-            } else if closing > 1e-9 {
-                ts + rem / closing
-            } else {
-                f64::INFINITY
-            };
-            tr.next = next.max(tr.last + cfg.min_check_step);
+            continue_track(tr, f, ts, sub, comb, cfg);
         }
     }
+
+    /// The track that found the last first collision (see [`march`](Self::march)).
+    pub fn probe(&self) -> usize {
+        self.probe
+    }
+
+    /// Tries to settle that a path switching from `sub_path` (these tracks, marched on it up
+    /// to an earlier switch time, without a collision) to a tail at `ts` is rejected by the
+    /// motionless acceptor, with only track `k`: the track is marched on the sub path up to
+    /// `ts` as [`march`](Self::march) would (its chain does not depend on the other tracks
+    /// while none has a collision), continued into a copy as
+    /// [`continue_from`](Self::continue_from) would, and marched on `path` up to `end` as
+    /// [`march_final`](Self::march_final) would. A collision on the copy that the test proves
+    /// rejected settles it: the full march finds a collision no later.
+    #[allow(clippy::too_many_arguments)]
+    pub fn lazy_tail_verdict(
+        &mut self,
+        k: usize,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        sub_path: &TrajPath,
+        ts: f64,
+        sub: Bound,
+        path: &TrajPath,
+        end: f64,
+        comb: Bound,
+        cfg: &PlannerConfig,
+        rejection: &RejectionTest,
+        evals: &mut u32,
+    ) -> LazyVerdict {
+        let (Some(tr), Some(f)) = (self.tracks.get_mut(k), facts.get(k)) else {
+            return LazyVerdict::Undecided;
+        };
+        if tr.hit.is_some() {
+            return LazyVerdict::PrefixHit;
+        }
+        let obs = obstacles[tr.id];
+        // The prefix march's visit (no collision anywhere: its limit is the switch time).
+        let prefix_end = ts.min(f.active_until);
+        if tr.next <= prefix_end
+            && march_one(obs, f, tr, sub_path, prefix_end, sub, cfg, evals).is_some()
+        {
+            return LazyVerdict::PrefixHit;
+        }
+        let mut tail = *tr;
+        continue_track(&mut tail, f, ts, sub, comb, cfg);
+        // The final march's visit (no collision before it either).
+        let tail_end = end.min(f.active_until);
+        if tail.next <= tail_end
+            && let Some(hit) = march_one(obs, f, &mut tail, path, tail_end, comb, cfg, evals)
+            && rejection.rejects_all_until(path, hit.t)
+        {
+            return LazyVerdict::Rejected;
+        }
+        LazyVerdict::Undecided
+    }
+}
+
+/// What [`TrackSet::lazy_tail_verdict`] settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LazyVerdict {
+    /// The path is rejected by the motionless acceptor.
+    Rejected,
+    /// The track collides on the sub path before the switch time (the prefix march decides).
+    PrefixHit,
+    /// Nothing settled: the full marches decide.
+    Undecided,
+}
+
+/// Continues a track marched on a sub path up to `ts` as the start of a path switching at
+/// `ts` (the combined bound `comb` from the switch on): the gap since the last check shrinks
+/// at the sub path's closing speed and by the larger margin.
+#[inline(always)]
+fn continue_track(
+    tr: &mut Track,
+    f: &ObstacleFacts,
+    ts: f64,
+    sub: Bound,
+    comb: Bound,
+    cfg: &PlannerConfig,
+) {
+    if tr.hit.is_some() || tr.gap == f64::INFINITY {
+        return;
+    }
+    let vo = f.max_speed;
+    let dm = if f.dynamic_margin {
+        comb.margin - sub.margin
+    } else {
+        0.0
+    };
+    let rem = tr.gap - (ts - tr.last) * (sub.v + vo) - dm;
+    tr.gap -= dm;
+    let closing = comb.v + vo;
+    let next = if rem <= 0.0 {
+        ts
+    } else if closing > 1e-9 {
+        ts + rem / closing
+    } else {
+        f64::INFINITY
+    };
+    tr.next = next.max(tr.last + cfg.min_check_step);
 }
 
 /// The earliest collision of a march so far.
@@ -249,6 +400,8 @@ struct Earliest {
     first: Option<Collision>,
     /// Track position of `first` if this march found it (`None`: found before, or none).
     found_here: Option<usize>,
+    /// Whether `first` was found in this march and not yet given to the rejection test.
+    untested: bool,
 }
 
 /// What every track of one march shares.
@@ -258,12 +411,17 @@ struct March<'a, 'o> {
     limit: f64,
     bound: Bound,
     cfg: &'a PlannerConfig,
+    /// The test that may end the march at a collision (see [`TrackSet::march_final`]).
+    rejection: Option<&'a RejectionTest>,
 }
 
 impl Earliest {
     /// Marches track `i` up to the limit or the earliest collision and keeps its collision
     /// if it is earlier (on a tie: if none was found before this march and `i` is lower).
-    /// With a `clearance` test, a track that provably stays clear is not marched.
+    /// With a `clearance` test, a track that provably stays clear is not marched. Returns
+    /// whether the march can stop: before any work on the track, the rejection test is
+    /// given the collision found so far in this march (once), and stops the march if it
+    /// proves that collision's verdict (the test is only paid where it saves work).
     #[inline(always)]
     fn visit(
         &mut self,
@@ -273,24 +431,32 @@ impl Earliest {
         m: &March,
         clearance: Option<&mut Clearance>,
         evals: &mut u32,
-    ) {
+    ) -> bool {
         if tr.hit.is_some() {
-            return;
+            return false;
         }
         let end = m.limit.min(f.active_until);
         let lim = self.first.map_or(end, |c| c.t.min(end));
         // Nothing to check before the limit: skip the call (the march would not loop).
         if tr.next > lim {
-            return;
+            return false;
+        }
+        if let Some(r) = m.rejection
+            && self.untested
+        {
+            self.untested = false;
+            if self.first.is_some_and(|c| r.rejects_all_until(m.path, c.t)) {
+                return true;
+            }
         }
         let obs = m.obstacles[tr.id];
         if let Some(c) = clearance
             && c.proves_clear(obs, f, tr.next, lim, end)
         {
-            return;
+            return false;
         }
         let Some(hit) = march_one(obs, f, tr, m.path, lim, m.bound, m.cfg, evals) else {
-            return;
+            return false;
         };
         let replaces = self.first.is_none_or(|c| {
             hit.t < c.t || (hit.t == c.t && self.found_here.is_some_and(|j| i < j))
@@ -298,7 +464,9 @@ impl Earliest {
         if replaces {
             self.first = Some(hit);
             self.found_here = Some(i);
+            self.untested = true;
         }
+        false
     }
 }
 
@@ -363,4 +531,382 @@ fn march_one(
         tr.hit = hit;
     }
     hit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finder::acceptor::accept_motionless;
+    use crate::finder::clearance::ClearanceLimits;
+    use crate::obstacle::{Circle, Rectangle, Tube};
+    use crate::traj::{BangBang2D, Trajectory};
+    use geometry::rng::SplitMix64;
+
+    /// A random static scene: a ring of circles around the destination (the `no_path`
+    /// shape, often with gaps) or scattered circles, rectangles and tubes.
+    struct Scene {
+        circles: Vec<Circle>,
+        rects: Vec<Rectangle>,
+        tubes: Vec<Tube>,
+        start: Vec2,
+        dest: Vec2,
+        vel: Vec2,
+    }
+
+    impl Scene {
+        fn random(rng: &mut SplitMix64, ring: bool) -> Self {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let mut s = Scene {
+                circles: vec![],
+                rects: vec![],
+                tubes: vec![],
+                start: dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 4.0),
+                dest,
+                vel: Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5),
+            };
+            if ring {
+                let radius = rng.range(0.6, 1.5);
+                let n = 8 + (rng.next_u64() % 20) as usize;
+                for k in 0..n {
+                    if rng.range(0.0, 1.0) < 0.9 {
+                        let a = k as f64 * std::f64::consts::TAU / n as f64;
+                        let c = dest + Vec2::from_angle(a) * radius;
+                        s.circles.push(Circle::new(c, rng.range(0.1, 0.3)));
+                    }
+                }
+            } else {
+                for _ in 0..(4 + rng.next_u64() % 16) {
+                    let c = Vec2::new(rng.range(-4.0, 4.0), rng.range(-3.0, 3.0));
+                    match rng.next_u64() % 3 {
+                        0 => s.circles.push(Circle::new(c, rng.range(0.1, 0.6))),
+                        1 => {
+                            let h = Vec2::new(rng.range(0.05, 0.5), rng.range(0.05, 0.5));
+                            s.rects.push(Rectangle::new(c - h, c + h, 0.09));
+                        }
+                        _ => {
+                            let b =
+                                c + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.2, 1.5);
+                            s.tubes.push(Tube::new(c, b, rng.range(0.05, 0.3)));
+                        }
+                    }
+                }
+            }
+            s
+        }
+
+        fn obstacles(&self) -> Vec<&dyn Obstacle> {
+            let mut v: Vec<&dyn Obstacle> = vec![];
+            v.extend(self.circles.iter().map(|o| o as &dyn Obstacle));
+            v.extend(self.rects.iter().map(|o| o as &dyn Obstacle));
+            v.extend(self.tubes.iter().map(|o| o as &dyn Obstacle));
+            v
+        }
+    }
+
+    /// Marches `tracks` (a copy) for the last time along `path`, with or without the test.
+    #[allow(clippy::too_many_arguments)]
+    fn final_march(
+        tracks: &TrackSet,
+        obs: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        rejection: Option<&RejectionTest>,
+    ) -> (Option<Collision>, u32) {
+        let mut tracks = tracks.clone();
+        let mut clearance = Clearance::new(path, ClearanceLimits::of(cfg));
+        let mut evals = 0;
+        let end = path.total_time();
+        let hit = tracks.march_final(
+            obs,
+            facts,
+            &mut clearance,
+            end,
+            bound,
+            cfg,
+            &mut evals,
+            rejection,
+        );
+        (hit, evals)
+    }
+
+    /// The march that stops at a provably rejected collision gives every path the
+    /// acceptor's verdict of the full march, and the full march's collision when accepted;
+    /// and every position of a path up to a time the test passes is rejected.
+    #[test]
+    fn rejection_stop_keeps_the_verdict_of_the_full_march() {
+        let mut rng = SplitMix64::new(11);
+        let (mut stopped, mut accepted, mut rejected) = (0, 0, 0);
+        for k in 0..3_000 {
+            let scene = Scene::random(&mut rng, k % 3 != 0);
+            let obs = scene.obstacles();
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let mut cfg = if k % 2 == 0 {
+                PlannerConfig::r2024()
+            } else {
+                PlannerConfig::r2025()
+            };
+            cfg.motionless_t_thr = rng.range(0.5, 6.0);
+            let (start, dest, vel) = (scene.start, scene.dest, scene.vel);
+            let Some(rejection) = RejectionTest::new(start, dest, &cfg) else {
+                continue;
+            };
+            let t0 = rng.range(0.0, 0.12);
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let mut prefix = TrackSet::default();
+            prefix.reset(&facts, t0);
+            // A direct path (fresh tracks), or a switched one continued from its sub path.
+            let (path, tracks) = if k % 4 == 0 {
+                let path = TrajPath::single(BangBang2D::new(start, dest, vel, vmax, amax));
+                (path, prefix)
+            } else {
+                let ts = t0 + 0.2 * (1 + rng.next_u64() % 5) as f64;
+                let mut ev = 0;
+                prefix.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                let (p, v) = sub.pos_vel(ts);
+                let tail = BangBang2D::new(p, dest, v, vmax, amax);
+                let path = TrajPath::switched(sub, sub_dest, ts, tail);
+                let vb = sb.v.max(tail.max_speed());
+                let cb = Bound {
+                    v: vb,
+                    margin: cfg.margin(vb),
+                };
+                let mut tracks = TrackSet::default();
+                tracks.continue_from(&prefix, &facts, ts, sb, cb, &cfg);
+                (path, tracks)
+            };
+            let bound = Bound::of(&path, &cfg);
+            let (full, full_evals) = final_march(&tracks, &obs, &facts, &path, bound, &cfg, None);
+            let (fast, fast_evals) =
+                final_march(&tracks, &obs, &facts, &path, bound, &cfg, Some(&rejection));
+            let verdict = accept_motionless(full.as_ref(), start, dest, &cfg);
+            assert_eq!(
+                verdict,
+                accept_motionless(fast.as_ref(), start, dest, &cfg),
+                "scene {k}"
+            );
+            if verdict {
+                accepted += 1;
+                assert_eq!(full, fast, "scene {k}");
+            } else {
+                rejected += 1;
+                let last = fast.expect("a rejected march has a collision");
+                stopped += usize::from(fast != full || fast_evals < full_evals);
+                // Every position up to the stop is rejected (the test's claim).
+                if rejection.rejects_all_until(&path, last.t) {
+                    for j in 0..=400 {
+                        let t = last.t * f64::from(j) / 400.0;
+                        let (pos, v) = path.pos_vel(t);
+                        let c = Collision {
+                            obstacle: 0,
+                            t,
+                            pos,
+                            speed: v.len(),
+                        };
+                        assert!(
+                            !accept_motionless(Some(&c), start, dest, &cfg),
+                            "scene {k} t {t}"
+                        );
+                    }
+                }
+            }
+        }
+        println!("accepted {accepted}, rejected {rejected}, stopped early {stopped}");
+        // Both verdicts and many early stops are exercised.
+        assert!(
+            accepted > 300 && rejected > 300 && stopped > 300,
+            "{accepted} {rejected} {stopped}"
+        );
+    }
+
+    /// Settling a switch time with one track ([`TrackSet::lazy_tail_verdict`]) only ever
+    /// reports rejected paths the full marches reject too, and the full marches after it
+    /// (on tracks some of which went ahead alone) give the states, prefix collisions and
+    /// final results of the full marches alone, switch time after switch time.
+    #[test]
+    fn one_track_verdict_agrees_with_the_full_marches() {
+        let mut rng = SplitMix64::new(12);
+        let (mut settled, mut unsettled, mut broke) = (0, 0, 0);
+        for k in 0..1_500 {
+            let scene = Scene::random(&mut rng, k % 3 != 0);
+            let obs = scene.obstacles();
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let mut cfg = PlannerConfig::r2025();
+            cfg.motionless_t_thr = rng.range(0.5, 6.0);
+            let (start, dest, vel) = (scene.start, scene.dest, scene.vel);
+            let Some(rejection) = RejectionTest::new(start, dest, &cfg) else {
+                continue;
+            };
+            let t0 = rng.range(0.0, 0.12);
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let (mut full, mut lazy) = (TrackSet::default(), TrackSet::default());
+            full.reset(&facts, t0);
+            lazy.reset(&facts, t0);
+            let (mut lazy_clear, mut full_broke) = (true, false);
+            let mut ts = t0 + cfg.switch_step;
+            while ts < sub.total_time() && ts < 3.0 {
+                let (p, v) = sub.pos_vel(ts);
+                let tail = BangBang2D::new(p, dest, v, vmax, amax);
+                let path = TrajPath::switched(sub, sub_dest, ts, tail);
+                let vb = sb.v.max(tail.max_speed());
+                let cb = Bound {
+                    v: vb,
+                    margin: cfg.margin(vb),
+                };
+                let end = path.total_time();
+                let rejected_prefix = |c: Option<Collision>| {
+                    c.is_some() && !accept_motionless(c.as_ref(), start, dest, &cfg)
+                };
+                // The full marches: the verdict of this switch time (None: the loop stops).
+                let mut ev = 0;
+                let full_verdict = if full_broke {
+                    None
+                } else {
+                    full.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                    if rejected_prefix(full.first_hit()) {
+                        full_broke = true;
+                        None
+                    } else {
+                        let mut tails = TrackSet::default();
+                        tails.continue_from(&full, &facts, ts, sb, cb, &cfg);
+                        Some(final_march(&tails, &obs, &facts, &path, cb, &cfg, None).0)
+                    }
+                };
+                let accepted = full_verdict
+                    .is_some_and(|hit| accept_motionless(hit.as_ref(), start, dest, &cfg));
+                // The one-track attempt with any track (often the one the full march found
+                // colliding, or out of range), then the full marches if unsettled.
+                let random = (rng.next_u64() % (facts.len() as u64 + 1)) as usize;
+                let track = match full_verdict {
+                    Some(Some(c)) if !random.is_multiple_of(4) => c.obstacle,
+                    _ => random,
+                };
+                let verdict = if lazy_clear {
+                    lazy.lazy_tail_verdict(
+                        track, &obs, &facts, &sub_path, ts, sb, &path, end, cb, &cfg, &rejection,
+                        &mut ev,
+                    )
+                } else {
+                    LazyVerdict::Undecided
+                };
+                if verdict == LazyVerdict::Rejected {
+                    settled += 1;
+                    assert!(!accepted, "scene {k} ts {ts}");
+                } else {
+                    unsettled += 1;
+                    lazy.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                    let prefix_hit = lazy.first_hit();
+                    lazy_clear &= prefix_hit.is_none();
+                    if rejected_prefix(prefix_hit) {
+                        broke += 1;
+                        assert!(full_broke, "scene {k} ts {ts}");
+                        break;
+                    }
+                    assert!(!full_broke, "scene {k} ts {ts}");
+                    assert_eq!(prefix_hit, full.first_hit(), "scene {k} ts {ts}");
+                    if prefix_hit.is_none() {
+                        assert_eq!(lazy.tracks, full.tracks, "scene {k} ts {ts}");
+                    }
+                    let mut tails = TrackSet::default();
+                    tails.continue_from(&lazy, &facts, ts, sb, cb, &cfg);
+                    let hit = final_march(&tails, &obs, &facts, &path, cb, &cfg, None).0;
+                    assert_eq!(Some(hit), full_verdict, "scene {k} ts {ts}");
+                }
+                ts += cfg.switch_step;
+            }
+        }
+        println!("settled {settled}, unsettled {unsettled}, stopped by the sub path {broke}");
+        assert!(
+            settled > 1_000 && unsettled > 1_000 && broke > 100,
+            "{settled} {unsettled} {broke}"
+        );
+    }
+
+    /// The moving march that stops at a collision far from the destination gives the
+    /// moving acceptor's verdict of the full march and the same choice of the best-rejected
+    /// candidate (closer than the best so far or not), and the full march's collision when
+    /// either is taken.
+    #[test]
+    fn far_collision_stop_keeps_the_verdict_and_the_best_candidate() {
+        use crate::finder::acceptor::accept_moving;
+        use crate::obstacle::{ConstVelocityRobot, OpponentObstacle};
+        let mut rng = SplitMix64::new(13);
+        let cfg = PlannerConfig::r2024();
+        let (mut stopped, mut taken, mut passed) = (0, 0, 0);
+        for k in 0..3_000 {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let start = dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.1, 5.0);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5);
+            let n = 4 + (rng.next_u64() % 18) as usize;
+            let mut own = vec![];
+            let mut opp = vec![];
+            for _ in 0..n {
+                let p = Vec2::new(rng.range(-4.0, 4.0), rng.range(-3.0, 3.0));
+                let v = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.0);
+                if rng.next_u64().is_multiple_of(2) {
+                    own.push(ConstVelocityRobot::new(p, v));
+                } else {
+                    opp.push(OpponentObstacle::new(p, v, 3.0, 3.0));
+                }
+            }
+            let mut obs: Vec<&dyn Obstacle> = vec![];
+            obs.extend(own.iter().map(|o| o as &dyn Obstacle));
+            obs.extend(opp.iter().map(|o| o as &dyn Obstacle));
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let best_dist = rng.range(0.0, 3.0);
+            let Some(far) = RejectionTest::moving_far(start, dest, &cfg, best_dist) else {
+                continue;
+            };
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let mut prefix = TrackSet::default();
+            prefix.reset(&facts, 0.1);
+            let ts = 0.1 + 0.2 * (1 + rng.next_u64() % 4) as f64;
+            let mut ev = 0;
+            prefix.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+            let (p, v) = sub.pos_vel(ts);
+            let tail = BangBang2D::new(p, dest, v, vmax, amax);
+            let path = TrajPath::switched(sub, sub_dest, ts, tail);
+            let vb = sb.v.max(tail.max_speed());
+            let cb = Bound {
+                v: vb,
+                margin: cfg.margin(vb),
+            };
+            let mut tracks = TrackSet::default();
+            tracks.continue_from(&prefix, &facts, ts, sb, cb, &cfg);
+            let (full, full_evals) = final_march(&tracks, &obs, &facts, &path, cb, &cfg, None);
+            let (fast, fast_evals) =
+                final_march(&tracks, &obs, &facts, &path, cb, &cfg, Some(&far));
+            let verdict = |c: Option<Collision>| {
+                accept_moving(c.as_ref(), &obs, start, dest, vel.len(), amax, &cfg)
+            };
+            let closer = |c: Option<Collision>| c.is_some_and(|c| c.pos.dist(dest) < best_dist);
+            assert_eq!(verdict(full), verdict(fast), "scene {k}");
+            assert_eq!(closer(full), closer(fast), "scene {k}");
+            if verdict(full) || closer(full) {
+                taken += 1;
+                assert_eq!(full, fast, "scene {k}");
+            } else {
+                passed += 1;
+                stopped += usize::from(fast != full || fast_evals < full_evals);
+            }
+        }
+        println!("taken {taken}, passed over {passed}, stopped early {stopped}");
+        assert!(
+            taken > 300 && passed > 300 && stopped > 100,
+            "{taken} {passed} {stopped}"
+        );
+    }
 }
