@@ -7,10 +7,10 @@
 //! It decides exactly as [`WeightedSelection`] over the same tree: the same guards checked in the
 //! same order (each rule's until the first that fails), the same `best`, and steps 3 to 5 are
 //! the engine's own ([`WeightedSelection::choose`]). What differs is the record of the guards:
-//! instead of a trace entry per guard node and per failed rule, it answers per rule the position
-//! of the first failing condition ([`DecisionSelection::first_failure`], checked when asked from
-//! the values the tick looked at), from which the decider answers the statuses of those nodes
-//! ([`super::Decider::status_of`]) as the trace did. A failed rule that is the running rule is still settled in the trace and its state, as
+//! instead of a trace entry per guard node and per failed rule, it keeps per rule the position
+//! of the first failing condition ([`DecisionSelection::first_failure`]), from which the
+//! decider answers the statuses of those nodes ([`super::Decider::status_of`]) as the trace
+//! did. A failed rule that is the running rule is still settled in the trace and its state, as
 //! the engine does (its body may be ticked after).
 //!
 //! It is used when every rule's guard is a literal guard condition, a `guards` node over such
@@ -177,6 +177,8 @@ struct CandidateCheck {
     rule: u32,
     /// Where the next rule's checks start (where to go on when this check fails).
     next: u32,
+    /// Its position among the rule's checks.
+    k: u8,
     /// Whether it is the rule's last check.
     last: bool,
 }
@@ -198,9 +200,8 @@ pub struct DecisionSelection {
     /// What the guards of the last tick looked at.
     observed: Observed,
     /// Per rule: `stamp << 8 | k`, `k` the position of its first failing check in the tick
-    /// stamped `stamp` ([`HELD`] when all held). The tick records none (it checks rules only
-    /// until it finds `best`): a rule without the last tick's stamp is checked on demand,
-    /// from `observed`, and recorded then.
+    /// stamped `stamp` ([`HELD`] when all held). The tick checks rules only until it finds
+    /// `best`; a rule without the last tick's stamp is checked on demand, from `observed`.
     first_failure: Vec<Cell<u32>>,
     /// The stamp of the last tick (0: none yet); wraps at 2^24, when every record is cleared.
     stamp: u32,
@@ -265,6 +266,7 @@ impl DecisionSelection {
                     check: *check,
                     rule: u32::try_from(i).ok()?,
                     next,
+                    k: u8::try_from(k).ok()?,
                     last: k + 1 == checks.len(),
                 });
             }
@@ -396,10 +398,13 @@ impl Behavior<RmContext> for DecisionSelection {
             }
             self.stamp = 1;
         }
-        // (1) + (2): the heaviest rule whose guard holds. No rule's first failing check is
-        // recorded here: a record is wanted only for a status (the viewer's) or the running
-        // rule, and is checked then from `observed` (the stamp tells it is not this tick's).
+        // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
         let observed = &self.observed;
+        let record = |rule: u32, k: u8| {
+            if let Some(cell) = self.first_failure.get(rule as usize) {
+                cell.set(self.stamp << 8 | u32::from(k));
+            }
+        };
         let mut at = 0usize;
         let best_rule = loop {
             let Some(c) = self.candidate_checks.get(at) else {
@@ -409,10 +414,12 @@ impl Behavior<RmContext> for DecisionSelection {
                 .holds(&observed.scalars, &observed.waypoints, &self.large_ids)
             {
                 if c.last {
+                    record(c.rule, HELD);
                     break Some(c.rule as usize);
                 }
                 at += 1;
             } else {
+                record(c.rule, c.k);
                 at = c.next as usize;
             }
         };
