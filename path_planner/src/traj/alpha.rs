@@ -14,6 +14,16 @@ use std::sync::LazyLock;
 const SYNC_TOL: f64 = 1e-3;
 /// Smallest α step of the search (rad).
 const MIN_STEP: f64 = 1e-7;
+/// How many of the search's steps `π/8 / 2^k` (halved from π/8) are above [`MIN_STEP`].
+const STEPS_ABOVE_MIN: usize = 22;
+const _: () = {
+    let (mut step, mut above) = (PI / 8.0, 0);
+    while step > MIN_STEP {
+        above += 1;
+        step *= 0.5;
+    }
+    assert!(above == STEPS_ABOVE_MIN);
+};
 /// Largest coordinate (m) of the one-sided shortcut: far above a field, small enough that
 /// the durations are within 1e-5 s of exact.
 const MAX_COORD: f64 = 1e4;
@@ -48,13 +58,8 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 #[inline(always)]
 fn walk(turns: &[(f64, f64); 32], mut diff: impl FnMut(f64, f64) -> f64) -> (f64, f64) {
     let (mut s, mut c) = (PI / 4.0).sin_cos();
-    let mut step = PI / 8.0;
-    // The step is below MIN_STEP after 22 halvings, well within the table.
-    for &(step_sin, step_cos) in turns {
-        // The last α is kept whatever its difference: not worked out (`diff` is pure).
-        if step <= MIN_STEP {
-            return (s, c);
-        }
+    // The steps above MIN_STEP; the α after them is kept whatever its difference.
+    for &(step_sin, step_cos) in &turns[..STEPS_ABOVE_MIN] {
         let diff = diff(s, c);
         if diff.abs() < SYNC_TOL {
             return (s, c);
@@ -62,7 +67,6 @@ fn walk(turns: &[(f64, f64); 32], mut diff: impl FnMut(f64, f64) -> f64) -> (f64
         // α -= step where x is the slower axis, else α += step.
         let turn = if diff > 0.0 { -step_sin } else { step_sin };
         (s, c) = (s * step_cos + c * turn, c * step_cos - s * turn);
-        step *= 0.5;
     }
     (s, c)
 }
