@@ -241,6 +241,8 @@ impl TrackSet {
             rejection: rejection.map(|(r, _)| r),
         };
         let probe = self.probe;
+        // Tracks continued at a switch time often start there: one lookup for all of them.
+        let mut memo = PosVelMemo::none();
         // With a rejection test, the track due first goes second: any collision may end the
         // march, and the track closest to the path is likely to find one soon.
         // (Without a test, or when it is the probe: the probe again, visited once.)
@@ -253,19 +255,27 @@ impl TrackSet {
             } else {
                 clearance.as_deref_mut()
             };
-            stopped = earliest.visit(probe, tr, f, &march, probe_clearance, evals);
+            stopped = earliest.visit(probe, tr, f, &march, probe_clearance, &mut memo, evals);
         }
         if !stopped
             && second != probe
             && let (Some(tr), Some(f)) = (self.tracks.get_mut(second), facts.get(second))
         {
-            stopped = earliest.visit(second, tr, f, &march, clearance.as_deref_mut(), evals);
+            stopped = earliest.visit(
+                second,
+                tr,
+                f,
+                &march,
+                clearance.as_deref_mut(),
+                &mut memo,
+                evals,
+            );
         }
         if !stopped {
             for (i, (tr, f)) in self.tracks.iter_mut().zip(facts).enumerate() {
                 if i != probe
                     && i != second
-                    && earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), evals)
+                    && earliest.visit(i, tr, f, &march, clearance.as_deref_mut(), &mut memo, evals)
                 {
                     break;
                 }
@@ -332,7 +342,18 @@ impl TrackSet {
         // The prefix march's visit (no collision anywhere: its limit is the switch time).
         let prefix_end = ts.min(f.active_until);
         if tr.next <= prefix_end
-            && march_one(obs, f, tr, sub_path, prefix_end, sub, cfg, evals).is_some()
+            && march_one::<false>(
+                obs,
+                f,
+                tr,
+                sub_path,
+                prefix_end,
+                sub,
+                cfg,
+                &mut PosVelMemo::none(),
+                evals,
+            )
+            .is_some()
         {
             return LazyVerdict::PrefixHit;
         }
@@ -341,7 +362,17 @@ impl TrackSet {
         // The final march's visit (no collision before it either).
         let tail_end = end.min(f.active_until);
         if tail.next <= tail_end
-            && let Some(hit) = march_one(obs, f, &mut tail, path, tail_end, comb, cfg, evals)
+            && let Some(hit) = march_one::<false>(
+                obs,
+                f,
+                &mut tail,
+                path,
+                tail_end,
+                comb,
+                cfg,
+                &mut PosVelMemo::none(),
+                evals,
+            )
             && rejection.rejects_all_until(path, hit.t)
         {
             return LazyVerdict::Rejected;
@@ -395,6 +426,36 @@ fn continue_track(
     tr.next = next.max(tr.last + cfg.min_check_step);
 }
 
+/// The path's position and velocity at one time (the last first sample of a march's track).
+#[derive(Clone, Copy)]
+struct PosVelMemo {
+    t: f64,
+    pos: Vec2,
+    vel: Vec2,
+}
+
+impl PosVelMemo {
+    /// Nothing kept yet (a NaN time matches no sample time).
+    fn none() -> Self {
+        Self {
+            t: f64::NAN,
+            pos: Vec2::ZERO,
+            vel: Vec2::ZERO,
+        }
+    }
+
+    /// `path.pos_vel(t)`, from the memo when it holds `t` bit for bit (the memo is for one
+    /// path), else looked up and kept.
+    #[inline(always)]
+    fn get(&mut self, path: &TrajPath, t: f64) -> (Vec2, Vec2) {
+        if t.to_bits() != self.t.to_bits() {
+            (self.pos, self.vel) = path.pos_vel(t);
+            self.t = t;
+        }
+        (self.pos, self.vel)
+    }
+}
+
 /// The earliest collision of a march so far.
 struct Earliest {
     first: Option<Collision>,
@@ -422,6 +483,7 @@ impl Earliest {
     /// whether the march can stop: before any work on the track, the rejection test is
     /// given the collision found so far in this march (once), and stops the march if it
     /// proves that collision's verdict (the test is only paid where it saves work).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn visit(
         &mut self,
@@ -430,6 +492,7 @@ impl Earliest {
         f: &ObstacleFacts,
         m: &March,
         clearance: Option<&mut Clearance>,
+        memo: &mut PosVelMemo,
         evals: &mut u32,
     ) -> bool {
         if tr.hit.is_some() {
@@ -455,7 +518,8 @@ impl Earliest {
         {
             return false;
         }
-        let Some(hit) = march_one(obs, f, tr, m.path, lim, m.bound, m.cfg, evals) else {
+        let Some(hit) = march_one::<true>(obs, f, tr, m.path, lim, m.bound, m.cfg, memo, evals)
+        else {
             return false;
         };
         let replaces = self.first.is_none_or(|c| {
@@ -476,9 +540,11 @@ const MAX_MARCH_STEPS: u32 = 4_000;
 
 /// Marches one obstacle; returns its collision if found before `limit` (which already
 /// includes the obstacle's `active_until`).
+/// With `MEMO`, the first sample's position and velocity come through `memo` (kept for the
+/// march's next track that starts at the same time); the same values bit for bit.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn march_one(
+fn march_one<const MEMO: bool>(
     obs: &dyn Obstacle,
     facts: &ObstacleFacts,
     tr: &mut Track,
@@ -486,6 +552,7 @@ fn march_one(
     limit: f64,
     bound: Bound,
     cfg: &PlannerConfig,
+    memo: &mut PosVelMemo,
     evals: &mut u32,
 ) -> Option<Collision> {
     let closing = bound.v + facts.max_speed;
@@ -496,9 +563,15 @@ fn march_one(
     let (mut next, mut last, mut gap) = (tr.next, tr.last, tr.gap);
     let mut steps = 0u32;
     let mut hit = None;
+    // The first sample through the march's memo (a track continued at a switch time often
+    // starts where the one before did), the others looked up directly.
     while next <= limit {
         let t = next;
-        let (pos, vel) = path.pos_vel(t);
+        let (pos, vel) = if MEMO && steps == 0 {
+            memo.get(path, t)
+        } else {
+            path.pos_vel(t)
+        };
         let d = obs.distance(&Query { t, pos, vel });
         steps += 1;
         let speed = vel.len();

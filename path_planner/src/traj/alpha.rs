@@ -14,6 +14,16 @@ use std::sync::LazyLock;
 const SYNC_TOL: f64 = 1e-3;
 /// Smallest α step of the search (rad).
 const MIN_STEP: f64 = 1e-7;
+/// How many of the search's steps `π/8 / 2^k` (halved from π/8) are above [`MIN_STEP`].
+const STEPS_ABOVE_MIN: usize = 22;
+const _: () = {
+    let (mut step, mut above) = (PI / 8.0, 0);
+    while step > MIN_STEP {
+        above += 1;
+        step *= 0.5;
+    }
+    assert!(above == STEPS_ABOVE_MIN);
+};
 /// Largest coordinate (m) of the one-sided shortcut: far above a field, small enough that
 /// the durations are within 1e-5 s of exact.
 const MAX_COORD: f64 = 1e4;
@@ -48,22 +58,21 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 #[inline(always)]
 fn walk(turns: &[(f64, f64); 32], mut diff: impl FnMut(f64, f64) -> f64) -> (f64, f64) {
     let (mut s, mut c) = (PI / 4.0).sin_cos();
-    let mut step = PI / 8.0;
-    // The step is below MIN_STEP after 22 halvings, well within the table.
-    for &(step_sin, step_cos) in turns {
+    // The steps above MIN_STEP; the α after them is kept whatever its difference.
+    for &(step_sin, step_cos) in &turns[..STEPS_ABOVE_MIN] {
         let diff = diff(s, c);
-        if diff.abs() < SYNC_TOL || step <= MIN_STEP {
+        if diff.abs() < SYNC_TOL {
             return (s, c);
         }
         // α -= step where x is the slower axis, else α += step.
         let turn = if diff > 0.0 { -step_sin } else { step_sin };
         (s, c) = (s * step_cos + c * turn, c * step_cos - s * turn);
-        step *= 0.5;
     }
     (s, c)
 }
 
-/// `(sin α, cos α)` of the search with the duration difference `diff`.
+/// `(sin α, cos α)` of the search with the duration difference `diff` (a pure function:
+/// the last α is returned without asking it).
 #[inline(always)]
 pub(super) fn search(diff: impl FnMut(f64, f64) -> f64) -> (f64, f64) {
     walk(&TABLES.turns, diff)
@@ -117,4 +126,63 @@ pub(super) fn one_sided(x: Axis, y: Axis, vmax: f64, amax: f64) -> Option<(f64, 
     let sane_limit = |l: f64| (MIN_LIMIT..=MAX_LIMIT).contains(&l);
     let sane = sane_limit(vmax) && sane_limit(amax) && x.is_sane() && y.is_sane();
     (sane && moving.surely_slow(vmax)).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traj::BangBang1D;
+    use geometry::rng::SplitMix64;
+
+    /// The walk as it was: the difference worked out at every α, the last one included.
+    fn walk_asking_every_alpha(
+        turns: &[(f64, f64); 32],
+        mut diff: impl FnMut(f64, f64) -> f64,
+    ) -> (f64, f64) {
+        let (mut s, mut c) = (PI / 4.0).sin_cos();
+        let mut step = PI / 8.0;
+        for &(step_sin, step_cos) in turns {
+            let diff = diff(s, c);
+            if diff.abs() < SYNC_TOL || step <= MIN_STEP {
+                return (s, c);
+            }
+            let turn = if diff > 0.0 { -step_sin } else { step_sin };
+            (s, c) = (s * step_cos + c * turn, c * step_cos - s * turn);
+            step *= 0.5;
+        }
+        (s, c)
+    }
+
+    #[test]
+    fn search_is_the_walk_asking_every_alpha_bit_for_bit() {
+        let mut rng = SplitMix64::new(11);
+        let mut full = 0;
+        for k in 0..20_000 {
+            let (p0, p1) = (rng.range(-6.0, 6.0), rng.range(-6.0, 6.0));
+            let (q0, q1) = (rng.range(-4.5, 4.5), rng.range(-4.5, 4.5));
+            let (vx, vy) = (rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+            let (vmax, amax) = (rng.range(0.005, 6.0), rng.range(0.005, 8.0));
+            // Some requests with one axis still or both far from synchronisable.
+            let (q1, vy) = if k % 5 == 0 { (q0, 0.0) } else { (q1, vy) };
+            let diff = |s: f64, c: f64| {
+                BangBang1D::duration(p0, p1, vx, vmax * c, amax * c)
+                    - BangBang1D::duration(q0, q1, vy, vmax * s, amax * s)
+            };
+            let mut asked = 0;
+            let counted = |s: f64, c: f64| {
+                asked += 1;
+                diff(s, c)
+            };
+            let old = walk_asking_every_alpha(&TABLES.turns, counted);
+            full += usize::from(asked == 23);
+            let new = search(diff);
+            assert_eq!(
+                (old.0.to_bits(), old.1.to_bits()),
+                (new.0.to_bits(), new.1.to_bits()),
+                "{p0} {p1} {q0} {q1} {vx} {vy} {vmax} {amax}"
+            );
+        }
+        // Searches that run to the smallest step are exercised.
+        assert!(full > 1_000, "{full}");
+    }
 }
