@@ -435,7 +435,7 @@ struct PosVelMemo {
 }
 
 impl PosVelMemo {
-    /// Nothing kept yet (a NaN time matches no sample time).
+    /// Nothing kept yet (a NaN time is never taken from the memo).
     fn none() -> Self {
         Self {
             t: f64::NAN,
@@ -445,10 +445,11 @@ impl PosVelMemo {
     }
 
     /// `path.pos_vel(t)`, from the memo when it holds `t` bit for bit (the memo is for one
-    /// path), else looked up and kept.
+    /// path), else looked up and kept; a NaN `t` is always looked up (the empty memo's time
+    /// is a NaN too).
     #[inline(always)]
     fn get(&mut self, path: &TrajPath, t: f64) -> (Vec2, Vec2) {
-        if t.to_bits() != self.t.to_bits() {
+        if t.to_bits() != self.t.to_bits() || t.is_nan() {
             (self.pos, self.vel) = path.pos_vel(t);
             self.t = t;
         }
