@@ -64,7 +64,7 @@ fn any_non_finite_coordinate_skips_the_tick() {
     }
 }
 
-/// The same `car_pos` as the last tick (the units are taken whole from the memo) with our pose
+/// The same `car_pos` as the last tick (every unit taken from the memo) with our pose
 /// moving, ourselves at another slot's position, and positions that differ only in the sign of
 /// a zero: still the fresh world.
 #[test]
@@ -93,13 +93,8 @@ fn unmoved_units_with_a_moving_pose_equal_fresh_updates() {
 fn random_walks_for_both_colours_and_every_own_slot_equal_fresh_updates() {
     let tables = Field::new().tables();
     let graph = &tables.graph;
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |below: u64| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) % below
-    };
+    let mut rng = geometry::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move |below: usize| rng.below(below);
     for is_blue in [false, true] {
         for self_index in [0, 3, 5, 7, -2] {
             let mut config = tables.config.clone();
@@ -111,9 +106,9 @@ fn random_walks_for_both_colours_and_every_own_slot_equal_fresh_updates() {
                 // About two slots change per tick; a change puts the robot on a waypoint,
                 // somewhere between them, or nowhere (an unknown position).
                 for _ in 0..next(4) {
-                    let slot = next(12) as usize;
+                    let slot = next(12);
                     let at = match next(3) {
-                        0 => WAYPOINTS[next(6) as usize],
+                        0 => WAYPOINTS[next(6)],
                         1 => (next(1200) as f32 / 100.0, next(800) as f32 / 100.0),
                         _ => (0.0, next(800) as f32 / 100.0),
                     };

@@ -2,7 +2,7 @@
 
 use super::config::{OcclusionTest, RmConfig};
 use super::decisions::UNIT_SLOTS;
-use super::world::{Point2, World};
+use super::world::{World, key_of};
 use geometry::{rem_euclid_tau_f32, wrap_pi_f32};
 use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
@@ -33,11 +33,6 @@ pub struct SightMemo {
     answers: [Option<(u64, u64, bool)>; UNIT_SLOTS],
 }
 
-/// The bits of a point, as a memo key.
-fn key(p: Point2) -> u64 {
-    u64::from(p.x.to_bits()) << 32 | u64::from(p.y.to_bits())
-}
-
 /// As [`find_target`], taking the line-of-sight answers between unmoved robots from `memo`
 /// (which must have been filled with this `map` and `config` only).
 pub fn find_target_with_memo(
@@ -57,7 +52,7 @@ pub fn find_target_with_memo(
         if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
             continue;
         }
-        let keys = (key(me), key(p));
+        let keys = (key_of(me), key_of(p));
         let known = memo.answers.get(slot).copied().flatten();
         let visible = match known {
             Some((from, to, visible)) if (from, to) == keys => visible,

@@ -167,9 +167,9 @@ impl Default for NearestMemo {
     }
 }
 
-/// The bits of a position, as a memo key.
+/// The bits of a position, as a memo key (the world's and the aim's memos).
 #[inline(always)]
-fn key_of(position: Point2) -> u64 {
+pub(super) fn key_of(position: Point2) -> u64 {
     u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits())
 }
 

@@ -92,9 +92,8 @@ fn round_half_even_small(x: f32) -> f32 {
 /// Nearest integer, ties to even (OpenCV's `cvRound`), without a libm call: adding and
 /// subtracting 1.5 * 2^23 rounds exactly in IEEE round-to-nearest-even for |x| < 2^22.
 fn round_half_even(x: f32) -> i64 {
-    const MAGIC: f32 = 12_582_912.0;
     if x.abs() < 4_194_304.0 {
-        ((x + MAGIC) - MAGIC) as i64
+        round_half_even_small(x) as i64
     } else {
         x.round_ties_even() as i64
     }
