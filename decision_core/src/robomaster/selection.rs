@@ -39,9 +39,9 @@ pub fn register(registry: &mut Registry<RmContext>) {
     };
     registry.register(KIND, model, |b| {
         let choice = WeightedSelection::build(b)?;
-        Ok(match DecisionSelection::of(b, &choice) {
-            Some(fused) => Box::new(DecisionSelection { choice, ..fused }),
-            None => Box::new(choice),
+        Ok(match DecisionSelection::of(b, choice) {
+            Ok(fused) => Box::new(fused),
+            Err(choice) => Box::new(choice),
         })
     });
 }
@@ -211,11 +211,11 @@ pub struct DecisionSelection {
 const STAMPS: u32 = 1 << 24;
 
 impl DecisionSelection {
-    /// The selection of `b` (without its `choice`), when every rule's guard can be checked
-    /// flat.
-    fn of(b: &NodeBuilder<'_>, choice: &WeightedSelection) -> Option<Self> {
+    /// The selection of `b` over `choice` (`b`'s engine selection) when every rule's guard
+    /// can be checked flat; else `choice` back.
+    fn of(b: &NodeBuilder<'_>, choice: WeightedSelection) -> Result<Self, WeightedSelection> {
         let mut fused = DecisionSelection {
-            choice: WeightedSelection::empty(),
+            choice,
             rules: Vec::with_capacity(b.child_count()),
             checks: Vec::new(),
             large_ids: Vec::new(),
@@ -228,24 +228,33 @@ impl DecisionSelection {
             first_failure: Vec::with_capacity(b.child_count()),
             stamp: 0,
         };
+        match fused.flatten(b) {
+            Some(()) => Ok(fused),
+            None => Err(fused.choice),
+        }
+    }
+
+    /// Fills the flat checks of `b`'s rules, heaviest first; `None` when a guard cannot be
+    /// checked flat.
+    fn flatten(&mut self, b: &NodeBuilder<'_>) -> Option<()> {
         for (i, rule) in b.children().iter().enumerate() {
             let guards = flat_guards(rule)?;
             if guards.len() >= usize::from(HELD) {
                 return None;
             }
-            let checks_start = u32::try_from(fused.checks.len()).ok()?;
+            let checks_start = u32::try_from(self.checks.len()).ok()?;
             for guard in &guards {
-                let check = Check::of(guard, &mut fused.large_ids);
-                fused.checks.push(check);
+                let check = Check::of(guard, &mut self.large_ids);
+                self.checks.push(check);
             }
-            fused.rules.push(FusedRule {
-                weight: choice.weight(i)?,
+            self.rules.push(FusedRule {
+                weight: self.choice.weight(i)?,
                 checks_start,
-                checks_end: u32::try_from(fused.checks.len()).ok()?,
+                checks_end: u32::try_from(self.checks.len()).ok()?,
             });
-            fused.first_failure.push(Cell::new(0));
+            self.first_failure.push(Cell::new(0));
         }
-        let rules = &fused.rules;
+        let rules = &self.rules;
         let mut order: Vec<usize> = (0..rules.len())
             .filter(|&i| rules[i].weight > 0.0)
             .collect();
@@ -253,16 +262,16 @@ impl DecisionSelection {
         order.sort_by(|&a, &b| rules[b].weight.total_cmp(&rules[a].weight));
         for i in order {
             let rule = rules[i];
-            let checks = fused
+            let checks = self
                 .checks
                 .get(rule.checks_start as usize..rule.checks_end as usize)?;
             if checks.is_empty() {
-                fused.always = Some(i);
+                self.always = Some(i);
                 break;
             }
-            let next = u32::try_from(fused.candidate_checks.len() + checks.len()).ok()?;
+            let next = u32::try_from(self.candidate_checks.len() + checks.len()).ok()?;
             for (k, check) in checks.iter().enumerate() {
-                fused.candidate_checks.push(CandidateCheck {
+                self.candidate_checks.push(CandidateCheck {
                     check: *check,
                     rule: u32::try_from(i).ok()?,
                     next,
@@ -271,7 +280,7 @@ impl DecisionSelection {
                 });
             }
         }
-        Some(fused)
+        Some(())
     }
 
     /// The position of the first of `checks` that fails on `observed` ([`HELD`] when all hold).

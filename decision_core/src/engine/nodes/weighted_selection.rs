@@ -133,15 +133,6 @@ impl WeightedSelection {
         })
     }
 
-    /// A selection of no rules (always `Failure`).
-    pub fn empty() -> Self {
-        WeightedSelection {
-            rules: Vec::new(),
-            running: None,
-            last: None,
-        }
-    }
-
     /// The weight of rule `i`.
     pub fn weight(&self, i: usize) -> Option<f64> {
         self.rules.get(i).map(|rule| rule.weight)
