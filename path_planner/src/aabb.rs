@@ -3,6 +3,13 @@
 
 use geometry::Vec2;
 
+/// Largest coordinate (m) of a box whose tests the planner trusts (rounding grows with
+/// magnitude).
+pub const MAX_TRUSTED_COORD: f64 = 1e4;
+/// Gap (m) a distance bound proven from a trusted box must keep above what it is compared
+/// with: far above the rounding of distances between points within [`MAX_TRUSTED_COORD`].
+pub const SAFETY_GAP: f64 = 1e-6;
+
 /// An axis-aligned box, `min` ≤ `max` on both axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
@@ -52,6 +59,13 @@ impl Aabb {
     /// Distance from the box to `p` (0 inside).
     pub fn distance_to_point(&self, p: Vec2) -> f64 {
         self.distance_to(&Aabb::point(p))
+    }
+
+    /// Whether every coordinate is within [`MAX_TRUSTED_COORD`] of the origin (false with a
+    /// NaN): where the planner's proofs from boxes (the clearance and rejection tests) trust
+    /// their rounding.
+    pub fn is_trusted(&self) -> bool {
+        self.magnitude() < MAX_TRUSTED_COORD
     }
 
     /// The largest absolute coordinate (NaN when a coordinate is NaN).

@@ -1,7 +1,7 @@
 //! The two acceptors deciding whether a path with collisions may still be used.
 
 use super::collision::Collision;
-use crate::aabb::Aabb;
+use crate::aabb::{Aabb, MAX_TRUSTED_COORD, SAFETY_GAP};
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
 use crate::traj::TrajPath;
@@ -50,11 +50,6 @@ pub fn accept_moving(
     c.t > v0 / amax.max(1e-6) + cfg.moving_brake_offset
 }
 
-/// Gap (m) the path's distance bound must keep above the acceptance radius: far above the
-/// rounding of the box and of the acceptor's distances at [`MAX_COORD`].
-const SAFETY_GAP: f64 = 1e-6;
-/// Largest coordinate (m) of a path box (and of the start and destination) the test trusts.
-const MAX_COORD: f64 = 1e4;
 /// Relative allowance for the rounding of the acceptor's quotient.
 const RELATIVE_GAP: f64 = 1e-9;
 
@@ -79,13 +74,7 @@ enum Radius {
 
 /// Whether `start` and `end` are within the magnitudes the test trusts (false for NaN).
 fn sane_points(start: Vec2, end: Vec2) -> bool {
-    let magnitude = start
-        .x
-        .abs()
-        .max(start.y.abs())
-        .max(end.x.abs())
-        .max(end.y.abs());
-    magnitude < MAX_COORD
+    Aabb::segment(start, end).is_trusted()
 }
 
 impl RejectionTest {
@@ -113,8 +102,8 @@ impl RejectionTest {
         // destination (computed as the acceptor does); a NaN limit fails below.
         let accepts_all = start.dist(end) < 2.0 * cfg.bot_radius;
         let sane = !accepts_all
-            && (0.0..MAX_COORD).contains(&max_dest)
-            && (0.0..MAX_COORD).contains(&best_dist)
+            && (0.0..MAX_TRUSTED_COORD).contains(&max_dest)
+            && (0.0..MAX_TRUSTED_COORD).contains(&best_dist)
             && sane_points(start, end);
         sane.then_some(Self {
             end,
@@ -154,8 +143,7 @@ impl RejectionTest {
             Radius::Fixed(r) => r,
         };
         // (False for a NaN coordinate.)
-        let trusted = area.magnitude() < MAX_COORD;
-        if !trusted {
+        if !area.is_trusted() {
             return false;
         }
         let closest = area.distance_to_point(self.end);

@@ -4,16 +4,11 @@
 //! march's result is the same; only the distance evaluations are saved.
 
 use super::collision::ObstacleFacts;
-use crate::aabb::Aabb;
+use crate::aabb::{Aabb, SAFETY_GAP};
 use crate::config::PlannerConfig;
 use crate::obstacle::Obstacle;
 use crate::traj::TrajPath;
 
-/// Gap (m) the distance bound must keep above the margin: far above the rounding of
-/// distances between points within [`MAX_COORD`] of the origin.
-const SAFETY_GAP: f64 = 1e-6;
-/// Largest coordinate (m) of a path box the test trusts (rounding grows with magnitude).
-const MAX_COORD: f64 = 1e4;
 /// Most check steps a skipped window may span: the march gives up after 4,000 checks
 /// (a colliding result), which a skip must not hide.
 const MAX_WINDOW_STEPS: f64 = 1000.0;
@@ -140,7 +135,7 @@ impl<'a> Clearance<'a> {
             return area;
         }
         let area = self.path.bounds(self.from, end);
-        let area = (area.magnitude() < MAX_COORD).then_some(area);
+        let area = area.is_trusted().then_some(area);
         if self.len < BOXES {
             self.boxes[self.len] = (end, area);
             self.len += 1;
