@@ -341,13 +341,15 @@ fn create_recording(
 /// name and the score come already as JSON.
 struct RobotLine<'a> {
     t: f64,
-    team: &'a str,
+    /// The team name as a JSON string.
+    team_json: &'a str,
     player: u8,
     role: Option<&'static str>,
     branch: &'a str,
     motion: &'a soccer_profile::motion::MotionCommand,
     ball: Option<soccer_profile::decider::OutputBall>,
-    score: &'a [u8],
+    /// The score as a JSON object.
+    score_json: &'a [u8],
     /// Only on the very last line: the match's play figures.
     play_figures: Option<fake_publisher::soccer::figures::MatchFigures>,
 }
@@ -359,7 +361,7 @@ impl RobotLine<'_> {
         out.write_all(b"{\"t\":")?;
         serde_json::to_writer(&mut *out, &self.t).map_err(json)?;
         out.write_all(b",\"team\":")?;
-        out.write_all(self.team.as_bytes())?;
+        out.write_all(self.team_json.as_bytes())?;
         write!(out, ",\"player\":{},\"role\":", self.player)?;
         serde_json::to_writer(&mut *out, &self.role).map_err(json)?;
         out.write_all(b",\"branch\":")?;
@@ -369,7 +371,7 @@ impl RobotLine<'_> {
         out.write_all(b",\"ball\":")?;
         serde_json::to_writer(&mut *out, &self.ball).map_err(json)?;
         out.write_all(b",\"score\":")?;
-        out.write_all(self.score)?;
+        out.write_all(self.score_json)?;
         if let Some(figures) = &self.play_figures {
             out.write_all(b",\"play_figures\":")?;
             serde_json::to_writer(&mut *out, figures).map_err(json)?;
@@ -473,7 +475,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
     // The team names as JSON strings, and the score of the current tick as a JSON object.
     let team_json = names
         .each_ref()
-        .map(|name| serde_json::to_string(name).unwrap_or_else(|_| "null".to_owned()));
+        .map(|name| serde_json::Value::from(name.as_str()).to_string());
     let mut score_json = Vec::new();
     while !game.is_over() {
         let happenings = game.step();
@@ -496,13 +498,13 @@ pub fn sim(args: &SimArgs) -> ExitCode {
             for (i, p) in game.players.iter().enumerate() {
                 let line = RobotLine {
                     t: (game.now * 1000.0).round() / 1000.0,
-                    team: &team_json[usize::from(p.side == Side::Away)],
+                    team_json: &team_json[usize::from(p.side == Side::Away)],
                     player: p.number,
                     role: p.role,
                     branch: &p.branch,
                     motion: &p.motion,
                     ball: p.decision.as_ref().and_then(|d| d.ball),
-                    score: &score_json,
+                    score_json: &score_json,
                     play_figures: (last_tick && i + 1 == game.players.len())
                         .then(|| game.play_figures()),
                 };
@@ -698,13 +700,13 @@ mod tests {
                     let mut written = Vec::new();
                     RobotLine {
                         t,
-                        team: &team,
+                        team_json: &team,
                         player: 7,
                         role,
                         branch,
                         motion,
                         ball,
-                        score: &score_json,
+                        score_json: &score_json,
                         play_figures: figures,
                     }
                     .write(&mut written)

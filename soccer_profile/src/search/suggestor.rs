@@ -788,18 +788,13 @@ impl SearchSuggestor {
         }
         let mut others = std::mem::take(&mut self.others);
         let region = Self::region(frame, &pose, keeper, &mut others);
-        self.select_in(frame, &pose, &region, playing);
+        self.select_in(frame.t, &pose, &region, playing);
         self.others = others;
     }
 
-    /// The regular target in `region`, else the exhausted-search fallback.
-    fn select_in(
-        &mut self,
-        frame: &HeatmapFrame,
-        pose: &Pose2<Field>,
-        region: &Region<'_>,
-        playing: bool,
-    ) {
+    /// The regular target in `region`, else the exhausted-search fallback (`now`: the frame's
+    /// time).
+    fn select_in(&mut self, now: f64, pose: &Pose2<Field>, region: &Region<'_>, playing: bool) {
         let minimum = self.params.minimum_search_priority;
         let mut eligible = std::mem::take(&mut self.eligible);
         eligible.clear();
@@ -837,8 +832,8 @@ impl SearchSuggestor {
             self.clear_target();
             return;
         }
-        let since = *self.fallback_since.get_or_insert(frame.t);
-        if !crate::world::has_reached(frame.t - since, self.params.exhausted_search_delay) {
+        let since = *self.fallback_since.get_or_insert(now);
+        if !crate::world::has_reached(now - since, self.params.exhausted_search_delay) {
             self.clear_target();
             return;
         }
