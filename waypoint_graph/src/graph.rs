@@ -170,9 +170,52 @@ impl WaypointGraph {
     ///
     /// NaN distances (NaN position) never win; a NaN threshold yields `None`.
     pub fn nearest(&self, x: f32, y: f32, threshold: f32) -> Option<i32> {
+        let best = self
+            .nearest_of_finite_squares(x, y)
+            .or_else(|| self.nearest_of_any_squares(x, y));
+        debug_assert_eq!(
+            best.map(|b| b.0),
+            self.waypoints
+                .iter()
+                .map(|wp| distance_f32(wp.x, wp.y, x, y))
+                .filter(|d| !d.is_nan())
+                .reduce(f32::min)
+        );
+        match best {
+            Some((d, id)) if d <= threshold => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The nearest waypoint to `(x, y)` as [`nearest`](Self::nearest) picks it, with its
+    /// distance, among the waypoints whose squared distance is finite; `None` when there is
+    /// none. When there is one, it is the pick among all: a NaN square never wins, and an
+    /// infinite one (an infinite distance) loses to any finite one, so both are passed over
+    /// in the one comparison `square < best`, which starts at infinity.
+    #[inline]
+    fn nearest_of_finite_squares(&self, x: f32, y: f32) -> Option<(f32, i32)> {
         // Compares the same single-precision distances as `distance_f32`, but takes the square
         // root only of squares that could win: sqrt is monotonic, so a square that is not
         // strictly smaller than the best square cannot give a strictly smaller distance.
+        let (mut best_square, mut best_distance) = (f32::INFINITY, f32::INFINITY);
+        let mut best_id = None;
+        for wp in &self.waypoints {
+            let (dx, dy) = (wp.x - x, wp.y - y);
+            let square = dx * dx + dy * dy;
+            if square < best_square {
+                let d = square.sqrt();
+                if d < best_distance {
+                    (best_square, best_distance, best_id) = (square, d, Some(wp.id));
+                }
+            }
+        }
+        best_id.map(|id| (best_distance, id))
+    }
+
+    /// [`nearest_of_finite_squares`](Self::nearest_of_finite_squares) for any position: the
+    /// first waypoint of smallest distance, NaN distances passed over, infinite ones taken.
+    #[cold]
+    fn nearest_of_any_squares(&self, x: f32, y: f32) -> Option<(f32, i32)> {
         let mut best: Option<(f32, f32, i32)> = None; // (square, distance, id)
         for wp in &self.waypoints {
             let (dx, dy) = (wp.x - x, wp.y - y);
@@ -185,18 +228,7 @@ impl WaypointGraph {
                 best = Some((square, d, wp.id));
             }
         }
-        debug_assert_eq!(
-            best.map(|b| b.1),
-            self.waypoints
-                .iter()
-                .map(|wp| distance_f32(wp.x, wp.y, x, y))
-                .filter(|d| !d.is_nan())
-                .reduce(f32::min)
-        );
-        match best {
-            Some((_, d, id)) if d <= threshold => Some(id),
-            _ => None,
-        }
+        best.map(|(_, d, id)| (d, id))
     }
 
     /// Whether a directed path leads from `from` to `to` (a waypoint reaches itself);
