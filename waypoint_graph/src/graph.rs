@@ -53,7 +53,14 @@ pub struct WaypointGraph {
     /// Euclidean length of each entry of `adj`.
     adj_len: Vec<f64>,
     graph: DiGraph<i32, f64>,
+    /// The waypoints' `x`s and `y`s apart, in file order, padded with NaN (a NaN distance
+    /// never wins) to whole groups of [`NEAREST_LANES`], for [`WaypointGraph::nearest`].
+    xs: Vec<f32>,
+    ys: Vec<f32>,
 }
+
+/// The waypoints [`WaypointGraph::nearest`] looks at a time (so that it vectorises).
+const NEAREST_LANES: usize = 8;
 
 /// The `small_ids` table of `waypoints`: file index + 1 per id in `0..=max`, where `max` is
 /// the largest non-negative id below a bound that keeps the table within a few times the
@@ -113,6 +120,11 @@ impl WaypointGraph {
         }
         adj_start.push(adj.len());
         let small_ids = small_id_table(&waypoints);
+        let padded = waypoints.len().next_multiple_of(NEAREST_LANES);
+        let mut xs: Vec<f32> = waypoints.iter().map(|wp| wp.x).collect();
+        let mut ys: Vec<f32> = waypoints.iter().map(|wp| wp.y).collect();
+        xs.resize(padded, f32::NAN);
+        ys.resize(padded, f32::NAN);
         Ok(Self {
             waypoints,
             index,
@@ -121,6 +133,8 @@ impl WaypointGraph {
             adj,
             adj_len,
             graph,
+            xs,
+            ys,
         })
     }
 
@@ -170,33 +184,51 @@ impl WaypointGraph {
     ///
     /// NaN distances (NaN position) never win; a NaN threshold yields `None`.
     pub fn nearest(&self, x: f32, y: f32, threshold: f32) -> Option<i32> {
-        // Compares the same single-precision distances as `distance_f32`, but takes the square
-        // root only of squares that could win: sqrt is monotonic, so a square that is not
-        // strictly smaller than the best square cannot give a strictly smaller distance.
-        let mut best: Option<(f32, f32, i32)> = None; // (square, distance, id)
-        for wp in &self.waypoints {
-            let (dx, dy) = (wp.x - x, wp.y - y);
-            let square = dx * dx + dy * dy;
-            if square.is_nan() || best.is_some_and(|(bs, _, _)| square >= bs) {
-                continue;
-            }
-            let d = square.sqrt();
-            if best.is_none_or(|(_, bd, _)| d < bd) {
-                best = Some((square, d, wp.id));
+        // The smallest distance is the root of the smallest square (sqrt is monotonic; a NaN
+        // square is never the smallest), and the pick is the first waypoint at that distance.
+        // Both passes take the waypoints a group at a time, lane by lane, with the very `f32`
+        // operations of `distance_f32`.
+        let groups = self
+            .xs
+            .chunks_exact(NEAREST_LANES)
+            .zip(self.ys.chunks_exact(NEAREST_LANES));
+        let mut smallest = [f32::INFINITY; NEAREST_LANES];
+        for (gx, gy) in groups.clone() {
+            for ((least, &wx), &wy) in smallest.iter_mut().zip(gx).zip(gy) {
+                let (dx, dy) = (wx - x, wy - y);
+                let square = dx * dx + dy * dy;
+                *least = if square < *least { square } else { *least };
             }
         }
+        let least = smallest
+            .iter()
+            .fold(f32::INFINITY, |m, &s| if s < m { s } else { m });
+        let distance = least.sqrt();
         debug_assert_eq!(
-            best.map(|b| b.1),
             self.waypoints
                 .iter()
                 .map(|wp| distance_f32(wp.x, wp.y, x, y))
                 .filter(|d| !d.is_nan())
                 .reduce(f32::min)
+                .unwrap_or(f32::INFINITY),
+            distance
         );
-        match best {
-            Some((_, d, id)) if d <= threshold => Some(id),
-            _ => None,
+        for (group, (gx, gy)) in groups.enumerate() {
+            let mut at_distance = 0u32;
+            for (lane, (&wx, &wy)) in gx.iter().zip(gy).enumerate() {
+                let (dx, dy) = (wx - x, wy - y);
+                at_distance |= u32::from((dx * dx + dy * dy).sqrt() == distance) << lane;
+            }
+            if at_distance != 0 {
+                let i = group * NEAREST_LANES + at_distance.trailing_zeros() as usize;
+                return self
+                    .waypoints
+                    .get(i)
+                    .filter(|_| distance <= threshold)
+                    .map(|wp| wp.id);
+            }
         }
+        None
     }
 
     /// Whether a directed path leads from `from` to `to` (a waypoint reaches itself);

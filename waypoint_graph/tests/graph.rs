@@ -109,6 +109,74 @@ fn nearest_ties_threshold_and_nan() {
     assert_eq!(g.nearest(1.0, 4.9, 0.5), Some(7));
 }
 
+/// The nearest waypoint by definition: the first of smallest `f32` distance (NaN distances
+/// passed over), if within `threshold`.
+fn nearest_by_definition(waypoints: &[Waypoint], x: f32, y: f32, threshold: f32) -> Option<i32> {
+    let mut best: Option<(f32, i32)> = None;
+    for w in waypoints {
+        let (dx, dy) = (w.x - x, w.y - y);
+        let d = (dx * dx + dy * dy).sqrt();
+        if !d.is_nan() && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, w.id));
+        }
+    }
+    best.filter(|(d, _)| *d <= threshold).map(|(_, id)| id)
+}
+
+#[test]
+fn nearest_picks_as_the_definition_on_random_fields() {
+    use geometry::rng::SplitMix64;
+    let mut rng = SplitMix64::new(17);
+    let mut unit = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    let (mut found, mut missed, mut far) = (0, 0, 0);
+    for round in 0..2_000 {
+        // Waypoints on a 12 m x 8 m field, some on a coarse grid so that ties happen.
+        let count = 1 + round % 20;
+        let waypoints: Vec<Waypoint> = (0..count)
+            .map(|id| {
+                let (x, y) = if unit() < 0.5 {
+                    ((unit() * 12.0).round(), (unit() * 8.0).round())
+                } else {
+                    (unit() * 12.0, unit() * 8.0)
+                };
+                wp(id, x, y, &[])
+            })
+            .collect();
+        let Ok(g) = WaypointGraph::new(waypoints.clone()) else {
+            panic!("graph")
+        };
+        for _ in 0..20 {
+            let pick = unit();
+            // On the field (also on the grid), huge (infinite squares), or not a number.
+            let (x, y) = if pick < 0.6 {
+                (unit() * 14.0 - 1.0, unit() * 10.0 - 1.0)
+            } else if pick < 0.8 {
+                ((unit() * 12.0).round(), (unit() * 8.0).round())
+            } else if pick < 0.9 {
+                (f32::MAX * (unit() - 0.5), 3e19 * unit())
+            } else {
+                (f32::NAN, unit())
+            };
+            let threshold = [1.0, 0.5, f32::INFINITY, f32::NAN][(unit() * 4.0) as usize % 4];
+            let expected = nearest_by_definition(&waypoints, x, y, threshold);
+            assert_eq!(
+                g.nearest(x, y, threshold),
+                expected,
+                "({x}, {y}) {threshold}"
+            );
+            match expected {
+                Some(_) if x.abs() > 1e18 || y.abs() > 1e18 => far += 1,
+                Some(_) => found += 1,
+                None => missed += 1,
+            }
+        }
+    }
+    assert!(
+        found > 10_000 && missed > 5_000 && far > 100,
+        "{found} {missed} {far}"
+    );
+}
+
 #[test]
 fn nearest_uses_single_precision() {
     // In f64, waypoint 1 is nearer (5.84972641 < 5.84972643); in f32 both distances are

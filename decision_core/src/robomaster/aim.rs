@@ -45,11 +45,14 @@ pub fn find_target_with_memo(
     let mut best: Option<AimTarget> = None;
     for (slot, enemy) in world.enemies.iter().enumerate() {
         let p = enemy.position;
-        if p.is_unknown() || p == me {
-            continue;
-        }
+        // Every test only skips the enemy, so their order does not matter: the one that skips
+        // most enemies (outside the seek circle) comes first.
         let distance = me.distance(p);
-        if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
+        if distance > config.seek_thr
+            || best.is_some_and(|b| distance >= b.distance)
+            || p.is_unknown()
+            || p == me
+        {
             continue;
         }
         let keys = (key_of(me), key_of(p));
@@ -86,4 +89,79 @@ pub fn find_target_with_memo(
 /// The gimbal yaw relative to the chassis that the Decision message carries (0 without target).
 pub fn relative_yaw(target: Option<&AimTarget>, chassis_yaw: f32) -> f32 {
     target.map_or(0.0, |t| wrap_pi_f32(t.yaw - chassis_yaw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AimTarget, find_target};
+    use crate::robomaster::load::load;
+    use crate::robomaster::world::{Point2, World};
+    use geometry::rng::SplitMix64;
+    use std::path::Path;
+
+    /// The target by definition: enemies at an unknown position or at ours skipped first,
+    /// then those outside the seek circle or not strictly nearer than the best, then the
+    /// occluded ones.
+    fn target_by_definition(
+        world: &World,
+        config: &crate::robomaster::config::RmConfig,
+        map: &waypoint_graph::ObstacleMap,
+    ) -> Option<AimTarget> {
+        let me = world.position;
+        let mut best: Option<AimTarget> = None;
+        for (slot, enemy) in world.enemies.iter().enumerate() {
+            let p = enemy.position;
+            if p.is_unknown() || p == me {
+                continue;
+            }
+            let distance = me.distance(p);
+            if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
+                continue;
+            }
+            if map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance) {
+                let yaw = geometry::rem_euclid_tau_f32((p.y - me.y).atan2(p.x - me.x));
+                let yaw = if yaw >= std::f32::consts::TAU {
+                    0.0
+                } else {
+                    yaw
+                };
+                best = Some(AimTarget {
+                    slot,
+                    yaw,
+                    distance,
+                });
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_nearest_first_order_finds_the_target_of_the_definition() {
+        let repo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let tables = load(&repo.join("sample/config.json")).tables.unwrap();
+        let mut rng = SplitMix64::new(23);
+        let mut unit = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        let mut world = World::default();
+        let mut targets = 0;
+        for _ in 0..20_000 {
+            world.position = Point2::new(unit() * 12.0, unit() * 8.0);
+            for enemy in &mut world.enemies {
+                let pick = unit();
+                // Unknown, at our position, at a whole metre (ties), or anywhere on the field.
+                enemy.position = if pick < 0.15 {
+                    Point2::new(0.0, unit() * 8.0)
+                } else if pick < 0.2 {
+                    world.position
+                } else if pick < 0.4 {
+                    Point2::new((unit() * 12.0).round(), (unit() * 8.0).round())
+                } else {
+                    Point2::new(unit() * 12.0, unit() * 8.0)
+                };
+            }
+            let expected = target_by_definition(&world, &tables.config, &tables.map);
+            assert_eq!(find_target(&world, &tables.config, &tables.map), expected);
+            targets += usize::from(expected.is_some());
+        }
+        assert!(targets > 5_000, "{targets} targets");
+    }
 }

@@ -409,14 +409,21 @@ impl Behavior<RmContext> for DecisionSelection {
         }
         // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
         let observed = &self.observed;
+        // Held in locals: a record written through its `Cell` could otherwise be taken to
+        // change them.
+        let (stamp, candidate_checks, first_failure) = (
+            self.stamp << 8,
+            &self.candidate_checks[..],
+            &self.first_failure[..],
+        );
         let record = |rule: u32, k: u8| {
-            if let Some(cell) = self.first_failure.get(rule as usize) {
-                cell.set(self.stamp << 8 | u32::from(k));
+            if let Some(cell) = first_failure.get(rule as usize) {
+                cell.set(stamp | u32::from(k));
             }
         };
         let mut at = 0usize;
         let best_rule = loop {
-            let Some(c) = self.candidate_checks.get(at) else {
+            let Some(c) = candidate_checks.get(at) else {
                 break self.always;
             };
             if c.check

@@ -72,8 +72,9 @@ impl Samples {
         while k < self.end {
             let kf = k as f32;
             k += self.step;
-            let c = round_half_even_small(self.c0 + kf * self.ux) as usize;
-            let r = round_half_even_small(self.r0 + kf * self.uy) as usize;
+            // Inside the map: both are in `0..cols` and `0..rows`.
+            let c = round_half_even_small(self.c0 + kf * self.ux) as u32 as usize;
+            let r = round_half_even_small(self.r0 + kf * self.uy) as u32 as usize;
             if map.pixels.get(r * cols + c).is_none_or(|&g| g < WALL_GREY) {
                 return false;
             }
@@ -82,18 +83,20 @@ impl Samples {
     }
 }
 
-/// [`round_half_even`] of an `x` known to be below 2^22 in magnitude.
+/// [`round_half_even`] of an `x` known to be below 2^22 in magnitude. Adding 1.5 * 2^23
+/// rounds `x` to the nearest integer `n`, ties to even, exactly in IEEE round-to-nearest-even
+/// (the sum is in `[2^23, 2^24]`, where the step is 1, and 1.5 * 2^23 is even); the floats
+/// there are consecutive in their bits too, so the sum's bits are 1.5 * 2^23's plus `n`.
 #[inline(always)]
-fn round_half_even_small(x: f32) -> f32 {
+fn round_half_even_small(x: f32) -> i32 {
     const MAGIC: f32 = 12_582_912.0;
-    (x + MAGIC) - MAGIC
+    (x + MAGIC).to_bits() as i32 - MAGIC.to_bits() as i32
 }
 
-/// Nearest integer, ties to even (OpenCV's `cvRound`), without a libm call: adding and
-/// subtracting 1.5 * 2^23 rounds exactly in IEEE round-to-nearest-even for |x| < 2^22.
+/// Nearest integer, ties to even (OpenCV's `cvRound`), without a libm call.
 fn round_half_even(x: f32) -> i64 {
     if x.abs() < 4_194_304.0 {
-        round_half_even_small(x) as i64
+        i64::from(round_half_even_small(x))
     } else {
         x.round_ties_even() as i64
     }
