@@ -148,6 +148,39 @@ pub struct VoronoiGrid {
     site_of_rank: Vec<u8>,
     /// Per rank: the cost of each of the eight steps of its site, shifted to key position.
     step_keys: Vec<[u64; 8]>,
+    /// Where the last run stopped early (a padded cell), while it is not complete.
+    stopped_at: Option<usize>,
+    /// The orientation bias of the last computation (its bits), while the keys still hold
+    /// it; with `sites` and `last_obstacles` the inputs that the same again continue instead
+    /// of starting over (a robot standing still, teammates' poses between their messages).
+    last_bias: Option<u64>,
+    /// The obstacles of the last computation.
+    last_obstacles: Vec<Obstacle>,
+}
+
+/// Whether two lists hold the same values bit for bit (`bits` of each item).
+fn same_bits<T, const N: usize>(a: &[T], b: &[T], bits: impl Fn(&T) -> [u64; N]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| bits(x) == bits(y))
+}
+
+/// The bits of a site.
+fn site_bits(site: &Site) -> [u64; 4] {
+    let p = site.pose;
+    [
+        u64::from(site.player),
+        p.position.x.to_bits(),
+        p.position.y.to_bits(),
+        p.yaw.to_bits(),
+    ]
+}
+
+/// The bits of an obstacle.
+fn obstacle_bits(o: &Obstacle) -> [u64; 3] {
+    [
+        o.center.x.to_bits(),
+        o.center.y.to_bits(),
+        o.radius.to_bits(),
+    ]
 }
 
 /// How far [`VoronoiGrid::compute`] runs.
@@ -174,6 +207,10 @@ impl VoronoiGrid {
     pub fn resize(&mut self, length: f64, width: f64, border: f64, resolution: f64) {
         let nx = ((length + 2.0 * border) / resolution).ceil().max(1.0) as usize;
         let ny = ((width + 2.0 * border) / resolution).ceil().max(1.0) as usize;
+        if (resolution.to_bits(), nx, ny) != (self.resolution.to_bits(), self.nx, self.ny) {
+            // Other cells: the last computation is no longer in the keys.
+            self.forget();
+        }
         self.resolution = resolution;
         self.min_x = -(nx as f64) * resolution / 2.0;
         self.min_y = -(ny as f64) * resolution / 2.0;
@@ -235,8 +272,15 @@ impl VoronoiGrid {
         self.site_at_padded(self.padded(c))
     }
 
+    /// Drops the memory of the last computation: the next one starts over.
+    pub fn forget(&mut self) {
+        self.last_bias = None;
+    }
+
     /// Partitions the grid among `sites` around `obstacles`, as far as `until` needs. Sites
-    /// past [`MAX_SITES`] are left out.
+    /// past [`MAX_SITES`] are left out. The same inputs as the last computation continue it
+    /// (a run is the same however often it stops on the way), so they cost nothing once it
+    /// is complete.
     pub fn compute(
         &mut self,
         sites: &[Site],
@@ -244,7 +288,18 @@ impl VoronoiGrid {
         orientation_bias: f64,
         until: Until,
     ) {
-        self.start(sites, obstacles, orientation_bias);
+        let sites = &sites[..sites.len().min(MAX_SITES)];
+        let same = self.last_bias == Some(orientation_bias.to_bits())
+            && same_bits(&self.sites, sites, site_bits)
+            && same_bits(&self.last_obstacles, obstacles, obstacle_bits);
+        if !same {
+            self.start(sites, obstacles, orientation_bias);
+            self.last_bias = Some(orientation_bias.to_bits());
+            self.last_obstacles.clear();
+            self.last_obstacles.extend_from_slice(obstacles);
+        } else if self.complete {
+            return;
+        }
         match until {
             Until::Complete => self.run(Stop::Never),
             Until::OwnerOf(p) => {
@@ -258,15 +313,32 @@ impl VoronoiGrid {
                     };
                     Some(self.padded(free))
                 });
-                self.run(stop_cell.map_or(Stop::Never, Stop::AtCell));
+                let stop = stop_cell.map_or(Stop::Never, Stop::AtCell);
+                if !(same && self.is_final(stop)) {
+                    self.run(stop);
+                    self.stopped_at = match stop {
+                        Stop::AtCell(cell) if !self.complete => Some(cell),
+                        _ => None,
+                    };
+                }
             }
         }
+    }
+
+    /// Whether the stopped run already made `stop`'s cell final: the cell is reached and its
+    /// cost lies in the bucket the run stopped in or a lower one (no step from that bucket
+    /// on reaches them cheaper, see [`VoronoiGrid::buckets`]).
+    fn is_final(&self, stop: Stop) -> bool {
+        let (Stop::AtCell(cell), Some(at)) = (stop, self.stopped_at) else {
+            return false;
+        };
+        let key = self.key[cell];
+        is_reached(key) && key >> BUCKET_SHIFT <= self.key[at] >> BUCKET_SHIFT
     }
 
     /// Blocks the obstacles' cells, ranks the sites, prices their steps and seeds the queue
     /// with the sites' cells.
     fn start(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) {
-        let sites = &sites[..sites.len().min(MAX_SITES)];
         for bucket in &mut self.buckets {
             bucket.clear();
         }
@@ -668,9 +740,122 @@ mod tests {
             }
             let ball = Point2::<Field>::new(ball.0, ball.1);
             let mut partial = g.clone();
+            partial.forget();
             partial.compute(&sites, &obstacles, bias, Until::OwnerOf(ball));
             proptest::prop_assert_eq!(partial.owner_at(ball), g.owner_at(ball));
         }
+    }
+
+    /// Every key of a grid, and whether its run is complete.
+    fn keys_of(g: &VoronoiGrid) -> (Vec<u64>, bool) {
+        (g.key.clone(), g.complete)
+    }
+
+    proptest::proptest! {
+        /// A computation with the inputs of the last one continues it: after each request of a
+        /// sequence (the same sites and obstacles again or changed, balls anywhere, complete or
+        /// stopped, a finish), the answer and the finished partition are those of a grid that
+        /// starts every computation over.
+        #[test]
+        fn the_same_inputs_again_continue_the_last_computation(
+            poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 1..6),
+            holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..3),
+            requests in proptest::collection::vec(
+                (0u8..4, (-5.5f64..5.5, -4.0f64..4.0), 0u8..3), 1..12),
+        ) {
+            let sites: Vec<Site> = poses
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
+                .collect();
+            let obstacles: Vec<Obstacle> =
+                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let mut memo = grid();
+            let mut moved = sites.clone();
+            for (change, (bx, by), what) in requests {
+                // 0, 1: the same inputs; 2: the first robot moves; 3: without obstacles.
+                if change == 2 {
+                    moved[0].pose.position.x = (moved[0].pose.position.x + 0.37).min(5.5);
+                }
+                let holes: &[Obstacle] = if change == 3 { &[] } else { &obstacles };
+                let ball = Point2::<Field>::new(bx, by);
+                let until = if what == 0 { Until::Complete } else { Until::OwnerOf(ball) };
+                memo.compute(&moved, holes, 0.5, until);
+                let mut fresh = grid();
+                fresh.compute(&moved, holes, 0.5, until);
+                proptest::prop_assert_eq!(memo.owner_at(ball), fresh.owner_at(ball));
+                // The ball's cell is final: its cost too, not only its owner.
+                if let Some(c) = fresh.cell_of(ball).filter(|&c| !fresh.blocked[c]) {
+                    let p = fresh.padded(c);
+                    proptest::prop_assert_eq!(memo.key[p], fresh.key[p]);
+                }
+                if what == 2 {
+                    memo.finish();
+                    fresh.finish();
+                }
+                if memo.is_complete() {
+                    fresh.finish();
+                    proptest::prop_assert_eq!(keys_of(&memo), keys_of(&fresh));
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// After a run stopped at one ball, a request for any other cell with the same inputs
+        /// leaves that cell with its final cost (the complete run's), whether the cell was
+        /// taken before the stop or not.
+        #[test]
+        fn a_continued_run_answers_every_cell_with_its_final_cost(
+            poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 2..6),
+            holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..3),
+            first_ball in (-5.5f64..5.5, -4.0f64..4.0),
+        ) {
+            let sites: Vec<Site> = poses
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
+                .collect();
+            let obstacles: Vec<Obstacle> =
+                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let mut complete = grid();
+            complete.compute(&sites, &obstacles, 0.5, Until::Complete);
+            let mut stopped = grid();
+            let first_ball = Point2::<Field>::new(first_ball.0, first_ball.1);
+            stopped.compute(&sites, &obstacles, 0.5, Until::OwnerOf(first_ball));
+            for c in (0..complete.len()).filter(|&c| !complete.blocked[c]) {
+                let mut continued = stopped.clone();
+                let ball = complete.center(c);
+                continued.compute(&sites, &obstacles, 0.5, Until::OwnerOf(ball));
+                let p = complete.padded(c);
+                proptest::prop_assert_eq!(continued.key[p], complete.key[p], "cell {}", c);
+            }
+        }
+    }
+
+    #[test]
+    fn a_computation_with_the_same_inputs_continues_instead_of_starting_over() {
+        let sites = [site(1, -2.0, 0.0, 0.0), site(2, 2.0, 1.0, 1.0)];
+        let mut g = grid();
+        g.compute(&sites, &[], 0.5, Until::OwnerOf(Point2::new(-1.5, 0.0)));
+        assert!(!g.is_complete());
+        let stopped = keys_of(&g);
+        // A ball in a cell taken before the stop: answered without running on.
+        g.compute(&sites, &[], 0.5, Until::OwnerOf(Point2::new(-1.9, 0.0)));
+        assert_eq!(keys_of(&g), stopped);
+        assert_eq!(g.owner_at(Point2::new(-1.9, 0.0)), Some(1));
+        g.compute(&sites, &[], 0.5, Until::Complete);
+        assert!(g.is_complete());
+        // A changed input starts over.
+        let moved = [site(1, -2.0, 0.0, 0.0), site(2, 2.0, 1.0, 1.5)];
+        g.compute(&moved, &[], 0.5, Until::OwnerOf(Point2::new(-1.5, 0.0)));
+        assert!(!g.is_complete());
+        // So does another cell size.
+        g.compute(&moved, &[], 0.5, Until::Complete);
+        g.resize(9.0, 6.0, 1.0, 0.3);
+        g.compute(&moved, &[], 0.5, Until::OwnerOf(Point2::new(-1.5, 0.0)));
+        assert!(!g.is_complete());
     }
 
     #[test]
