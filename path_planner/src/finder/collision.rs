@@ -565,6 +565,7 @@ fn march_one<const MEMO: bool>(
     evals: &mut u32,
 ) -> Option<Collision> {
     let closing = bound.v + facts.max_speed;
+    let min_step = MinStep::of(cfg);
     let dyn_margin = facts.dynamic_margin;
     let slack = facts.slack;
     // The track's state lives in locals during the loop (stored back once at the end), so
@@ -603,7 +604,7 @@ fn march_one<const MEMO: bool>(
         } else {
             f64::INFINITY
         };
-        next = t + step.max(cfg.min_check_step);
+        next = t + at_least_min_step(step, min_step);
     }
     *evals += steps;
     (tr.next, tr.last, tr.gap) = (next, last, gap);
@@ -612,6 +613,40 @@ fn march_one<const MEMO: bool>(
         tr.hit = hit;
     }
     hit
+}
+
+/// The configuration's smallest check step, and whether it is positive (then no NaN).
+#[derive(Clone, Copy)]
+struct MinStep {
+    step: f64,
+    positive: bool,
+}
+
+impl MinStep {
+    /// The smallest check step of `cfg`.
+    fn of(cfg: &PlannerConfig) -> Self {
+        let step = cfg.min_check_step;
+        Self {
+            step,
+            positive: step > 0.0,
+        }
+    }
+}
+
+/// `step.max(min_step.step)`: with a positive smallest step (no NaN, and no tie of zeros
+/// whose sign `f64::max` leaves open) a compare, without the library's NaN fix-up on the
+/// march's chain of samples.
+#[inline(always)]
+fn at_least_min_step(step: f64, min_step: MinStep) -> f64 {
+    if min_step.positive {
+        if step > min_step.step {
+            step
+        } else {
+            min_step.step
+        }
+    } else {
+        step.max(min_step.step)
+    }
 }
 
 /// Whether a sample at distance `d` with path velocity `vel` collides: `d - m <= 0` with the
@@ -1067,5 +1102,53 @@ mod tests {
         }
         println!("margin skipped {skipped}, worked out {near}");
         assert!(skipped > 20_000 && near > 20_000, "{skipped} {near}");
+    }
+
+    /// The march's step floor is `f64::max` bit for bit, with every kind of smallest step
+    /// (positive, zero, negative, NaN, infinite) and step (NaN, ties, zeros, infinities).
+    #[test]
+    fn step_floor_is_the_library_max() {
+        let mut rng = SplitMix64::new(15);
+        let special = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            0.02,
+            -0.02,
+            5e-324,
+        ];
+        let pick = |rng: &mut SplitMix64| {
+            if rng.next_u64().is_multiple_of(3) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-0.1, 0.3)
+            }
+        };
+        let mut compared = 0;
+        for _ in 0..100_000 {
+            let mut cfg = PlannerConfig::r2024();
+            cfg.min_check_step = pick(&mut rng);
+            let min_step = MinStep::of(&cfg);
+            let step = if rng.next_u64().is_multiple_of(4) {
+                cfg.min_check_step
+            } else {
+                pick(&mut rng)
+            };
+            let (fast, full) = (
+                at_least_min_step(step, min_step),
+                step.max(cfg.min_check_step),
+            );
+            // (The library leaves the sign of a tie of zeros open: both are zero then.)
+            let zeros = fast == 0.0 && full == 0.0;
+            assert!(
+                fast.to_bits() == full.to_bits() || zeros || (fast.is_nan() && full.is_nan()),
+                "step {step} floor {}: {fast} {full}",
+                cfg.min_check_step
+            );
+            compared += usize::from(min_step.positive);
+        }
+        assert!(compared > 20_000, "{compared}");
     }
 }
