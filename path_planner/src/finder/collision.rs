@@ -508,7 +508,7 @@ impl Earliest {
             return false;
         }
         let end = m.limit.min(f.active_until);
-        let lim = self.first.map_or(end, |c| c.t.min(end));
+        let lim = self.first.map_or(end, |c| collision_or_end(c.t, end));
         // Nothing to check before the limit: skip the call (the march would not loop).
         if tr.next > lim {
             return false;
@@ -541,6 +541,15 @@ impl Earliest {
         }
         false
     }
+}
+
+/// `t.min(end)` for the time `t` of a collision, which is a sample time and so never NaN
+/// (`next <= limit` held): a compare gives the library's value (`t` for a NaN `end`; equal
+/// values are the same number, up to the sign of a zero, which no comparison of times sees)
+/// without its NaN fix-up.
+#[inline(always)]
+fn collision_or_end(t: f64, end: f64) -> f64 {
+    if end < t { end } else { t }
 }
 
 /// Most distance checks of one obstacle along one path: far above any real path (80 s at the
@@ -1150,5 +1159,37 @@ mod tests {
             compared += usize::from(min_step.positive);
         }
         assert!(compared > 20_000, "{compared}");
+    }
+
+    /// A march's limit at the earliest collision is `f64::min` of the collision time (never
+    /// NaN) and the track's end (any value, NaN included), up to the sign of a zero.
+    #[test]
+    fn collision_limit_is_the_library_min() {
+        let mut rng = SplitMix64::new(16);
+        let special = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 0.5];
+        let pick = |rng: &mut SplitMix64, nan: bool| loop {
+            let v = if rng.next_u64().is_multiple_of(3) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-1.0, 3.0)
+            };
+            if nan || !v.is_nan() {
+                break v;
+            }
+        };
+        for _ in 0..100_000 {
+            let t = pick(&mut rng, false);
+            let end = if rng.next_u64().is_multiple_of(4) {
+                t
+            } else {
+                pick(&mut rng, true)
+            };
+            let (fast, full) = (collision_or_end(t, end), t.min(end));
+            let zeros = fast == 0.0 && full == 0.0;
+            assert!(
+                fast.to_bits() == full.to_bits() || zeros,
+                "t {t} end {end}: {fast} {full}"
+            );
+        }
     }
 }
