@@ -88,19 +88,6 @@ impl PlannerConfig {
         let k = speed.min(self.margin_vref) / self.margin_vref;
         k * k * self.margin_base
     }
-
-    /// An upper bound of [`margin`](Self::margin) at every speed, NaN included: `m_base`
-    /// (the ratio is at most 1, rounded too), or infinite when `v_ref` or `m_base` is not
-    /// a finite value of the right sign.
-    pub fn margin_bound(&self) -> f64 {
-        let vref_ok = self.margin_vref > 0.0 && self.margin_vref.is_finite();
-        let base_ok = self.margin_base >= 0.0 && self.margin_base.is_finite();
-        if vref_ok && base_ok {
-            self.margin_base
-        } else {
-            f64::INFINITY
-        }
-    }
 }
 
 impl Default for PlannerConfig {

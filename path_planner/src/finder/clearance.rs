@@ -30,9 +30,17 @@ pub(crate) struct ClearanceLimits {
 impl ClearanceLimits {
     /// The limits of `cfg`.
     pub fn of(cfg: &PlannerConfig) -> Self {
+        let vref_ok = cfg.margin_vref > 0.0 && cfg.margin_vref.is_finite();
+        let base_ok = cfg.margin_base >= 0.0 && cfg.margin_base.is_finite();
+        // margin(v) = (min(v, v_ref)/v_ref)² · base ≤ base: the ratio is at most 1.
+        let margin_bound = if vref_ok && base_ok {
+            cfg.margin_base
+        } else {
+            f64::INFINITY
+        };
         let step_ok = cfg.min_check_step > 0.0 && cfg.min_check_step.is_finite();
         Self {
-            margin_bound: cfg.margin_bound(),
+            margin_bound,
             max_window: if step_ok {
                 MAX_WINDOW_STEPS * cfg.min_check_step
             } else {

@@ -355,7 +355,10 @@ impl PathFinder {
                 stats.paths_checked += 1;
                 let path = TrajPath::switched(sub, sub_dest, ts, tail);
                 let vb = sb.v.max(tail.max_speed());
-                let cb = Bound::at(vb, cfg);
+                let cb = Bound {
+                    v: vb,
+                    margin: cfg.margin(vb),
+                };
                 let end = path.total_time();
                 if let Some(rejection) = &lazy {
                     let verdict = settle_alone(
