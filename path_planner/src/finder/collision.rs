@@ -599,7 +599,7 @@ fn march_one<const MEMO: bool>(
             });
             break;
         }
-        gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
+        gap = minus_slack(d, slack) - if dyn_margin { bound.margin } else { 0.0 };
         last = t;
         let step = if closing > 1e-9 {
             gap.max(0.0) / closing
@@ -615,6 +615,18 @@ fn march_one<const MEMO: bool>(
         tr.hit = hit;
     }
     hit
+}
+
+/// `d - slack`: `d` itself when the slack is +0 (every obstacle but a grid), as `d - 0.0`
+/// is `d` bit for bit (a zero's sign included), so no subtraction sits on the samples'
+/// chain.
+#[inline(always)]
+fn minus_slack(d: f64, slack: f64) -> f64 {
+    if slack.to_bits() == 0.0f64.to_bits() {
+        d
+    } else {
+        d - slack
+    }
 }
 
 /// The configuration's smallest check step, and whether it is positive (then no NaN).
@@ -1121,5 +1133,37 @@ mod tests {
                 "t {t} end {end}: {fast} {full}"
             );
         }
+    }
+
+    /// The distance beyond the slack is `d - slack` bit for bit, for every distance and
+    /// slack (signed zeros, infinities and NaN included).
+    #[test]
+    fn distance_beyond_the_slack_is_the_subtraction() {
+        let mut rng = SplitMix64::new(17);
+        let special = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-300,
+            -1e-300,
+            0.25,
+        ];
+        let pick = |rng: &mut SplitMix64| {
+            if rng.next_u64().is_multiple_of(2) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-1.0, 3.0)
+            }
+        };
+        for _ in 0..100_000 {
+            let (d, slack) = (pick(&mut rng), pick(&mut rng));
+            let (fast, full) = (minus_slack(d, slack), d - slack);
+            assert!(
+                fast.to_bits() == full.to_bits() || (fast.is_nan() && full.is_nan()),
+                "d {d} slack {slack}: {fast} {full}"
+            );
+        }
+        assert!(minus_slack(f64::NAN, 0.0).is_nan());
     }
 }
