@@ -136,6 +136,7 @@ impl<F> From<Vec2> for Vector2<F> {
 }
 
 /// Closest point to `p` on the segment `a`–`b`.
+#[inline]
 pub fn closest_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
     let ab = b - a;
     let l2 = ab.len2();

@@ -116,6 +116,38 @@ fn degenerate_limits_do_not_panic() {
     assert_eq!(tr.total_time(), 0.0);
 }
 
+/// The duration alone is the built total time bit for bit where the first piece is empty or
+/// rounds below zero: targets at the stop point of a full brake, at the start, moves from
+/// rest, and signed zeros.
+#[test]
+fn the_duration_alone_matches_at_the_stop_point_and_at_rest() {
+    let mut rng = SplitMix64::new(78);
+    let mut empty_first = 0;
+    for k in 0..20_000 {
+        let s0 = rng.range(-6.0, 6.0);
+        let (vmax, amax) = (rng.range(0.1, 3.0), rng.range(0.1, 5.0));
+        let v0 = match k % 4 {
+            0 => 0.0,
+            1 => -0.0,
+            _ => rng.range(-1.2, 1.2) * vmax,
+        };
+        let st = match k % 3 {
+            0 => s0,
+            1 => s0 + v0 * v0.abs() / (2.0 * amax),
+            _ => s0 + rng.range(-1e-9, 1e-9),
+        };
+        let built = BangBang1D::new(s0, st, v0, vmax, amax);
+        let alone = BangBang1D::duration(s0, st, v0, vmax, amax);
+        assert_eq!(
+            built.total_time().to_bits(),
+            alone.to_bits(),
+            "{s0} -> {st} from {v0} at {vmax}, {amax}"
+        );
+        empty_first += usize::from(built.parts()[0].t_end == 0.0);
+    }
+    assert!(empty_first > 3_000, "{empty_first}");
+}
+
 #[test]
 fn the_duration_alone_is_the_built_trajectorys_total_time_bit_for_bit() {
     let mut rng = SplitMix64::new(77);

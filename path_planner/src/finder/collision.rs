@@ -500,7 +500,7 @@ impl Earliest {
             return false;
         }
         let end = m.limit.min(f.active_until);
-        let lim = self.first.map_or(end, |c| c.t.min(end));
+        let lim = self.first.map_or(end, |c| collision_or_end(c.t, end));
         // Nothing to check before the limit: skip the call (the march would not loop).
         if tr.next > lim {
             return false;
@@ -535,6 +535,15 @@ impl Earliest {
     }
 }
 
+/// `t.min(end)` for the time `t` of a collision, which is a sample time and so never NaN
+/// (`next <= limit` held): a compare gives the library's value (`t` for a NaN `end`; equal
+/// values are the same number, up to the sign of a zero, which no comparison of times sees)
+/// without its NaN fix-up.
+#[inline(always)]
+fn collision_or_end(t: f64, end: f64) -> f64 {
+    if end < t { end } else { t }
+}
+
 /// Most distance checks of one obstacle along one path: far above any real path (80 s at the
 /// smallest check step), low enough that absurd inputs end in milliseconds.
 const MAX_MARCH_STEPS: u32 = 4_000;
@@ -557,6 +566,7 @@ fn march_one<const MEMO: bool>(
     evals: &mut u32,
 ) -> Option<Collision> {
     let closing = bound.v + facts.max_speed;
+    let min_step = MinStep::of(cfg);
     let dyn_margin = facts.dynamic_margin;
     let slack = facts.slack;
     // The track's state lives in locals during the loop (stored back once at the end), so
@@ -589,14 +599,14 @@ fn march_one<const MEMO: bool>(
             });
             break;
         }
-        gap = d - slack - if dyn_margin { bound.margin } else { 0.0 };
+        gap = minus_slack(d, slack) - if dyn_margin { bound.margin } else { 0.0 };
         last = t;
         let step = if closing > 1e-9 {
             gap.max(0.0) / closing
         } else {
             f64::INFINITY
         };
-        next = t + step.max(cfg.min_check_step);
+        next = t + at_least_min_step(step, min_step);
     }
     *evals += steps;
     (tr.next, tr.last, tr.gap) = (next, last, gap);
@@ -605,6 +615,52 @@ fn march_one<const MEMO: bool>(
         tr.hit = hit;
     }
     hit
+}
+
+/// `d - slack`: `d` itself when the slack is +0 (every obstacle but a grid), as `d - 0.0`
+/// is `d` bit for bit (a zero's sign included), so no subtraction sits on the samples'
+/// chain.
+#[inline(always)]
+fn minus_slack(d: f64, slack: f64) -> f64 {
+    if slack.to_bits() == 0.0f64.to_bits() {
+        d
+    } else {
+        d - slack
+    }
+}
+
+/// The configuration's smallest check step, and whether it is positive (then no NaN).
+#[derive(Clone, Copy)]
+struct MinStep {
+    step: f64,
+    positive: bool,
+}
+
+impl MinStep {
+    /// The smallest check step of `cfg`.
+    fn of(cfg: &PlannerConfig) -> Self {
+        let step = cfg.min_check_step;
+        Self {
+            step,
+            positive: step > 0.0,
+        }
+    }
+}
+
+/// `step.max(min_step.step)`: with a positive smallest step (no NaN, and no tie of zeros
+/// whose sign `f64::max` leaves open) a compare, without the library's NaN fix-up on the
+/// march's chain of samples.
+#[inline(always)]
+fn at_least_min_step(step: f64, min_step: MinStep) -> f64 {
+    if min_step.positive {
+        if step > min_step.step {
+            step
+        } else {
+            min_step.step
+        }
+    } else {
+        step.max(min_step.step)
+    }
 }
 
 #[cfg(test)]
@@ -997,5 +1053,117 @@ mod tests {
         );
         // The stop itself, not only the track order, is exercised (23 with this seed).
         assert!(later > 10, "{later} at a later collision");
+    }
+
+    /// The march's step floor is `f64::max` bit for bit, with every kind of smallest step
+    /// (positive, zero, negative, NaN, infinite) and step (NaN, ties, zeros, infinities).
+    #[test]
+    fn step_floor_is_the_library_max() {
+        let mut rng = SplitMix64::new(15);
+        let special = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            0.02,
+            -0.02,
+            5e-324,
+        ];
+        let pick = |rng: &mut SplitMix64| {
+            if rng.next_u64().is_multiple_of(3) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-0.1, 0.3)
+            }
+        };
+        let mut compared = 0;
+        for _ in 0..100_000 {
+            let mut cfg = PlannerConfig::r2024();
+            cfg.min_check_step = pick(&mut rng);
+            let min_step = MinStep::of(&cfg);
+            let step = if rng.next_u64().is_multiple_of(4) {
+                cfg.min_check_step
+            } else {
+                pick(&mut rng)
+            };
+            let (fast, full) = (
+                at_least_min_step(step, min_step),
+                step.max(cfg.min_check_step),
+            );
+            // (The library leaves the sign of a tie of zeros open: both are zero then.)
+            let zeros = fast == 0.0 && full == 0.0;
+            assert!(
+                fast.to_bits() == full.to_bits() || zeros || (fast.is_nan() && full.is_nan()),
+                "step {step} floor {}: {fast} {full}",
+                cfg.min_check_step
+            );
+            compared += usize::from(min_step.positive);
+        }
+        assert!(compared > 20_000, "{compared}");
+    }
+
+    /// A march's limit at the earliest collision is `f64::min` of the collision time (never
+    /// NaN) and the track's end (any value, NaN included), up to the sign of a zero.
+    #[test]
+    fn collision_limit_is_the_library_min() {
+        let mut rng = SplitMix64::new(16);
+        let special = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 0.5];
+        let pick = |rng: &mut SplitMix64, nan: bool| loop {
+            let v = if rng.next_u64().is_multiple_of(3) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-1.0, 3.0)
+            };
+            if nan || !v.is_nan() {
+                break v;
+            }
+        };
+        for _ in 0..100_000 {
+            let t = pick(&mut rng, false);
+            let end = if rng.next_u64().is_multiple_of(4) {
+                t
+            } else {
+                pick(&mut rng, true)
+            };
+            let (fast, full) = (collision_or_end(t, end), t.min(end));
+            let zeros = fast == 0.0 && full == 0.0;
+            assert!(
+                fast.to_bits() == full.to_bits() || zeros,
+                "t {t} end {end}: {fast} {full}"
+            );
+        }
+    }
+
+    /// The distance beyond the slack is `d - slack` bit for bit, for every distance and
+    /// slack (signed zeros, infinities and NaN included).
+    #[test]
+    fn distance_beyond_the_slack_is_the_subtraction() {
+        let mut rng = SplitMix64::new(17);
+        let special = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-300,
+            -1e-300,
+            0.25,
+        ];
+        let pick = |rng: &mut SplitMix64| {
+            if rng.next_u64().is_multiple_of(2) {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            } else {
+                rng.range(-1.0, 3.0)
+            }
+        };
+        for _ in 0..100_000 {
+            let (d, slack) = (pick(&mut rng), pick(&mut rng));
+            let (fast, full) = (minus_slack(d, slack), d - slack);
+            assert!(
+                fast.to_bits() == full.to_bits() || (fast.is_nan() && full.is_nan()),
+                "d {d} slack {slack}: {fast} {full}"
+            );
+        }
+        assert!(minus_slack(f64::NAN, 0.0).is_nan());
     }
 }

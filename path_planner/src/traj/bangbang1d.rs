@@ -39,14 +39,26 @@ trait Pieces {
     fn push(&mut self, acc: f64, dur: f64);
 }
 
-/// The total time of the pieces, summed as [`Builder`] sums its end times.
+/// The total time of the pieces, summed as [`Builder`] sums its end times (from 0).
 #[derive(Default)]
-struct Duration(f64);
+struct Duration {
+    sum: f64,
+    /// Whether a piece was pushed (the pieces come in a fixed order, so once inlined this
+    /// is known where each is pushed).
+    started: bool,
+}
 
 impl Pieces for Duration {
     #[inline(always)]
     fn push(&mut self, _acc: f64, dur: f64) {
-        self.0 += dur.max(0.0);
+        self.sum = if self.started {
+            self.sum + dur.max(0.0)
+        } else {
+            // `0.0 + dur.max(0.0)` without the addition on the search's chain: `dur` when
+            // positive (exact), else +0 (the sum of 0.0 and a zero, or 0.0 for NaN).
+            if dur > 0.0 { dur } else { 0.0 }
+        };
+        self.started = true;
     }
 }
 
@@ -162,7 +174,7 @@ impl BangBang1D {
         } else {
             Self::forward(-s0, -target, -v0, vmax, amax, &mut d);
         }
-        d.0
+        d.sum
     }
 
     /// Case "target at or ahead of the full-brake stop point" (d = +1).

@@ -103,7 +103,7 @@ impl TrajPath {
 impl Trajectory for TrajPath {
     type Value = Vec2;
     /// The position of [`pos_vel`](TrajPath::pos_vel), bit for bit, without the velocity.
-    #[inline]
+    #[inline(always)]
     fn position(&self, t: f64) -> Vec2 {
         match &self.second {
             Some(s) if t > self.t_switch => s.position(t - self.t_switch),
