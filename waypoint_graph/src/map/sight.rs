@@ -244,22 +244,18 @@ mod tests {
     use super::round_half_even;
     use crate::map::ObstacleMap;
 
-    /// A small deterministic generator for the random scenes.
-    struct Lcg(u64);
+    /// A deterministic generator of `f32`s in [0, 1) for the random scenes.
+    struct Units(geometry::rng::SplitMix64);
 
-    impl Lcg {
+    impl Units {
         fn unit(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+            (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
         }
     }
 
     #[test]
     fn the_inside_shortcut_decides_as_the_sample_by_sample_rule() {
-        let mut rng = Lcg(11);
+        let mut rng = Units(geometry::rng::SplitMix64::new(11));
         // A 12 m x 8 m field of 120 x 80 pixels, about a fifth of them walls.
         let pixels: Vec<u8> = (0..120 * 80)
             .map(|_| if rng.unit() < 0.2 { 0 } else { 200 })
