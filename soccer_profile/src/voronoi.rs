@@ -746,6 +746,16 @@ mod tests {
         }
     }
 
+    /// Sites for players 1, 2, ... at `poses` (x, y, yaw) and obstacles at `holes` (x, y,
+    /// radius).
+    fn scene(poses: &[(f64, f64, f64)], holes: &[(f64, f64, f64)]) -> (Vec<Site>, Vec<Obstacle>) {
+        let sites = (poses.iter().enumerate())
+            .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
+            .collect();
+        let obstacles = holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+        (sites, obstacles)
+    }
+
     /// Every key of a grid, and whether its run is complete.
     fn keys_of(g: &VoronoiGrid) -> (Vec<u64>, bool) {
         (g.key.clone(), g.complete)
@@ -763,13 +773,7 @@ mod tests {
             requests in proptest::collection::vec(
                 (0u8..4, (-5.5f64..5.5, -4.0f64..4.0), 0u8..3), 1..12),
         ) {
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
-                .collect();
-            let obstacles: Vec<Obstacle> =
-                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let (sites, obstacles) = scene(&poses, &holes);
             let mut memo = grid();
             let mut moved = sites.clone();
             for (change, (bx, by), what) in requests {
@@ -812,13 +816,7 @@ mod tests {
             holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..3),
             first_ball in (-5.5f64..5.5, -4.0f64..4.0),
         ) {
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
-                .collect();
-            let obstacles: Vec<Obstacle> =
-                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let (sites, obstacles) = scene(&poses, &holes);
             let mut complete = grid();
             complete.compute(&sites, &obstacles, 0.5, Until::Complete);
             let mut stopped = grid();
