@@ -80,8 +80,6 @@ pub struct Memory {
     pub voronoi: VoronoiGrid,
     /// Sites of the last partition.
     pub sites: Vec<Site>,
-    /// Whether `voronoi` holds this tick's partition (possibly stopped at the ball's cell).
-    pub voronoi_fresh: bool,
     /// The supporter's candidate cells (its own cells inside the field), row by row: read
     /// once from the partition, then scored (buffer reused).
     pub support_cells: Vec<Point2<Field>>,
@@ -180,13 +178,10 @@ impl SoccerContext {
         })
     }
 
-    /// Computes the full partition of this tick once (leaves that need owned cells call it).
+    /// Computes the full partition of this tick (leaves that need owned cells call it). The
+    /// grid continues a computation with the same inputs, so the ball query's partition of
+    /// this tick is finished, not done again, and a second call costs nothing.
     pub fn ensure_voronoi(&mut self) {
-        if self.memory.voronoi_fresh {
-            // The ball query of this tick stopped early: finish its partition.
-            self.memory.voronoi.finish();
-            return;
-        }
         self.partition(Until::Complete);
     }
 
@@ -212,10 +207,9 @@ impl SoccerContext {
         if shared {
             // Obstacles are each robot's own perception: the shared choice leaves them out,
             // and the support leaves compute their own partition with them.
+            // (Without perceived obstacles this is the partition the support leaves use too:
+            // they finish it; with obstacles they compute their own.)
             self.partition_among(Until::OwnerOf(ball), false);
-            // Without perceived obstacles this is the partition the support leaves use too
-            // (they finish it); with obstacles they compute their own.
-            self.memory.voronoi_fresh = self.world.obstacles.is_empty();
             // Until another field player is heard, not striker (several strikers would carry
             // over from Set); unless no other field player plays: then the cell is ours.
             let keeper = self.params.behavior_node.goalkeeper.player_number;
@@ -372,7 +366,6 @@ impl SoccerContext {
         };
         grid.compute(&sites, obstacles, v.orientation_bias, until);
         self.memory.sites = sites;
-        self.memory.voronoi_fresh = true;
     }
 }
 

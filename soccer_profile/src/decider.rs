@@ -263,7 +263,6 @@ impl SoccerDecider {
         let params = self.ctx.params.clone();
         self.ctx.world.update(frame, &params);
         self.ctx.out = TickChoices::default();
-        self.ctx.memory.voronoi_fresh = false;
         self.tree_loop
             .before_tick(&mut self.ctx, self.tree.blackboard_mut());
         let now = self.ctx.world.now;
