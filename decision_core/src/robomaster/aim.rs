@@ -2,7 +2,7 @@
 
 use super::config::{OcclusionTest, RmConfig};
 use super::decisions::UNIT_SLOTS;
-use super::world::{World, key_of};
+use super::world::{Point2, World, key_of};
 use geometry::{rem_euclid_tau_f32, wrap_pi_f32};
 use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
@@ -60,12 +60,7 @@ pub fn find_target_with_memo(
         let visible = match known {
             Some((from, to, visible)) if (from, to) == keys => visible,
             _ => {
-                let visible = match config.occlusion_test {
-                    OcclusionTest::Sampled => {
-                        map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance)
-                    }
-                    OcclusionTest::Exact => map.visible_exact((me.x, me.y), (p.x, p.y)),
-                };
+                let visible = in_sight(config, map, me, p);
                 if let Some(answer) = memo.answers.get_mut(slot) {
                     *answer = Some((keys.0, keys.1, visible));
                 }
@@ -73,17 +68,31 @@ pub fn find_target_with_memo(
             }
         };
         if visible {
-            let yaw = rem_euclid_tau_f32((p.y - me.y).atan2(p.x - me.x));
-            // rem_euclid can round up to exactly TAU for tiny negative angles.
-            let yaw = if yaw >= TAU { 0.0 } else { yaw };
             best = Some(AimTarget {
                 slot,
-                yaw,
+                yaw: bearing(me, p),
                 distance,
             });
         }
     }
     best
+}
+
+/// Whether `to` is visible from `from` by the configured occlusion test.
+fn in_sight(config: &RmConfig, map: &ObstacleMap, from: Point2, to: Point2) -> bool {
+    match config.occlusion_test {
+        OcclusionTest::Sampled => {
+            map.visible_sampled((from.x, from.y), (to.x, to.y), config.step_distance)
+        }
+        OcclusionTest::Exact => map.visible_exact((from.x, from.y), (to.x, to.y)),
+    }
+}
+
+/// The field bearing from `me` to `p`, in [0, 2π).
+fn bearing(me: Point2, p: Point2) -> f32 {
+    let yaw = rem_euclid_tau_f32((p.y - me.y).atan2(p.x - me.x));
+    // rem_euclid can round up to exactly TAU for tiny negative angles.
+    if yaw >= TAU { 0.0 } else { yaw }
 }
 
 /// The gimbal yaw relative to the chassis that the Decision message carries (0 without target).
@@ -93,15 +102,15 @@ pub fn relative_yaw(target: Option<&AimTarget>, chassis_yaw: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{AimTarget, find_target};
+    use super::{AimTarget, bearing, find_target, in_sight};
     use crate::robomaster::load::load;
     use crate::robomaster::world::{Point2, World};
     use geometry::rng::SplitMix64;
     use std::path::Path;
 
-    /// The target by definition: enemies at an unknown position or at ours skipped first,
-    /// then those outside the seek circle or not strictly nearer than the best, then the
-    /// occluded ones.
+    /// The target by definition (without the memo): enemies at an unknown position or at
+    /// ours skipped first, then those outside the seek circle or not strictly nearer than the
+    /// best, then the occluded ones.
     fn target_by_definition(
         world: &World,
         config: &crate::robomaster::config::RmConfig,
@@ -118,16 +127,10 @@ mod tests {
             if distance > config.seek_thr || best.is_some_and(|b| distance >= b.distance) {
                 continue;
             }
-            if map.visible_sampled((me.x, me.y), (p.x, p.y), config.step_distance) {
-                let yaw = geometry::rem_euclid_tau_f32((p.y - me.y).atan2(p.x - me.x));
-                let yaw = if yaw >= std::f32::consts::TAU {
-                    0.0
-                } else {
-                    yaw
-                };
+            if in_sight(config, map, me, p) {
                 best = Some(AimTarget {
                     slot,
-                    yaw,
+                    yaw: bearing(me, p),
                     distance,
                 });
             }
