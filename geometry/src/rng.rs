@@ -36,6 +36,12 @@ impl SplitMix64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// A uniform `f32` in [0, 1) (24 random bits: every value exact in `f32`), for scenes
+    /// in single precision.
+    pub fn unit_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
     /// A standard normal number (Box-Muller), for sensor noise.
     pub fn normal(&mut self) -> f64 {
         let u = self.unit().max(1e-300);

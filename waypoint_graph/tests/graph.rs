@@ -127,7 +127,7 @@ fn nearest_by_definition(waypoints: &[Waypoint], x: f32, y: f32, threshold: f32)
 fn nearest_picks_as_the_definition_on_random_fields() {
     use geometry::rng::SplitMix64;
     let mut rng = SplitMix64::new(17);
-    let mut unit = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    let mut unit = || rng.unit_f32();
     let (mut found, mut missed, mut far) = (0, 0, 0);
     for round in 0..2_000 {
         // Waypoints on a 12 m x 8 m field, some on a coarse grid so that ties happen.

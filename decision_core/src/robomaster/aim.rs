@@ -143,7 +143,7 @@ mod tests {
         let repo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
         let tables = load(&repo.join("sample/config.json")).tables.unwrap();
         let mut rng = SplitMix64::new(23);
-        let mut unit = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        let mut unit = || rng.unit_f32();
         let mut world = World::default();
         let mut targets = 0;
         for _ in 0..20_000 {

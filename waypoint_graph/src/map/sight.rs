@@ -244,21 +244,12 @@ mod tests {
     use super::round_half_even;
     use crate::map::ObstacleMap;
 
-    /// A deterministic generator of `f32`s in [0, 1) for the random scenes.
-    struct Units(geometry::rng::SplitMix64);
-
-    impl Units {
-        fn unit(&mut self) -> f32 {
-            (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
-
     #[test]
     fn the_inside_shortcut_decides_as_the_sample_by_sample_rule() {
-        let mut rng = Units(geometry::rng::SplitMix64::new(11));
+        let mut rng = geometry::rng::SplitMix64::new(11);
         // A 12 m x 8 m field of 120 x 80 pixels, about a fifth of them walls.
         let pixels: Vec<u8> = (0..120 * 80)
-            .map(|_| if rng.unit() < 0.2 { 0 } else { 200 })
+            .map(|_| if rng.unit_f32() < 0.2 { 0 } else { 200 })
             .collect();
         let map = ObstacleMap {
             pixels,
@@ -270,9 +261,9 @@ mod tests {
         let (mut inside, mut crossing) = (0, 0);
         for _ in 0..20_000 {
             // Points from 1 m outside the field to 1 m beyond it, steps 0 to 0.6 m.
-            let mut point = || (rng.unit() * 14.0 - 1.0, rng.unit() * 10.0 - 1.0);
+            let mut point = || (rng.unit_f32() * 14.0 - 1.0, rng.unit_f32() * 10.0 - 1.0);
             let (from, to) = (point(), point());
-            let step = rng.unit() * 0.6;
+            let step = rng.unit_f32() * 0.6;
             let samples = map.samples(from, to, step);
             let by_sample = samples.clone().all(|(c, r)| !map.is_wall_px(c, r));
             if samples.all_inside(&map) {
