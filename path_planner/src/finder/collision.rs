@@ -342,18 +342,7 @@ impl TrackSet {
         // The prefix march's visit (no collision anywhere: its limit is the switch time).
         let prefix_end = ts.min(f.active_until);
         if tr.next <= prefix_end
-            && march_one::<false>(
-                obs,
-                f,
-                tr,
-                sub_path,
-                prefix_end,
-                sub,
-                cfg,
-                &mut PosVelMemo::none(),
-                evals,
-            )
-            .is_some()
+            && march_one(obs, f, tr, sub_path, prefix_end, sub, cfg, None, evals).is_some()
         {
             return LazyVerdict::PrefixHit;
         }
@@ -362,17 +351,7 @@ impl TrackSet {
         // The final march's visit (no collision before it either).
         let tail_end = end.min(f.active_until);
         if tail.next <= tail_end
-            && let Some(hit) = march_one::<false>(
-                obs,
-                f,
-                &mut tail,
-                path,
-                tail_end,
-                comb,
-                cfg,
-                &mut PosVelMemo::none(),
-                evals,
-            )
+            && let Some(hit) = march_one(obs, f, &mut tail, path, tail_end, comb, cfg, None, evals)
             && rejection.rejects_all_until(path, hit.t)
         {
             return LazyVerdict::Rejected;
@@ -519,7 +498,7 @@ impl Earliest {
         {
             return false;
         }
-        let Some(hit) = march_one::<true>(obs, f, tr, m.path, lim, m.bound, m.cfg, memo, evals)
+        let Some(hit) = march_one(obs, f, tr, m.path, lim, m.bound, m.cfg, Some(memo), evals)
         else {
             return false;
         };
@@ -550,11 +529,11 @@ const MAX_MARCH_STEPS: u32 = 4_000;
 
 /// Marches one obstacle; returns its collision if found before `limit` (which already
 /// includes the obstacle's `active_until`).
-/// With `MEMO`, the first sample's position and velocity come through `memo` (kept for the
+/// With a `memo`, the first sample's position and velocity come through it (kept for the
 /// march's next track that starts at the same time); the same values bit for bit.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn march_one<const MEMO: bool>(
+fn march_one(
     obs: &dyn Obstacle,
     facts: &ObstacleFacts,
     tr: &mut Track,
@@ -562,11 +541,10 @@ fn march_one<const MEMO: bool>(
     limit: f64,
     bound: Bound,
     cfg: &PlannerConfig,
-    memo: &mut PosVelMemo,
+    mut memo: Option<&mut PosVelMemo>,
     evals: &mut u32,
 ) -> Option<Collision> {
     let closing = bound.v + facts.max_speed;
-    let min_step = MinStep::of(cfg);
     let dyn_margin = facts.dynamic_margin;
     let slack = facts.slack;
     // The track's state lives in locals during the loop (stored back once at the end), so
@@ -578,10 +556,9 @@ fn march_one<const MEMO: bool>(
     // starts where the one before did), the others looked up directly.
     while next <= limit {
         let t = next;
-        let (pos, vel) = if MEMO && steps == 0 {
-            memo.get(path, t)
-        } else {
-            path.pos_vel(t)
+        let (pos, vel) = match memo.as_deref_mut() {
+            Some(memo) if steps == 0 => memo.get(path, t),
+            _ => path.pos_vel(t),
         };
         let d = obs.distance(&Query { t, pos, vel });
         steps += 1;
@@ -606,7 +583,7 @@ fn march_one<const MEMO: bool>(
         } else {
             f64::INFINITY
         };
-        next = t + at_least_min_step(step, min_step);
+        next = t + at_least(step, cfg.min_check_step);
     }
     *evals += steps;
     (tr.next, tr.last, tr.gap) = (next, last, gap);
@@ -629,37 +606,15 @@ fn minus_slack(d: f64, slack: f64) -> f64 {
     }
 }
 
-/// The configuration's smallest check step, and whether it is positive (then no NaN).
-#[derive(Clone, Copy)]
-struct MinStep {
-    step: f64,
-    positive: bool,
-}
-
-impl MinStep {
-    /// The smallest check step of `cfg`.
-    fn of(cfg: &PlannerConfig) -> Self {
-        let step = cfg.min_check_step;
-        Self {
-            step,
-            positive: step > 0.0,
-        }
-    }
-}
-
-/// `step.max(min_step.step)`: with a positive smallest step (no NaN, and no tie of zeros
-/// whose sign `f64::max` leaves open) a compare, without the library's NaN fix-up on the
-/// march's chain of samples.
+/// `step.max(floor)`: with a positive floor (no NaN, and no tie of zeros whose sign
+/// `f64::max` leaves open) a compare, without the library's NaN fix-up on the march's chain
+/// of samples (the floor's test is the same for every sample: it leaves the loop).
 #[inline(always)]
-fn at_least_min_step(step: f64, min_step: MinStep) -> f64 {
-    if min_step.positive {
-        if step > min_step.step {
-            step
-        } else {
-            min_step.step
-        }
+fn at_least(step: f64, floor: f64) -> f64 {
+    if floor > 0.0 {
+        if step > floor { step } else { floor }
     } else {
-        step.max(min_step.step)
+        step.max(floor)
     }
 }
 
@@ -1081,14 +1036,13 @@ mod tests {
         for _ in 0..100_000 {
             let mut cfg = PlannerConfig::r2024();
             cfg.min_check_step = pick(&mut rng);
-            let min_step = MinStep::of(&cfg);
             let step = if rng.next_u64().is_multiple_of(4) {
                 cfg.min_check_step
             } else {
                 pick(&mut rng)
             };
             let (fast, full) = (
-                at_least_min_step(step, min_step),
+                at_least(step, cfg.min_check_step),
                 step.max(cfg.min_check_step),
             );
             // (The library leaves the sign of a tie of zeros open: both are zero then.)
@@ -1098,7 +1052,7 @@ mod tests {
                 "step {step} floor {}: {fast} {full}",
                 cfg.min_check_step
             );
-            compared += usize::from(min_step.positive);
+            compared += usize::from(cfg.min_check_step > 0.0);
         }
         assert!(compared > 20_000, "{compared}");
     }
