@@ -273,7 +273,7 @@ impl VoronoiGrid {
     }
 
     /// Drops the memory of the last computation: the next one starts over.
-    pub fn forget(&mut self) {
+    fn forget(&mut self) {
         self.last_bias = None;
     }
 
