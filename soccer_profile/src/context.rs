@@ -76,8 +76,15 @@ pub struct Memory {
     pub last_body: Option<Body>,
     /// The search's turning direction, chosen when the search starts.
     pub search_direction: Option<TurnDirection>,
-    /// The partition grid (buffers reused).
+    /// The grid of the partitions around perceived obstacles (buffers reused).
     pub voronoi: VoronoiGrid,
+    /// The grid of the partitions without obstacles (the shared striker choice's, and any
+    /// while nothing is perceived). Kept apart from `voronoi`, so that each continues its own
+    /// last computation from tick to tick: between teammates' messages the sites of the
+    /// shared choice do not change, while the obstacles around them do.
+    pub voronoi_without_obstacles: VoronoiGrid,
+    /// Whether the last partition asked for was `voronoi_without_obstacles`'s.
+    pub last_partition_without_obstacles: bool,
     /// Sites of the last partition.
     pub sites: Vec<Site>,
     /// The supporter's candidate cells (its own cells inside the field), row by row: read
@@ -97,6 +104,28 @@ pub struct Memory {
     pub walker: Walker,
     /// What Booster's brain keeps beside a Booster tree.
     pub booster: crate::booster::BrainState,
+}
+
+impl Memory {
+    /// The grid of the last partition asked for (the striker choice's or the support
+    /// leaves').
+    pub fn last_partition(&self) -> &VoronoiGrid {
+        if self.last_partition_without_obstacles {
+            &self.voronoi_without_obstacles
+        } else {
+            &self.voronoi
+        }
+    }
+
+    /// [`Self::last_partition`] beside the support cells' buffer, to fill it from the grid.
+    pub fn last_partition_and_support_cells(&mut self) -> (&VoronoiGrid, &mut Vec<Point2<Field>>) {
+        let grid = if self.last_partition_without_obstacles {
+            &self.voronoi_without_obstacles
+        } else {
+            &self.voronoi
+        };
+        (grid, &mut self.support_cells)
+    }
 }
 
 /// The context the soccer tree ticks with.
@@ -219,7 +248,7 @@ impl SoccerContext {
         } else {
             self.partition(Until::OwnerOf(ball));
         }
-        let owner = self.memory.voronoi.owner_at(ball);
+        let owner = self.memory.last_partition().owner_at(ball);
         let margin = self
             .params
             .behavior_node
@@ -352,18 +381,23 @@ impl SoccerContext {
         self.field_player_sites(&mut sites);
         let field = &self.params.field;
         let v = &self.params.behavior_node.voronoi;
-        let grid = &mut self.memory.voronoi;
+        let obstacles: &[crate::world::Obstacle] = if with_obstacles {
+            &self.world.obstacles
+        } else {
+            &[]
+        };
+        self.memory.last_partition_without_obstacles = obstacles.is_empty();
+        let grid = if obstacles.is_empty() {
+            &mut self.memory.voronoi_without_obstacles
+        } else {
+            &mut self.memory.voronoi
+        };
         grid.resize(
             field.length,
             field.width,
             field.border_strip_width,
             v.grid_resolution,
         );
-        let obstacles: &[crate::world::Obstacle] = if with_obstacles {
-            &self.world.obstacles
-        } else {
-            &[]
-        };
         grid.compute(&sites, obstacles, v.orientation_bias, until);
         self.memory.sites = sites;
     }

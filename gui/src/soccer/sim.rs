@@ -412,7 +412,7 @@ fn heatmap_view(side: Side, brain: &SoccerBrain) -> HeatmapView {
 
 fn voronoi_view(side: Side, brain: &SoccerBrain) -> Option<VoronoiView> {
     let ctx = brain.decider().context();
-    let grid = &ctx.memory.voronoi;
+    let grid = ctx.memory.last_partition();
     if grid.is_empty() || ctx.memory.sites.is_empty() {
         return None;
     }

@@ -184,10 +184,10 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let field = &c.params.field;
     let v = &c.params.behavior_node.voronoi;
     let player = c.world.player_number;
-    let cells = &mut c.memory.support_cells;
+    let (grid, cells) = c.memory.last_partition_and_support_cells();
     cells.clear();
     let (mut sum_x, mut sum_y) = (0.0, 0.0);
-    c.memory.voronoi.for_each_cell_of(player, |p| {
+    grid.for_each_cell_of(player, |p| {
         if field.contains(p.x, p.y) {
             cells.push(p);
             sum_x += p.x;
@@ -372,7 +372,10 @@ mod tests {
                 "teammate_messages": [{"player": 2, "pose": {"x": 0.8, "y": 1.0, "yaw": 0}}]}"#,
         ));
         let p = support_pose(&mut ctx).expect("support position");
-        assert!(ctx.memory.voronoi.owner_at(p.position) == Some(3), "{p:?}");
+        assert!(
+            ctx.memory.last_partition().owner_at(p.position) == Some(3),
+            "{p:?}"
+        );
         // The ball lies in 2's region: 3 takes a cell of its own between its centroid and the
         // ball, nearer to the ball than the robot stands now.
         let d = p.position.distance(Point2::new(1.0, 1.0));
@@ -416,7 +419,7 @@ mod tests {
         let press = press_point(c, ball);
         let mut cells = Vec::new();
         c.memory
-            .voronoi
+            .last_partition()
             .for_each_cell_of(c.world.player_number, |p| cells.push(p));
         cells.retain(|p| field.contains(p.x, p.y));
         let n = cells.len() as f64;
@@ -493,7 +496,10 @@ mod tests {
         params.behavior_node.support.press_distance = 1.2;
         let mut pressing = crate::leaves::test_support::with_params(&frame(json), params);
         let with = support_pose(&mut pressing).expect("support position");
-        assert_eq!(pressing.memory.voronoi.owner_at(with.position), Some(3));
+        assert_eq!(
+            pressing.memory.last_partition().owner_at(with.position),
+            Some(3)
+        );
         assert!(
             (with.position.x - 1.2).abs() < 1e-9 && with.position.y.abs() < 1e-9,
             "{with:?}"
