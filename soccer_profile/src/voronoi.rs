@@ -148,6 +148,13 @@ pub struct VoronoiGrid {
     site_of_rank: Vec<u8>,
     /// Per rank: the cost of each of the eight steps of its site, shifted to key position.
     step_keys: Vec<[u64; 8]>,
+    /// Per rank: the padded cell its site stands on, if on the grid.
+    seed_cells: Vec<Option<usize>>,
+    /// `blocked`, `step_keys` and `seed_cells` of the computation before (buffers swapped
+    /// in turn): when the new inputs give the same, the keys hold their partition too.
+    previous_blocked: Vec<bool>,
+    previous_step_keys: Vec<[u64; 8]>,
+    previous_seed_cells: Vec<Option<usize>>,
     /// Where the last run stopped early (a padded cell), while it is not complete.
     stopped_at: Option<usize>,
     /// The orientation bias of the last computation (its bits), while the keys still hold
@@ -293,7 +300,9 @@ impl VoronoiGrid {
             && same_bits(&self.sites, sites, site_bits)
             && same_bits(&self.last_obstacles, obstacles, obstacle_bits);
         if !same {
-            self.start(sites, obstacles, orientation_bias);
+            if !self.derive(sites, obstacles, orientation_bias) {
+                self.start();
+            }
             self.last_bias = Some(orientation_bias.to_bits());
             self.last_obstacles.clear();
             self.last_obstacles.extend_from_slice(obstacles);
@@ -336,14 +345,16 @@ impl VoronoiGrid {
         is_reached(key) && key >> BUCKET_SHIFT <= self.key[at] >> BUCKET_SHIFT
     }
 
-    /// Blocks the obstacles' cells, ranks the sites, prices their steps and seeds the queue
-    /// with the sites' cells.
-    fn start(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) {
-        for bucket in &mut self.buckets {
-            bucket.clear();
-        }
-        self.current = 0;
-        self.pending = 0;
+    /// Takes new inputs: blocks the obstacles' cells, ranks the sites, prices their steps and
+    /// finds their cells, everything a run reads. Whether all of it is what the keys were
+    /// computed from: then they hold the partition of the new inputs too (a robot that moved
+    /// or turned within its cell and its step costs' rounding, an obstacle that moved without
+    /// covering or uncovering a cell centre), and the computation goes on. The players' numbers
+    /// only order the ranks, so they need not be the same.
+    fn derive(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) -> bool {
+        std::mem::swap(&mut self.blocked, &mut self.previous_blocked);
+        std::mem::swap(&mut self.step_keys, &mut self.previous_step_keys);
+        std::mem::swap(&mut self.seed_cells, &mut self.previous_seed_cells);
         self.block_obstacles(obstacles);
         self.sites.clear();
         self.sites.extend_from_slice(sites);
@@ -359,15 +370,32 @@ impl VoronoiGrid {
                 self.blocked[c] = false;
             }
         }
+        self.seed_cells.clear();
+        for &site in &self.site_of_rank {
+            let cell = self.cell_of(sites[usize::from(site)].pose.position);
+            self.seed_cells.push(cell.map(|c| self.padded(c)));
+        }
+        self.last_bias.is_some()
+            && self.blocked == self.previous_blocked
+            && self.step_keys == self.previous_step_keys
+            && self.seed_cells == self.previous_seed_cells
+    }
+
+    /// Starts a computation over: clears the keys and the queue and seeds it with the sites'
+    /// cells.
+    fn start(&mut self) {
+        for bucket in &mut self.buckets {
+            bucket.clear();
+        }
+        self.current = 0;
+        self.pending = 0;
         self.reset_keys();
-        for rank in 0..self.site_of_rank.len() {
-            let site = usize::from(self.site_of_rank[rank]);
-            let Some(c) = self.cell_of(sites[site].pose.position) else {
+        for rank in 0..self.seed_cells.len() {
+            let Some(c) = self.seed_cells[rank] else {
                 continue;
             };
             // Ranks in order: of two robots in one cell, the lower number seeds it first and
             // owns it, as for any tie.
-            let c = self.padded(c);
             if self.key[c] == UNREACHED {
                 let key = SEED_COST << RANK_BITS | rank as u64;
                 self.key[c] = key;
@@ -379,7 +407,8 @@ impl VoronoiGrid {
 
     /// Marks the cells whose centres lie inside an obstacle, visiting only its bounding box.
     fn block_obstacles(&mut self, obstacles: &[Obstacle]) {
-        self.blocked.fill(false);
+        self.blocked.clear();
+        self.blocked.resize(self.nx * self.ny, false);
         for o in obstacles {
             if !(o.radius > 0.0 && o.center.is_finite()) {
                 continue;
@@ -771,15 +800,32 @@ mod tests {
             poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 1..6),
             holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..3),
             requests in proptest::collection::vec(
-                (0u8..4, (-5.5f64..5.5, -4.0f64..4.0), 0u8..3), 1..12),
+                (0u8..7, (-5.5f64..5.5, -4.0f64..4.0), 0u8..3), 1..12),
         ) {
-            let (sites, obstacles) = scene(&poses, &holes);
+            let (sites, mut obstacles) = scene(&poses, &holes);
             let mut memo = grid();
             let mut moved = sites.clone();
             for (change, (bx, by), what) in requests {
-                // 0, 1: the same inputs; 2: the first robot moves; 3: without obstacles.
-                if change == 2 {
-                    moved[0].pose.position.x = (moved[0].pose.position.x + 0.37).min(5.5);
+                // 0, 1: the same inputs; 2: the first robot moves; 3: without obstacles;
+                // 4: the first robot moves a little and turns a little (within its cell and
+                // its step costs' rounding or not); 5: the obstacles move a little; 6: the
+                // last robot's number changes.
+                match change {
+                    2 => moved[0].pose.position.x = (moved[0].pose.position.x + 0.37).min(5.5),
+                    4 => {
+                        moved[0].pose.position.x = (moved[0].pose.position.x + 0.013).min(5.5);
+                        moved[0].pose.yaw += 1e-9;
+                    }
+                    5 => {
+                        for o in &mut obstacles {
+                            o.center.y += 0.011;
+                        }
+                    }
+                    6 => {
+                        let last = moved.len() - 1;
+                        moved[last].player = (moved[last].player + 4) % 9;
+                    }
+                    _ => {}
                 }
                 let holes: &[Obstacle] = if change == 3 { &[] } else { &obstacles };
                 let ball = Point2::<Field>::new(bx, by);
@@ -854,6 +900,53 @@ mod tests {
         g.resize(9.0, 6.0, 1.0, 0.3);
         g.compute(&moved, &[], 0.5, Until::OwnerOf(Point2::new(-1.5, 0.0)));
         assert!(!g.is_complete());
+    }
+
+    #[test]
+    fn new_inputs_that_give_the_same_cells_and_step_costs_continue_the_computation() {
+        // Robots and the obstacle a little off cell centres (0.2 m cells from -5.6 m, -4 m).
+        let sites = [site(1, -2.5, 0.1, 0.3), site(2, 2.1, 1.3, -2.0)];
+        let hole = [obstacle(0.3, -0.5, 0.45)];
+        let mut g = grid();
+        g.compute(&sites, &hole, 0.5, Until::Complete);
+        let complete = keys_of(&g);
+        // Within their cells, the same headings: the partition is complete at once.
+        let nudged = [site(1, -2.47, 0.12, 0.3), site(2, 2.08, 1.31, -2.0)];
+        let hole_nudged = [obstacle(0.31, -0.49, 0.45)];
+        g.compute(
+            &nudged,
+            &hole_nudged,
+            0.5,
+            Until::OwnerOf(Point2::new(-2.4, 0.0)),
+        );
+        assert_eq!(keys_of(&g), complete);
+        // Other numbers in the same order: the same keys, answered with the new numbers.
+        let renumbered = [site(3, -2.47, 0.12, 0.3), site(5, 2.08, 1.31, -2.0)];
+        g.compute(&renumbered, &hole_nudged, 0.5, Until::Complete);
+        assert_eq!(keys_of(&g), complete);
+        assert_eq!(g.owner_at(Point2::new(-2.4, 0.0)), Some(3));
+        assert_eq!(g.owner_at(Point2::new(2.4, 1.0)), Some(5));
+        // The numbers in the other order swap the ranks: started over.
+        let swapped = [site(5, -2.47, 0.12, 0.3), site(3, 2.08, 1.31, -2.0)];
+        g.compute(
+            &swapped,
+            &hole_nudged,
+            0.5,
+            Until::OwnerOf(Point2::new(-2.4, 0.0)),
+        );
+        assert!(!g.is_complete());
+        assert_eq!(g.owner_at(Point2::new(-2.4, 0.0)), Some(5));
+        // Into another cell, a turn, an obstacle covering another centre: each starts over.
+        let changes: [([Site; 2], [Obstacle; 1]); 3] = [
+            ([site(1, -2.3, 0.12, 0.3), nudged[1]], hole_nudged),
+            ([site(1, -2.47, 0.12, 0.5), nudged[1]], hole_nudged),
+            (nudged, [obstacle(0.31, -0.49, 0.6)]),
+        ];
+        for (sites, hole) in changes {
+            g.compute(&nudged, &hole_nudged, 0.5, Until::Complete);
+            g.compute(&sites, &hole, 0.5, Until::OwnerOf(Point2::new(-2.4, 0.0)));
+            assert!(!g.is_complete(), "{sites:?} {hole:?}");
+        }
     }
 
     #[test]
