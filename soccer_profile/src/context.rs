@@ -69,6 +69,19 @@ pub struct TickChoices {
     pub path_next: Option<Point2<Field>>,
 }
 
+/// The partition and the player whose cells inside the field the support cells are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SupportCellsSource {
+    /// The grid: the one without obstacles or not.
+    pub without_obstacles: bool,
+    /// Its [`VoronoiGrid::revision`].
+    pub revision: u64,
+    /// The player.
+    pub player: u8,
+    /// The field's length and width (their bits).
+    pub field: [u64; 2],
+}
+
 /// What is kept from tick to tick besides the world model.
 #[derive(Debug, Clone, Default)]
 pub struct Memory {
@@ -88,8 +101,13 @@ pub struct Memory {
     /// Sites of the last partition.
     pub sites: Vec<Site>,
     /// The supporter's candidate cells (its own cells inside the field), row by row: read
-    /// once from the partition, then scored (buffer reused).
+    /// from the partition (see [`Memory::read_support_cells`]), then scored.
     pub support_cells: Vec<Point2<Field>>,
+    /// What `support_cells` were read from; while the same, they and their centroid are
+    /// kept instead of read again.
+    pub support_cells_source: Option<SupportCellsSource>,
+    /// The centroid of `support_cells`.
+    pub support_centroid: Point2<Field>,
     /// The field player this robot takes as the team's striker (`ball.closest_to_ball.
     /// striker_margin`; unused while it is 0).
     pub believed_striker: Option<u8>,
@@ -117,14 +135,41 @@ impl Memory {
         }
     }
 
-    /// [`Self::last_partition`] beside the support cells' buffer, to fill it from the grid.
-    pub fn last_partition_and_support_cells(&mut self) -> (&VoronoiGrid, &mut Vec<Point2<Field>>) {
+    /// Fills `support_cells` with the cells of `player`'s region inside `field` in the last
+    /// partition, row by row, and returns their centroid (`None` when there is none). The
+    /// cells are read again only when the partition, the player or the field changed.
+    pub fn read_support_cells(
+        &mut self,
+        player: u8,
+        field: &crate::params::FieldDimensions,
+    ) -> Option<Point2<Field>> {
         let grid = if self.last_partition_without_obstacles {
             &self.voronoi_without_obstacles
         } else {
             &self.voronoi
         };
-        (grid, &mut self.support_cells)
+        let source = SupportCellsSource {
+            without_obstacles: self.last_partition_without_obstacles,
+            revision: grid.revision(),
+            player,
+            field: [field.length.to_bits(), field.width.to_bits()],
+        };
+        if self.support_cells_source != Some(source) {
+            let cells = &mut self.support_cells;
+            cells.clear();
+            let (mut sum_x, mut sum_y) = (0.0, 0.0);
+            grid.for_each_cell_of(player, |p| {
+                if field.contains(p.x, p.y) {
+                    cells.push(p);
+                    sum_x += p.x;
+                    sum_y += p.y;
+                }
+            });
+            let n = cells.len() as f64;
+            self.support_centroid = Point2::new(sum_x / n, sum_y / n);
+            self.support_cells_source = Some(source);
+        }
+        (!self.support_cells.is_empty()).then_some(self.support_centroid)
     }
 }
 

@@ -155,6 +155,12 @@ pub struct VoronoiGrid {
     previous_blocked: Vec<bool>,
     previous_step_keys: Vec<[u64; 8]>,
     previous_seed_cells: Vec<Option<usize>>,
+    /// Per rank: its site's player number; and those of the computation before.
+    rank_players: Vec<u8>,
+    previous_rank_players: Vec<u8>,
+    /// Counts the changes of the partition: of the keys (a computation started over or run
+    /// on) or of the players of the ranks.
+    revision: u64,
     /// Where the last run stopped early (a padded cell), while it is not complete.
     stopped_at: Option<usize>,
     /// The orientation bias of the last computation (its bits), while the keys still hold
@@ -299,14 +305,18 @@ impl VoronoiGrid {
         let same = self.last_bias == Some(orientation_bias.to_bits())
             && same_bits(&self.sites, sites, site_bits)
             && same_bits(&self.last_obstacles, obstacles, obstacle_bits);
+        // The keys hold the partition of these inputs (complete or not).
+        let mut continues = same;
         if !same {
-            if !self.derive(sites, obstacles, orientation_bias) {
+            continues = self.derive(sites, obstacles, orientation_bias);
+            if !continues {
                 self.start();
             }
             self.last_bias = Some(orientation_bias.to_bits());
             self.last_obstacles.clear();
             self.last_obstacles.extend_from_slice(obstacles);
-        } else if self.complete {
+        }
+        if self.complete {
             return;
         }
         match until {
@@ -323,7 +333,7 @@ impl VoronoiGrid {
                     Some(self.padded(free))
                 });
                 let stop = stop_cell.map_or(Stop::Never, Stop::AtCell);
-                if !(same && self.is_final(stop)) {
+                if !(continues && self.is_final(stop)) {
                     self.run(stop);
                     self.stopped_at = match stop {
                         Stop::AtCell(cell) if !self.complete => Some(cell),
@@ -355,6 +365,7 @@ impl VoronoiGrid {
         std::mem::swap(&mut self.blocked, &mut self.previous_blocked);
         std::mem::swap(&mut self.step_keys, &mut self.previous_step_keys);
         std::mem::swap(&mut self.seed_cells, &mut self.previous_seed_cells);
+        std::mem::swap(&mut self.rank_players, &mut self.previous_rank_players);
         self.block_obstacles(obstacles);
         self.sites.clear();
         self.sites.extend_from_slice(sites);
@@ -371,9 +382,15 @@ impl VoronoiGrid {
             }
         }
         self.seed_cells.clear();
+        self.rank_players.clear();
         for &site in &self.site_of_rank {
-            let cell = self.cell_of(sites[usize::from(site)].pose.position);
+            let site = &sites[usize::from(site)];
+            let cell = self.cell_of(site.pose.position);
             self.seed_cells.push(cell.map(|c| self.padded(c)));
+            self.rank_players.push(site.player);
+        }
+        if self.rank_players != self.previous_rank_players {
+            self.revision += 1;
         }
         self.last_bias.is_some()
             && self.blocked == self.previous_blocked
@@ -381,9 +398,17 @@ impl VoronoiGrid {
             && self.seed_cells == self.previous_seed_cells
     }
 
+    /// The partition's revision: the same number means the same player owning each cell
+    /// (what [`owner_at`](Self::owner_at) and [`for_each_cell_of`](Self::for_each_cell_of)
+    /// tell), so a reader may keep what it derived from them until the number changes.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Starts a computation over: clears the keys and the queue and seeds it with the sites'
     /// cells.
     fn start(&mut self) {
+        self.revision += 1;
         for bucket in &mut self.buckets {
             bucket.clear();
         }
@@ -502,6 +527,7 @@ impl VoronoiGrid {
     }
 
     fn run(&mut self, stop: Stop) {
+        self.revision += 1;
         let mask = self.buckets.len() - 1;
         let w = self.nx + 2;
         let mut search = Search {
@@ -947,6 +973,31 @@ mod tests {
             g.compute(&sites, &hole, 0.5, Until::OwnerOf(Point2::new(-2.4, 0.0)));
             assert!(!g.is_complete(), "{sites:?} {hole:?}");
         }
+    }
+
+    #[test]
+    fn the_revision_changes_with_the_owners_of_the_cells() {
+        let sites = [site(1, -2.5, 0.1, 0.3), site(2, 2.1, 1.3, -2.0)];
+        let mut g = grid();
+        g.compute(&sites, &[], 0.5, Until::Complete);
+        let complete = g.revision();
+        // The same partition: the same inputs, or others within the cells.
+        g.compute(&sites, &[], 0.5, Until::Complete);
+        let nudged = [site(1, -2.47, 0.12, 0.3), site(2, 2.08, 1.31, -2.0)];
+        g.compute(&nudged, &[], 0.5, Until::Complete);
+        assert_eq!(g.revision(), complete);
+        // Other players with the same keys.
+        let renumbered = [site(3, -2.47, 0.12, 0.3), site(5, 2.08, 1.31, -2.0)];
+        g.compute(&renumbered, &[], 0.5, Until::Complete);
+        assert_ne!(g.revision(), complete);
+        let renumbered_revision = g.revision();
+        // A run on after a stop.
+        let moved = [site(3, -1.0, 0.12, 0.3), site(5, 2.08, 1.31, -2.0)];
+        g.compute(&moved, &[], 0.5, Until::OwnerOf(Point2::new(-0.9, 0.0)));
+        let stopped = g.revision();
+        assert_ne!(stopped, renumbered_revision);
+        g.finish();
+        assert_ne!(g.revision(), stopped);
     }
 
     #[test]

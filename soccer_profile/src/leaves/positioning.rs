@@ -184,21 +184,7 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
     let field = &c.params.field;
     let v = &c.params.behavior_node.voronoi;
     let player = c.world.player_number;
-    let (grid, cells) = c.memory.last_partition_and_support_cells();
-    cells.clear();
-    let (mut sum_x, mut sum_y) = (0.0, 0.0);
-    grid.for_each_cell_of(player, |p| {
-        if field.contains(p.x, p.y) {
-            cells.push(p);
-            sum_x += p.x;
-            sum_y += p.y;
-        }
-    });
-    let n = cells.len();
-    if n == 0 {
-        return None;
-    }
-    let centroid = Point2::<Field>::new(sum_x / n as f64, sum_y / n as f64);
+    let centroid = c.memory.read_support_cells(player, field)?;
     let Some(ball) = c.world.ball.map(|b| b.position) else {
         return Some(facing_ball(
             c,
@@ -481,6 +467,40 @@ mod tests {
             }
         }
         assert!(cases > 90, "{cases} cases with a position");
+    }
+
+    #[test]
+    fn the_support_cells_follow_the_partition_from_tick_to_tick() {
+        // One context through frames that move this robot and its teammates a little (the
+        // partition stays, the cells are kept) or across cells (they are read again).
+        let params = crate::params::Parameters::default();
+        let mut ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
+        let mut kept = 0;
+        let mut last_source = None;
+        for k in 0..60 {
+            let t = f64::from(k / 2) * 0.37;
+            let nudge = f64::from(k % 2) * 0.004;
+            let json = format!(
+                r#"{{"t": {k}, "player_number": 3, "pose": {{"x": {}, "y": {}, "yaw": 0.4}},
+                    "ball": {{"x": {}, "y": 1.0}},
+                    "obstacles": [{{"x": {}, "y": -1.0, "radius": 0.4}}],
+                    "teammate_messages": [
+                      {{"player": 2, "pose": {{"x": {}, "y": 1.5, "yaw": 0}}}},
+                      {{"player": 4, "pose": {{"x": 2.0, "y": {}, "yaw": 1}}}}]}}"#,
+                -2.0 + t.sin() * 1.5 + nudge,
+                t.cos() + nudge,
+                (t * 0.7).cos() * 3.0,
+                (t * 0.3).sin() * 2.0 + nudge,
+                -1.0 + t.cos(),
+                -2.0 + (t * 1.1).sin(),
+            );
+            ctx.world.update(&frame(&json), &params);
+            let got = support_pose(&mut ctx).map(|p| p.position);
+            assert_eq!(got, support_position_scoring_every_cell(&mut ctx), "{json}");
+            kept += usize::from(ctx.memory.support_cells_source == last_source);
+            last_source = ctx.memory.support_cells_source;
+        }
+        assert!(kept >= 10, "the cells were kept {kept} times");
     }
 
     #[test]
