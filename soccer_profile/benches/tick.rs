@@ -1,5 +1,5 @@
 //! One tick of the default soccer tree with five teammates, as striker, supporter and
-//! searcher (trace on, as the node runs it). `NO_PATH=1` turns path planning off, `GRID=0.2`
+//! searcher (trace on, as the node runs it). `NO_PATH=1` turns path planning off, `GRID=0.3`
 //! sets the partition's cell size.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
         if std::env::var_os("NO_PATH").is_some() {
             params.behavior_node.walking.path_planning.enable = false;
         }
-        // GRID=0.2 measures the partition at another cell size (HULKs' 0.2 m).
+        // GRID=0.3 measures the partition at another cell size (the default is HULKs' 0.2 m).
         if let Some(grid) = std::env::var("GRID").ok().and_then(|g| g.parse().ok()) {
             params.behavior_node.voronoi.grid_resolution = grid;
         }

@@ -1,7 +1,7 @@
 //! A fixed amount of soccer work to count instructions with (`tools/icount/run.sh`):
 //! `soccer_ticks striker|supporter|searcher N` ticks the default tree N times in that role
 //! (five teammates, trace on, as the node runs it); `soccer_ticks heatmap N` updates the
-//! ball-search heatmap N times. `GRID=0.2` sets the partition's cell size. Prints a digest of the last result so nothing is optimised away.
+//! ball-search heatmap N times. `GRID=0.3` sets the partition's cell size. Prints a digest of the last result so nothing is optimised away.
 
 use soccer_profile::bench_support::{Situation, frames, heatmap_frames};
 use soccer_profile::decider::SoccerDecider;
@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         }
     };
     let mut params = Parameters::default();
-    // GRID=0.2 counts the partition at another cell size.
+    // GRID=0.3 counts the partition at another cell size (the default is 0.2 m).
     if let Some(grid) = std::env::var("GRID").ok().and_then(|g| g.parse().ok()) {
         params.behavior_node.voronoi.grid_resolution = grid;
     }

@@ -506,10 +506,12 @@ mod tests {
     #[test]
     fn a_pressing_supporter_takes_the_cell_of_the_press_point() {
         // Supporter 3 at (0.9, 0), the striker 2 at (2.7, 0) beside the ball at (2.4, 0): the
-        // press point 1.2 m towards the own goal, (1.2, 0), is a cell centre of 3's region.
+        // press point 1.2 m towards the own goal, (1.2, 0), is a cell centre of 3's region on
+        // a 0.3 m grid (on the 0.2 m one no centre lies on y = 0).
         let json = r#"{"player_number": 3, "pose": {"x": 0.9, "y": 0, "yaw": 0}, "ball": {"x": 2.4, "y": 0},
             "teammate_messages": [{"player": 2, "pose": {"x": 2.7, "y": 0, "yaw": 0}}]}"#;
         let mut params = crate::params::Parameters::default();
+        params.behavior_node.voronoi.grid_resolution = 0.3;
         let mut plain = crate::leaves::test_support::with_params(&frame(json), params.clone());
         let without = support_pose(&mut plain).expect("support position");
         params.behavior_node.support.press_weight = 10.0;
