@@ -82,6 +82,7 @@ impl TickTrace {
         self.now = now;
     }
 
+    #[inline]
     pub(crate) fn record(&mut self, node: u32, status: Status) {
         self.entries.push(TraceEntry {
             node: NodeId(node),
