@@ -171,10 +171,11 @@ impl Default for NearestMemo {
     }
 }
 
-/// The bits of a position, as a memo key (the world's and the aim's memos).
+/// The bits of a position, as a memo key (the world's and the aim's memos): `x` low, `y` high,
+/// as a position lies in memory, so that keys of a slice of positions need no shuffling.
 #[inline(always)]
 pub(super) fn key_of(position: Point2) -> u64 {
-    u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits())
+    u64::from(position.x.to_bits()) | u64::from(position.y.to_bits()) << 32
 }
 
 /// `graph.nearest(position, threshold)`, from `nearby` when it was built for `threshold`.
