@@ -32,6 +32,8 @@ pub struct NearbyWaypoints {
     /// Its columns and rows, as floats for the range test of a point.
     cols: f64,
     rows: f64,
+    /// Its columns, as the count of cells in a row.
+    stride: usize,
     /// Per cell, row after row: its waypoints are `listed[start..end]`.
     cells: Vec<(u32, u32)>,
     listed: Vec<Listed>,
@@ -110,6 +112,7 @@ impl NearbyWaypoints {
             per_metre: 1.0 / cell,
             cols: cols as f64,
             rows: rows as f64,
+            stride: cols,
             cells,
             listed,
         })
@@ -148,7 +151,7 @@ impl NearbyWaypoints {
         if !(col >= 0.0 && row >= 0.0 && col < self.cols && row < self.rows) {
             return None;
         }
-        let at = nearest_whole(row - 0.5) * self.cols as usize + nearest_whole(col - 0.5);
+        let at = nearest_whole(row - 0.5) * self.stride + nearest_whole(col - 0.5);
         let &(start, end) = self.cells.get(at)?;
         self.listed.get(start as usize..end as usize)
     }
