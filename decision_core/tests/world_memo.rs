@@ -133,12 +133,17 @@ fn assert_memoised_updates_equal_fresh_ones(
     config: &decision_core::robomaster::config::RmConfig,
     graph: &waypoint_graph::WaypointGraph,
 ) {
-    let mut memo = NearestMemo::default();
-    let (mut memoised, mut fresh) = (World::default(), World::default());
-    for (i, input) in inputs.iter().enumerate() {
-        let a = memoised.update_with_memo(input, config, graph, &mut memo);
-        let b = fresh.update(input, config, graph);
-        assert_eq!(a, b, "input {i}");
-        assert_eq!(format!("{memoised:?}"), format!("{fresh:?}"), "input {i}");
+    // Without and with the grid of nearest waypoints.
+    for mut memo in [
+        NearestMemo::default(),
+        NearestMemo::new(graph, config.distance_thr),
+    ] {
+        let (mut memoised, mut fresh) = (World::default(), World::default());
+        for (i, input) in inputs.iter().enumerate() {
+            let a = memoised.update_with_memo(input, config, graph, &mut memo);
+            let b = fresh.update(input, config, graph);
+            assert_eq!(a, b, "input {i}");
+            assert_eq!(format!("{memoised:?}"), format!("{fresh:?}"), "input {i}");
+        }
     }
 }

@@ -154,6 +154,7 @@ impl WaypointGraph {
     }
 
     /// The waypoint with this id, if any.
+    #[inline]
     pub fn get(&self, id: i32) -> Option<&Waypoint> {
         self.index_of(id).and_then(|i| self.waypoints.get(i))
     }

@@ -21,10 +21,12 @@
 
 pub mod graph;
 pub mod map;
+pub mod nearby;
 pub mod search;
 pub mod waypoint;
 
 pub use graph::{GraphError, WaypointGraph};
 pub use map::{MapError, ObstacleMap, resize_linear_u8, target_size};
+pub use nearby::NearbyWaypoints;
 pub use search::PathScratch;
 pub use waypoint::{Waypoint, distance_f32};

@@ -392,7 +392,7 @@ impl<'t, C> Cx<'t, C> {
             slot.state = slot.state.after(status);
             if self.arena.tracing {
                 let node = self.id_at(at);
-                self.arena.trace.record(node, status);
+                self.arena.trace.record_in_line(node, status);
             }
         }
     }

@@ -83,6 +83,14 @@ impl TickTrace {
     }
 
     pub(crate) fn record(&mut self, node: u32, status: Status) {
+        self.record_in_line(node, status);
+    }
+
+    /// [`record`](Self::record), always inlined: for the few callers that record in a tight
+    /// loop of their own (a selection settling its rules), where the call costs more than the
+    /// record.
+    #[inline(always)]
+    pub(crate) fn record_in_line(&mut self, node: u32, status: Status) {
         self.entries.push(TraceEntry {
             node: NodeId(node),
             status,

@@ -2,7 +2,7 @@
 
 use super::config::{OcclusionTest, RmConfig};
 use super::decisions::UNIT_SLOTS;
-use super::world::{Point2, World, key_of};
+use super::world::{Point2, Unit, World, key_of};
 use geometry::{rem_euclid_tau_f32, wrap_pi_f32};
 use std::f32::consts::TAU;
 use waypoint_graph::ObstacleMap;
@@ -43,16 +43,25 @@ pub fn find_target_with_memo(
 ) -> Option<AimTarget> {
     let me = world.position;
     let mut best: Option<AimTarget> = None;
-    for (slot, enemy) in world.enemies.iter().enumerate() {
+    let distances = enemy_distances(me, &world.enemies);
+    // Every test only skips the enemy, so their order does not matter: the one that skips
+    // most enemies (outside the seek circle) comes first, for all of them at once.
+    // A NaN distance is not outside: such an enemy goes on to the other tests.
+    let outside = distances
+        .iter()
+        .enumerate()
+        .fold(0u32, |bits, (slot, distance)| {
+            bits | u32::from(*distance > config.seek_thr) << slot
+        });
+    let mut in_circle = !outside & ((1 << UNIT_SLOTS) - 1);
+    while in_circle != 0 {
+        let slot = in_circle.trailing_zeros() as usize;
+        in_circle &= in_circle - 1;
+        let (Some(enemy), Some(&distance)) = (world.enemies.get(slot), distances.get(slot)) else {
+            continue;
+        };
         let p = enemy.position;
-        // Every test only skips the enemy, so their order does not matter: the one that skips
-        // most enemies (outside the seek circle) comes first.
-        let distance = me.distance(p);
-        if distance > config.seek_thr
-            || best.is_some_and(|b| distance >= b.distance)
-            || p.is_unknown()
-            || p == me
-        {
+        if best.is_some_and(|b| distance >= b.distance) || p.is_unknown() || p == me {
             continue;
         }
         let keys = (key_of(me), key_of(p));
@@ -76,6 +85,23 @@ pub fn find_target_with_memo(
         }
     }
     best
+}
+
+/// The distance from `me` to each enemy, [`Point2::distance`] of every slot, computed lane by
+/// lane (so that it vectorises).
+#[inline(always)]
+fn enemy_distances(me: Point2, enemies: &[Unit; UNIT_SLOTS]) -> [f32; UNIT_SLOTS] {
+    let mut dxs = [0.0f32; UNIT_SLOTS];
+    let mut dys = [0.0f32; UNIT_SLOTS];
+    for ((dx, dy), enemy) in dxs.iter_mut().zip(&mut dys).zip(enemies) {
+        *dx = enemy.position.x - me.x;
+        *dy = enemy.position.y - me.y;
+    }
+    let mut distances = [0.0f32; UNIT_SLOTS];
+    for ((distance, dx), dy) in distances.iter_mut().zip(&dxs).zip(&dys) {
+        *distance = (dx * dx + dy * dy).sqrt();
+    }
+    distances
 }
 
 /// Whether `to` is visible from `from` by the configured occlusion test.

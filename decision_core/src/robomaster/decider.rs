@@ -160,6 +160,7 @@ impl Decider {
                 }
             })
             .collect();
+        let nearest_memo = NearestMemo::new(&tables.graph, tables.config.distance_thr);
         Ok(Self {
             fused,
             why_not_entries,
@@ -177,7 +178,7 @@ impl Decider {
             },
             tree_ticked: false,
             best: None,
-            nearest_memo: NearestMemo::default(),
+            nearest_memo,
             sight_memo: SightMemo::default(),
         })
     }

@@ -13,6 +13,11 @@
 //! did. A failed rule that is the running rule is still settled in the trace and its state, as
 //! the engine does (its body may be ticked after).
 //!
+//! The tick looks for `best` only, heaviest rule first, and skips the rules whose
+//! own-waypoint check cannot hold for our waypoint (a walk of the candidate checks per group
+//! of waypoints); the first failure of a rule it did not reach is found on demand, from what
+//! the tick observed.
+//!
 //! It is used when every rule's guard is a literal guard condition, a `guards` node over such
 //! conditions, or `AlwaysSuccess`, with no pre- or post-condition on the rule or its guard
 //! (the tree [`super::tree::decision_tree`] builds); any other tree gets the engine's
@@ -193,8 +198,14 @@ pub struct DecisionSelection {
     large_ids: Vec<Vec<i32>>,
     /// The checks of the rules that can be chosen (weight `> 0`), one rule after the other,
     /// heaviest first, in declaration order among equal weights: the first rule whose checks
-    /// all hold is `best`. It ends before the first such rule without checks, `always`.
-    candidate_checks: Vec<CandidateCheck>,
+    /// all hold is `best`. It ends before the first such rule without checks, `always`. One
+    /// walk per group of our own waypoints ([`DecisionSelection::walk_of_waypoint`]): each
+    /// leaves out the rules whose own-waypoint check fails for every waypoint of its group
+    /// (they cannot be `best`; a rule the walk does not reach is checked on demand).
+    walks: Vec<Vec<CandidateCheck>>,
+    /// The walk for our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
+    /// `0..128`, the first walk.
+    walk_of_waypoint: [u8; 128],
     /// The heaviest rule that can be chosen and has no guard conditions (it always holds).
     always: Option<usize>,
     /// What the guards of the last tick looked at.
@@ -219,7 +230,8 @@ impl DecisionSelection {
             rules: Vec::with_capacity(b.child_count()),
             checks: Vec::new(),
             large_ids: Vec::new(),
-            candidate_checks: Vec::new(),
+            walks: Vec::new(),
+            walk_of_waypoint: [0; 128],
             always: None,
             observed: Observed {
                 scalars: [f64::NAN; SCALARS],
@@ -260,8 +272,10 @@ impl DecisionSelection {
             .collect();
         // Stable: equal weights stay in declaration order.
         order.sort_by(|&a, &b| rules[b].weight.total_cmp(&rules[a].weight));
+        // The candidate rules, up to the first without checks (`always`).
+        let mut candidates = Vec::new();
         for i in order {
-            let rule = rules[i];
+            let rule = rules.get(i)?;
             let checks = self
                 .checks
                 .get(rule.checks_start as usize..rule.checks_end as usize)?;
@@ -269,16 +283,43 @@ impl DecisionSelection {
                 self.always = Some(i);
                 break;
             }
-            let next = u32::try_from(self.candidate_checks.len() + checks.len()).ok()?;
-            for (k, check) in checks.iter().enumerate() {
-                self.candidate_checks.push(CandidateCheck {
-                    check: *check,
-                    rule: u32::try_from(i).ok()?,
-                    next,
-                    k: u8::try_from(k).ok()?,
-                    last: k + 1 == checks.len(),
-                });
+            candidates.push((i, checks));
+        }
+        // The rules each walk keeps (those whose own-waypoint checks may hold for its group
+        // of waypoints), each set once; the first walk is the one of no waypoint or one
+        // outside `0..128`, where `walk_of_waypoint` starts.
+        let mut kept_of: Vec<Vec<bool>> = Vec::new();
+        for own in [None].into_iter().chain((0..128u32).map(Some)) {
+            let kept: Vec<bool> = candidates
+                .iter()
+                .map(|(_, checks)| own_checks_may_hold(checks, own))
+                .collect();
+            let walk = match kept_of.iter().position(|k| *k == kept) {
+                Some(walk) => walk,
+                None => {
+                    kept_of.push(kept);
+                    kept_of.len() - 1
+                }
+            };
+            if let Some(w) = own {
+                *self.walk_of_waypoint.get_mut(w as usize)? = u8::try_from(walk).ok()?;
             }
+        }
+        for kept in &kept_of {
+            let mut walk = Vec::new();
+            for ((i, checks), _) in candidates.iter().zip(kept).filter(|(_, keep)| **keep) {
+                let next = u32::try_from(walk.len() + checks.len()).ok()?;
+                for (k, check) in checks.iter().enumerate() {
+                    walk.push(CandidateCheck {
+                        check: *check,
+                        rule: u32::try_from(*i).ok()?,
+                        next,
+                        k: u8::try_from(k).ok()?,
+                        last: k + 1 == checks.len(),
+                    });
+                }
+            }
+            self.walks.push(walk);
         }
         Some(())
     }
@@ -358,6 +399,28 @@ fn flat_guards(rule: &TreeSpec) -> Option<Vec<Guard>> {
     }
 }
 
+/// The group of our own waypoint `w` that picks a walk: `w` itself in `0..128`, else `None`.
+#[inline(always)]
+fn own_group(w: Option<i32>) -> Option<u32> {
+    w.map(|w| w as u32).filter(|&w| w < u128::BITS)
+}
+
+/// Whether the own-waypoint checks of `checks` may all hold for some own waypoint of the group
+/// `own` ([`own_group`]); false only when one of them fails for every waypoint of the group.
+fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
+    checks
+        .iter()
+        .filter(|c| c.waypoint && c.at == 0)
+        .all(|c| match own {
+            Some(w) => {
+                let word = c.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
+                word >> (w & 63) & 1 != 0
+            }
+            // Only ids outside `0..128` (in `large_ids`) can hold there.
+            None => c.large != 0,
+        })
+}
+
 /// Whether `spec` has a pre- or post-condition (a `_` port).
 fn has_conditions(spec: &TreeSpec) -> bool {
     spec.ports.keys().any(|key| key.starts_with('_'))
@@ -409,11 +472,17 @@ impl Behavior<RmContext> for DecisionSelection {
         }
         // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
         let observed = &self.observed;
+        let walk = match own_group(observed.waypoints[0]) {
+            Some(w) => self.walk_of_waypoint.get(w as usize).copied().unwrap_or(0),
+            None => 0,
+        };
         // Held in locals: a record written through its `Cell` could otherwise be taken to
         // change them.
         let (stamp, candidate_checks, first_failure) = (
             self.stamp << 8,
-            &self.candidate_checks[..],
+            self.walks
+                .get(usize::from(walk))
+                .map_or(&[][..], Vec::as_slice),
             &self.first_failure[..],
         );
         let record = |rule: u32, k: u8| {
@@ -472,7 +541,7 @@ impl Behavior<RmContext> for DecisionSelection {
 
 #[cfg(test)]
 mod tests {
-    use super::{Check, SCALARS, UNITS};
+    use super::{Check, SCALARS, UNITS, own_checks_may_hold, own_group};
     use crate::robomaster::guards::{AtWaypoint, Guard, Whose};
 
     #[test]
@@ -507,5 +576,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A walk leaves a rule out for our waypoint's group only when the rule's checks fail
+    /// for that waypoint: random rules of own, friend and enemy waypoint checks (ids inside
+    /// and outside `0..128`), every waypoint around and beyond the bits, and none.
+    #[test]
+    fn a_rule_left_out_of_a_walk_fails_for_every_waypoint_of_its_group() {
+        use crate::robomaster::guards::{AtWaypoint, Guard, Whose};
+        let mut rng = geometry::rng::SplitMix64::new(17);
+        let mut left_out = 0;
+        for _ in 0..300 {
+            let mut large_ids = Vec::new();
+            let count = 1 + (rng.unit_f32() * 3.0) as usize;
+            let checks: Vec<Check> = (0..count)
+                .map(|_| {
+                    let ids: Vec<i32> = (0..1 + (rng.unit_f32() * 4.0) as usize)
+                        .map(|_| {
+                            let pick = rng.unit_f32();
+                            if pick < 0.7 {
+                                (rng.unit_f32() * 8.0) as i32
+                            } else if pick < 0.85 {
+                                120 + (rng.unit_f32() * 16.0) as i32
+                            } else {
+                                -1 - (rng.unit_f32() * 3.0) as i32
+                            }
+                        })
+                        .collect();
+                    let whose = if rng.unit_f32() < 0.7 {
+                        Whose::Own
+                    } else {
+                        Whose::Enemy(1)
+                    };
+                    Check::of(
+                        &Guard::AtWaypoint(AtWaypoint::new(whose, ids)),
+                        &mut large_ids,
+                    )
+                })
+                .collect();
+            for w in (-4..140).map(Some).chain([None]) {
+                let mut waypoints = [None; UNITS];
+                waypoints[0] = w;
+                if !own_checks_may_hold(&checks, own_group(w)) {
+                    left_out += 1;
+                    let own_checks = checks.iter().filter(|c| c.at == 0);
+                    assert!(
+                        own_checks.clone().any(|c| !c.holds(
+                            &[0.0; SCALARS],
+                            &waypoints,
+                            &large_ids
+                        )),
+                        "waypoint {w:?}"
+                    );
+                }
+            }
+        }
+        assert!(left_out > 10_000, "{left_out} rules left out");
     }
 }

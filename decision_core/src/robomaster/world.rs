@@ -3,7 +3,7 @@
 
 use super::config::RmConfig;
 use super::decisions::UNIT_SLOTS;
-use waypoint_graph::WaypointGraph;
+use waypoint_graph::{NearbyWaypoints, WaypointGraph};
 
 /// Number of HP entries in `obj_hp`: red 0..7, blue 8..15.
 pub const HP_SLOTS: usize = 16;
@@ -124,6 +124,9 @@ pub struct NearestMemo {
     unit_keys: [u64; POSITION_SLOTS],
     /// Per `car_pos` slot: the unit of that position.
     units: [Unit; POSITION_SLOTS],
+    /// The graph's nearest waypoints for its threshold from a grid ([`NearestMemo::new`]);
+    /// without it, or for another threshold, the graph searches them all.
+    nearby: Option<NearbyWaypoints>,
 }
 
 /// `0` for a finite `v`, NaN for an infinite or NaN one.
@@ -163,17 +166,44 @@ impl Default for NearestMemo {
             own_answer: None,
             unit_keys: [NOT_LOOKED_UP; POSITION_SLOTS],
             units: [Unit::default(); POSITION_SLOTS],
+            nearby: None,
         }
     }
 }
 
-/// The bits of a position, as a memo key (the world's and the aim's memos).
+/// The bits of a position, as a memo key (the world's and the aim's memos): `x` low, `y` high,
+/// as a position lies in memory, so that keys of a slice of positions need no shuffling.
 #[inline(always)]
 pub(super) fn key_of(position: Point2) -> u64 {
-    u64::from(position.x.to_bits()) << 32 | u64::from(position.y.to_bits())
+    u64::from(position.x.to_bits()) | u64::from(position.y.to_bits()) << 32
+}
+
+/// `graph.nearest(position, threshold)`, from `nearby` when it was built for `threshold`.
+#[inline(always)]
+fn nearest(
+    nearby: Option<&NearbyWaypoints>,
+    graph: &WaypointGraph,
+    position: Point2,
+    threshold: f32,
+) -> Option<i32> {
+    match nearby {
+        Some(nearby) if nearby.threshold().to_bits() == threshold.to_bits() => {
+            nearby.nearest(position.x, position.y)
+        }
+        _ => graph.nearest(position.x, position.y, threshold),
+    }
 }
 
 impl NearestMemo {
+    /// An empty memo for `graph` and `threshold` (`INIT_DISTANCE_THR`), which looks nearest
+    /// waypoints up in a grid of the graph's waypoints.
+    pub fn new(graph: &WaypointGraph, threshold: f32) -> Self {
+        Self {
+            nearby: NearbyWaypoints::new(graph, threshold),
+            ..Self::default()
+        }
+    }
+
     /// `graph.nearest(position, threshold)` for our own position, from the memo when it is
     /// the very same position as last time.
     fn own_nearest(
@@ -184,7 +214,7 @@ impl NearestMemo {
     ) -> Option<i32> {
         let key = key_of(position);
         if self.own_key != key {
-            self.own_answer = graph.nearest(position.x, position.y, threshold);
+            self.own_answer = nearest(self.nearby.as_ref(), graph, position, threshold);
             self.own_key = key;
         }
         self.own_answer
@@ -226,7 +256,7 @@ impl NearestMemo {
                 waypoint: if position.is_unknown() {
                     None
                 } else {
-                    graph.nearest(position.x, position.y, threshold)
+                    nearest(self.nearby.as_ref(), graph, position, threshold)
                 },
             };
         }
