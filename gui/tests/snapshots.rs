@@ -96,11 +96,12 @@ fn robomaster_recording_scrubbed_to_the_retreat() {
 #[test]
 fn soccer_match_in_play() {
     let mut app = SoccerApp::sample().expect("the sample match opens");
-    app.run_until(46.0);
+    // In play: the sample match (0.2 m partition cells) restarts after a goal at 40 s.
+    app.run_until(30.0);
     let mut h = Harness::builder()
         .with_size(SIZE)
         .wgpu()
         .build_ui_state(|ui, app: &mut SoccerApp| app.show(ui), app);
     h.run();
-    h.snapshot_options("soccer_sim_46s", &options());
+    h.snapshot_options("soccer_sim_30s", &options());
 }
