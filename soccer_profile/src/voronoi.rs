@@ -400,7 +400,8 @@ impl VoronoiGrid {
 
     /// The partition's revision: the same number means the same player owning each cell
     /// (what [`owner_at`](Self::owner_at) and [`for_each_cell_of`](Self::for_each_cell_of)
-    /// tell), so a reader may keep what it derived from them until the number changes.
+    /// tell), so a reader may keep what it derived from them until the number changes. Not
+    /// [`owner`](Self::owner)'s site index, which follows the order the sites were given in.
     pub fn revision(&self) -> u64 {
         self.revision
     }
