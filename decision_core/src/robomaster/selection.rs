@@ -135,10 +135,7 @@ impl Check {
     ) -> bool {
         if self.waypoint {
             match waypoints.get(self.at as usize).copied().flatten() {
-                Some(w) if (w as u32) < u128::BITS => {
-                    let word = self.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
-                    word >> (w & 63) & 1 != 0
-                }
+                Some(w) if (w as u32) < u128::BITS => self.accepts_small(w as u32),
                 Some(w) => self.holds_beyond_bits(w, large_ids),
                 None => false,
             }
@@ -146,6 +143,13 @@ impl Check {
             let v = scalars.get(self.at as usize).copied().unwrap_or(f64::NAN);
             self.lo <= v && v <= self.hi
         }
+    }
+
+    /// Whether waypoint `w`, in `0..128`, is accepted (its bit).
+    #[inline(always)]
+    fn accepts_small(&self, w: u32) -> bool {
+        let word = self.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
+        word >> (w & 63) & 1 != 0
     }
 
     /// Whether waypoint `w`, outside `0..128`, is accepted.
@@ -174,7 +178,7 @@ struct Observed {
     waypoints: [Option<i32>; UNITS],
 }
 
-/// A check of a rule that can be chosen, in [`DecisionSelection::candidate_checks`].
+/// A check of a rule that can be chosen, in a walk of [`DecisionSelection::walks`].
 #[derive(Debug, Clone, Copy)]
 struct CandidateCheck {
     check: Check,
@@ -412,10 +416,7 @@ fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
         .iter()
         .filter(|c| c.waypoint && c.at == 0)
         .all(|c| match own {
-            Some(w) => {
-                let word = c.small_ids.get((w >> 6) as usize).copied().unwrap_or(0);
-                word >> (w & 63) & 1 != 0
-            }
+            Some(w) => c.accepts_small(w),
             // Only ids outside `0..128` (in `large_ids`) can hold there.
             None => c.large != 0,
         })
