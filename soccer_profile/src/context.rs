@@ -143,22 +143,18 @@ impl Memory {
         player: u8,
         field: &crate::params::FieldDimensions,
     ) -> Option<Point2<Field>> {
-        let grid = if self.last_partition_without_obstacles {
-            &self.voronoi_without_obstacles
-        } else {
-            &self.voronoi
-        };
         let source = SupportCellsSource {
             without_obstacles: self.last_partition_without_obstacles,
-            revision: grid.revision(),
+            revision: self.last_partition().revision(),
             player,
             field: [field.length.to_bits(), field.width.to_bits()],
         };
         if self.support_cells_source != Some(source) {
-            let cells = &mut self.support_cells;
+            // Taken out while the grid is read (no allocation: the buffer goes back).
+            let mut cells = std::mem::take(&mut self.support_cells);
             cells.clear();
             let (mut sum_x, mut sum_y) = (0.0, 0.0);
-            grid.for_each_cell_of(player, |p| {
+            self.last_partition().for_each_cell_of(player, |p| {
                 if field.contains(p.x, p.y) {
                     cells.push(p);
                     sum_x += p.x;
@@ -166,6 +162,7 @@ impl Memory {
                 }
             });
             let n = cells.len() as f64;
+            self.support_cells = cells;
             self.support_centroid = Point2::new(sum_x / n, sum_y / n);
             self.support_cells_source = Some(source);
         }

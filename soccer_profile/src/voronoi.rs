@@ -931,8 +931,8 @@ mod tests {
 
     #[test]
     fn new_inputs_that_give_the_same_cells_and_step_costs_continue_the_computation() {
-        // Robots and the obstacle a little off cell centres (0.2 m cells from -5.6 m, -4 m).
-        let sites = [site(1, -2.5, 0.1, 0.3), site(2, 2.1, 1.3, -2.0)];
+        // Robots and the obstacle away from cell borders (0.2 m cells from -5.5 m, -4 m).
+        let sites = [site(1, -2.48, 0.1, 0.3), site(2, 2.09, 1.3, -2.0)];
         let hole = [obstacle(0.3, -0.5, 0.45)];
         let mut g = grid();
         g.compute(&sites, &hole, 0.5, Until::Complete);
@@ -965,7 +965,7 @@ mod tests {
         assert_eq!(g.owner_at(Point2::new(-2.4, 0.0)), Some(5));
         // Into another cell, a turn, an obstacle covering another centre: each starts over.
         let changes: [([Site; 2], [Obstacle; 1]); 3] = [
-            ([site(1, -2.3, 0.12, 0.3), nudged[1]], hole_nudged),
+            ([site(1, -2.25, 0.12, 0.3), nudged[1]], hole_nudged),
             ([site(1, -2.47, 0.12, 0.5), nudged[1]], hole_nudged),
             (nudged, [obstacle(0.31, -0.49, 0.6)]),
         ];
@@ -978,7 +978,7 @@ mod tests {
 
     #[test]
     fn the_revision_changes_with_the_owners_of_the_cells() {
-        let sites = [site(1, -2.5, 0.1, 0.3), site(2, 2.1, 1.3, -2.0)];
+        let sites = [site(1, -2.48, 0.1, 0.3), site(2, 2.09, 1.3, -2.0)];
         let mut g = grid();
         g.compute(&sites, &[], 0.5, Until::Complete);
         let complete = g.revision();

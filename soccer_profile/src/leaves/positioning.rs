@@ -472,10 +472,12 @@ mod tests {
     #[test]
     fn the_support_cells_follow_the_partition_from_tick_to_tick() {
         // One context through frames that move this robot and its teammates a little (the
-        // partition stays, the cells are kept) or across cells (they are read again).
+        // partition stays, the cells are kept) or across cells (they are read again); every
+        // fifth pair of frames perceives no obstacle (the other grid).
         let params = crate::params::Parameters::default();
         let mut ctx = crate::leaves::test_support::with_params(&frame("{}"), params.clone());
         let mut kept = 0;
+        let mut without_obstacles = 0;
         let mut last_source = None;
         for k in 0..60 {
             let t = f64::from(k / 2) * 0.37;
@@ -483,14 +485,21 @@ mod tests {
             let json = format!(
                 r#"{{"t": {k}, "player_number": 3, "pose": {{"x": {}, "y": {}, "yaw": 0.4}},
                     "ball": {{"x": {}, "y": 1.0}},
-                    "obstacles": [{{"x": {}, "y": -1.0, "radius": 0.4}}],
+                    "obstacles": [{}],
                     "teammate_messages": [
                       {{"player": 2, "pose": {{"x": {}, "y": 1.5, "yaw": 0}}}},
                       {{"player": 4, "pose": {{"x": 2.0, "y": {}, "yaw": 1}}}}]}}"#,
                 -2.0 + t.sin() * 1.5 + nudge,
                 t.cos() + nudge,
                 (t * 0.7).cos() * 3.0,
-                (t * 0.3).sin() * 2.0 + nudge,
+                if k / 2 % 5 == 4 {
+                    String::new()
+                } else {
+                    format!(
+                        r#"{{"x": {}, "y": -1.0, "radius": 0.4}}"#,
+                        (t * 0.3).sin() * 2.0 + nudge
+                    )
+                },
                 -1.0 + t.cos(),
                 -2.0 + (t * 1.1).sin(),
             );
@@ -498,9 +507,14 @@ mod tests {
             let got = support_pose(&mut ctx).map(|p| p.position);
             assert_eq!(got, support_position_scoring_every_cell(&mut ctx), "{json}");
             kept += usize::from(ctx.memory.support_cells_source == last_source);
+            without_obstacles += usize::from(ctx.memory.last_partition_without_obstacles);
             last_source = ctx.memory.support_cells_source;
         }
         assert!(kept >= 10, "the cells were kept {kept} times");
+        assert!(
+            without_obstacles >= 10,
+            "{without_obstacles} ticks without obstacles"
+        );
     }
 
     #[test]
