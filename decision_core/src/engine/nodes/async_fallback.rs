@@ -14,14 +14,14 @@
 //! loader does not count it as an asynchronous child of a `ReactiveSequence`.
 
 use super::sequence::Ordered;
-use crate::engine::{Children, NodeModel, Registry, Status};
+use crate::engine::{Children, NodeModel, Registry};
 
 /// Registers `AsyncFallback` ([`Ordered`] stopping at the first success, yielding).
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "AsyncFallback",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::until(Status::Success).yielding())),
+        |_| Ok(Box::new(Ordered::fallback().yielding())),
     );
 }
 

@@ -14,14 +14,14 @@
 //! asynchronous child: a `ReactiveSequence` with two of them does not load.
 
 use super::sequence::Ordered;
-use crate::engine::{Children, NodeModel, Registry, Status};
+use crate::engine::{Children, NodeModel, Registry};
 
 /// Registers `AsyncSequence` ([`Ordered`] stopping at the first failure, yielding).
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "AsyncSequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()).asynchronous(),
-        |_| Ok(Box::new(Ordered::until(Status::Failure).yielding())),
+        |_| Ok(Box::new(Ordered::sequence().yielding())),
     );
 }
 

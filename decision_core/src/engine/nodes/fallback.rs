@@ -11,13 +11,13 @@
 //! Halting resets the index and halts the running child.
 
 use super::sequence::Ordered;
-use crate::engine::{Children, NodeModel, Registry, Status};
+use crate::engine::{Children, NodeModel, Registry};
 
 /// Registers `Fallback` ([`Ordered`] stopping at the first success).
 pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "Fallback",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::until(Status::Success))),
+        |_| Ok(Box::new(Ordered::fallback())),
     );
 }

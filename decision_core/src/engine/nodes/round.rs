@@ -35,23 +35,8 @@ impl Round {
     /// starts again; the result is `Skipped` when every child skipped, else `done`.
     #[inline]
     pub fn finish<C>(&mut self, cx: &mut Cx<'_, C>, n: usize, done: Status) -> Status {
-        self.finish_resetting(cx, n, done, n)
-    }
-
-    /// [`finish`](Self::finish) of a round whose children from position `reset_end` on are
-    /// idle already (the last one, left idle by
-    /// [`Cx::tick_child_ending_round`](crate::engine::node::Cx::tick_child_ending_round)):
-    /// only those before it are reset.
-    #[inline]
-    pub fn finish_resetting<C>(
-        &mut self,
-        cx: &mut Cx<'_, C>,
-        n: usize,
-        done: Status,
-        reset_end: usize,
-    ) -> Status {
         let all_skipped = self.skipped == n;
-        cx.halt_children_before(reset_end);
+        cx.halt_children_before(n);
         *self = Round::default();
         if all_skipped { Status::Skipped } else { done }
     }

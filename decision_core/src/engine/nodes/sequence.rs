@@ -20,52 +20,59 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "Sequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::until(Status::Failure))),
+        |_| Ok(Box::new(Ordered::sequence())),
     );
 }
 
-/// Children in order until one returns `stop` (`Failure` for `Sequence`, `Success` for
-/// `Fallback`): the running position and the skipped count of this round. `YIELDS` is the
-/// asynchronous variant's rule (see [`Ordered::yielding`]), a type parameter so that the
-/// common kinds do not test it per child.
-#[derive(Debug)]
-pub struct Ordered<const YIELDS: bool = false> {
-    stop: Status,
+/// Children in order until one returns the stop status (`Failure` for `Sequence`, `Success`
+/// for `Fallback`: `STOPS_AT_SUCCESS`): the running position and the skipped count of this
+/// round. `YIELDS` is the asynchronous variant's rule (see [`Ordered::yielding`]). Both are
+/// type parameters so that the common kinds test neither per child.
+#[derive(Debug, Default)]
+pub struct Ordered<const STOPS_AT_SUCCESS: bool, const YIELDS: bool = false> {
     round: Round,
 }
 
-impl Ordered {
-    /// Stops at the first child that returns `stop`; when none does, the result is the
-    /// other completed status.
-    pub fn until(stop: Status) -> Self {
-        Self {
-            stop,
-            round: Round::default(),
-        }
+impl Ordered<false> {
+    /// `Sequence`: stops at the first child that fails; when none does, succeeds.
+    pub fn sequence() -> Self {
+        Self::default()
     }
+}
 
+impl Ordered<true> {
+    /// `Fallback`: stops at the first child that succeeds; when none does, fails.
+    pub fn fallback() -> Self {
+        Self::default()
+    }
+}
+
+impl<const STOPS_AT_SUCCESS: bool> Ordered<STOPS_AT_SUCCESS> {
     /// The asynchronous variant (`AsyncSequence`, `AsyncFallback`): a child that was idle
-    /// and completes without returning `stop` ends the tick with `Running` when more children
-    /// are left, so the next child starts on the next tick.
-    pub fn yielding(self) -> Ordered<true> {
-        Ordered {
-            stop: self.stop,
-            round: self.round,
-        }
+    /// and completes without returning the stop status ends the tick with `Running` when
+    /// more children are left, so the next child starts on the next tick.
+    pub fn yielding(self) -> Ordered<STOPS_AT_SUCCESS, true> {
+        Ordered { round: self.round }
     }
 }
 
-impl<const YIELDS: bool> Ordered<YIELDS> {
-    fn done(&self) -> Status {
-        if self.stop == Status::Failure {
-            Status::Success
-        } else {
-            Status::Failure
-        }
-    }
+impl<const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Ordered<STOPS_AT_SUCCESS, YIELDS> {
+    /// The status that ends a round early.
+    const STOP: Status = if STOPS_AT_SUCCESS {
+        Status::Success
+    } else {
+        Status::Failure
+    };
+
+    /// The result of a round that no child stopped (unless every child skipped).
+    const DONE: Status = if STOPS_AT_SUCCESS {
+        Status::Failure
+    } else {
+        Status::Success
+    };
 }
 
-impl<const YIELDS: bool> Ordered<YIELDS> {
+impl<const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Ordered<STOPS_AT_SUCCESS, YIELDS> {
     /// Ticks the last child, `current` of `n`: its result ends the round unless it runs, and
     /// a completed one leaves it idle at once, so the reset that ends the round stops before
     /// it (a skipped child may still run: the reset visits it).
@@ -90,25 +97,39 @@ impl<const YIELDS: bool> Ordered<YIELDS> {
             }
             Status::Skipped => {
                 self.round.skipped += 1;
-                Ok(self.round.finish(cx, n, self.done()))
+                Ok(self.round.finish(cx, n, Self::DONE))
             }
-            status if status == self.stop => {
-                cx.halt_children_before(current);
-                self.round.current = 0;
-                Ok(status)
+            Status::Success | Status::Failure => {
+                // The children before the last one are reset (a lone child has none).
+                if current != 0 {
+                    cx.halt_children_before(current);
+                }
+                if status == Self::STOP {
+                    self.round.current = 0;
+                    return Ok(status);
+                }
+                let all_skipped = self.round.skipped == n;
+                self.round = Round::default();
+                Ok(if all_skipped { Status::Skipped } else { status })
             }
-            _ => Ok(self.round.finish_resetting(cx, n, self.done(), current)),
         }
     }
 }
 
-impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
+impl<C, const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Behavior<C>
+    for Ordered<STOPS_AT_SUCCESS, YIELDS>
+{
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
         let n = cx.child_count();
         self.round.start(cx);
         // The position lives in a register while the children tick; it is stored back on
         // every way out (an error too: the next tick resumes where this one stopped).
         let mut current = self.round.current;
+        // The last child first: a round that resumes there (and a lone child) needs none of
+        // the loop's values.
+        if current + 1 == n {
+            return self.tick_last(cx, current, n);
+        }
         while current < n {
             if current + 1 == n {
                 return self.tick_last(cx, current, n);
@@ -135,7 +156,7 @@ impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
                     current += 1;
                     self.round.skipped += 1;
                 }
-                status if status == self.stop => {
+                status if status == Self::STOP => {
                     cx.halt_children();
                     self.round.current = 0;
                     return Ok(status);
@@ -149,7 +170,7 @@ impl<C, const YIELDS: bool> Behavior<C> for Ordered<YIELDS> {
                 }
             }
         }
-        Ok(self.round.finish(cx, n, self.done()))
+        Ok(self.round.finish(cx, n, Self::DONE))
     }
 
     fn halt(&mut self, cx: &mut Cx<'_, C>) {
