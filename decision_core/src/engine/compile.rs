@@ -239,7 +239,23 @@ fn build<C: 'static>(
             message: "a node has no behaviour".to_owned(),
         }]);
     };
+    // Ticking relies on it (`Cx::tick_child` finds the first child without the list).
+    if !first_children_follow_their_parents(&slots) {
+        return Err(vec![CompileError {
+            span: None,
+            node_path: String::new(),
+            message: "a node's first child does not follow it in preorder".to_owned(),
+        }]);
+    }
     Ok((arena, slots))
+}
+
+/// Whether every node's first child is the slot right after its own (position 0 below it),
+/// as numbering the nodes in preorder makes it.
+fn first_children_follow_their_parents<C>(slots: &[Slot<C>]) -> bool {
+    slots
+        .iter()
+        .all(|slot| slot.children.first().is_none_or(|&at| at == 0))
 }
 
 /// Where the children `ids` of node `id` are among the slots after its own (a child comes
@@ -680,6 +696,27 @@ fn nearest<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
 mod tests {
     use crate::engine::test_support::*;
     use serde_json::json;
+
+    /// Every compiled node's first child is the slot after it, which the tick relies on, and
+    /// the check sees a layout where it is not.
+    #[test]
+    fn first_children_follow_their_parents_in_preorder() {
+        let mut t = build(node(
+            "Sequence",
+            vec![
+                node("Fallback", vec![act("a"), node("Inverter", vec![act("b")])]),
+                act("c"),
+                node("Sequence", vec![node("Sequence", vec![act("d")]), act("e")]),
+            ],
+        ));
+        assert!(super::first_children_follow_their_parents(&t.slots));
+        let mut lists: Vec<Vec<u32>> = t.slots.iter().map(|s| s.children.to_vec()).collect();
+        assert_eq!(lists[0], vec![0, 4, 5]);
+        assert_eq!(lists[1], vec![0, 1]);
+        lists[1] = vec![1, 0];
+        t.slots[1].children = lists[1].clone().into_boxed_slice();
+        assert!(!super::first_children_follow_their_parents(&t.slots));
+    }
 
     #[test]
     fn errors_name_the_node_path_from_the_root() {

@@ -230,11 +230,22 @@ impl<'t, C> Cx<'t, C> {
             .map_or(NodeState::Idle, |slot| slot.state)
     }
 
+    /// Where child `i` is in `below`. The first child comes right after its parent in
+    /// preorder (position 0, which compiling checks), so a descent to it does not wait for a
+    /// load from the child list.
+    #[inline(always)]
+    fn child_position(&self, i: usize) -> Option<u32> {
+        if i == 0 {
+            return (!self.children.is_empty()).then_some(0);
+        }
+        self.children.get(i).copied()
+    }
+
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
-        match self.children.get(i) {
-            Some(&at) => {
+        match self.child_position(i) {
+            Some(at) => {
                 let child = self.id_at(at);
                 let from = self.below.get_mut(at as usize..).unwrap_or_default();
                 self.arena.tick_node(from, child, self.ctx)
@@ -249,8 +260,8 @@ impl<'t, C> Cx<'t, C> {
     /// ([`halt_children_before`](Self::halt_children_before) its position).
     #[inline(always)]
     pub(crate) fn tick_child_ending_round(&mut self, i: usize) -> Result<Status, Fault> {
-        match self.children.get(i) {
-            Some(&at) => {
+        match self.child_position(i) {
+            Some(at) => {
                 let child = self.id_at(at);
                 let from = self.below.get_mut(at as usize..).unwrap_or_default();
                 self.arena.tick_node_settling(from, child, self.ctx, true)
@@ -338,8 +349,14 @@ impl<'t, C> Cx<'t, C> {
     /// The position in `below` of child `k` of child `i`, if there is one.
     #[inline(always)]
     fn grandchild_at(&self, i: usize, k: usize) -> Option<u32> {
-        let at = *self.children.get(i)?;
-        let below_child = *self.below.get(at as usize)?.children.get(k)?;
+        let at = self.child_position(i)?;
+        let child_children = &self.below.get(at as usize)?.children;
+        // As in `child_position`: a first child follows its parent.
+        let below_child = if k == 0 {
+            (!child_children.is_empty()).then_some(0)?
+        } else {
+            *child_children.get(k)?
+        };
         Some(at.wrapping_add(1).wrapping_add(below_child))
     }
 
