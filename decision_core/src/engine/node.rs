@@ -349,14 +349,8 @@ impl<'t, C> Cx<'t, C> {
     /// The position in `below` of child `k` of child `i`, if there is one.
     #[inline(always)]
     fn grandchild_at(&self, i: usize, k: usize) -> Option<u32> {
-        let at = self.child_position(i)?;
-        let child_children = &self.below.get(at as usize)?.children;
-        // As in `child_position`: a first child follows its parent.
-        let below_child = if k == 0 {
-            (!child_children.is_empty()).then_some(0)?
-        } else {
-            *child_children.get(k)?
-        };
+        let at = *self.children.get(i)?;
+        let below_child = *self.below.get(at as usize)?.children.get(k)?;
         Some(at.wrapping_add(1).wrapping_add(below_child))
     }
 
