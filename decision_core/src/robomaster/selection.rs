@@ -192,6 +192,15 @@ struct CandidateCheck {
     last: bool,
 }
 
+/// One walk of [`DecisionSelection::walks`].
+#[derive(Debug, Clone, Default)]
+struct Walk {
+    checks: Vec<CandidateCheck>,
+    /// The rule after the last of `checks` whose remaining checks are none (all left out):
+    /// it holds whenever the walk reaches it. `None`: [`DecisionSelection::always`].
+    end: Option<u32>,
+}
+
 /// The `weighted_selection` of a decision tree, checking its rules' guards itself.
 pub struct DecisionSelection {
     choice: WeightedSelection,
@@ -205,8 +214,11 @@ pub struct DecisionSelection {
     /// all hold is `best`. It ends before the first such rule without checks, `always`. One
     /// walk per group of our own waypoints ([`DecisionSelection::walk_of_waypoint`]): each
     /// leaves out the rules whose own-waypoint check fails for every waypoint of its group
-    /// (they cannot be `best`; a rule the walk does not reach is checked on demand).
-    walks: Vec<Vec<CandidateCheck>>,
+    /// (they cannot be `best`; a rule the walk does not reach is checked on demand), and the
+    /// own-waypoint checks that hold for every waypoint of its group (a walk other than the
+    /// first, whose group is waypoints in `0..128` only): a check left out holds whenever the
+    /// walk runs, so the first failure of what remains is the rule's.
+    walks: Vec<Walk>,
     /// The walk for our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
     /// `0..128`, the first walk.
     walk_of_waypoint: [u8; 128],
@@ -309,17 +321,32 @@ impl DecisionSelection {
                 *self.walk_of_waypoint.get_mut(w as usize)? = u8::try_from(walk).ok()?;
             }
         }
-        for kept in &kept_of {
-            let mut walk = Vec::new();
+        for (g, kept) in kept_of.iter().enumerate() {
+            // The first walk's group has no waypoint, or one outside `0..128`: no check is
+            // left out there.
+            let group: Vec<u32> = (0..128u32)
+                .filter(|&w| g != 0 && usize::from(self.walk_of_waypoint[w as usize]) == g)
+                .collect();
+            let mut walk = Walk::default();
             for ((i, checks), _) in candidates.iter().zip(kept).filter(|(_, keep)| **keep) {
-                let next = u32::try_from(walk.len() + checks.len()).ok()?;
-                for (k, check) in checks.iter().enumerate() {
-                    walk.push(CandidateCheck {
-                        check: *check,
-                        rule: u32::try_from(*i).ok()?,
+                let rule = u32::try_from(*i).ok()?;
+                let remaining: Vec<(usize, &Check)> = checks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| !holds_for_group(c, &group))
+                    .collect();
+                if remaining.is_empty() {
+                    walk.end = Some(rule);
+                    break;
+                }
+                let next = u32::try_from(walk.checks.len() + remaining.len()).ok()?;
+                for (n, (k, check)) in remaining.iter().enumerate() {
+                    walk.checks.push(CandidateCheck {
+                        check: **check,
+                        rule,
                         next,
-                        k: u8::try_from(k).ok()?,
-                        last: k + 1 == checks.len(),
+                        k: u8::try_from(*k).ok()?,
+                        last: n + 1 == remaining.len(),
                     });
                 }
             }
@@ -422,6 +449,15 @@ fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
         })
 }
 
+/// Whether `check` is an own-waypoint check that holds for every waypoint of `group` (ids in
+/// `0..128`; false for an empty group), so that a walk run only for those can leave it out.
+fn holds_for_group(check: &Check, group: &[u32]) -> bool {
+    check.waypoint
+        && check.at == 0
+        && !group.is_empty()
+        && group.iter().all(|&w| check.accepts_small(w))
+}
+
 /// Whether `spec` has a pre- or post-condition (a `_` port).
 fn has_conditions(spec: &TreeSpec) -> bool {
     spec.ports.keys().any(|key| key.starts_with('_'))
@@ -479,13 +515,11 @@ impl Behavior<RmContext> for DecisionSelection {
         };
         // Held in locals: a record written through its `Cell` could otherwise be taken to
         // change them.
-        let (stamp, candidate_checks, first_failure) = (
-            self.stamp << 8,
-            self.walks
-                .get(usize::from(walk))
-                .map_or(&[][..], Vec::as_slice),
-            &self.first_failure[..],
-        );
+        let (walk_end, candidate_checks) = match self.walks.get(usize::from(walk)) {
+            Some(walk) => (walk.end, walk.checks.as_slice()),
+            None => (None, &[][..]),
+        };
+        let (stamp, first_failure) = (self.stamp << 8, &self.first_failure[..]);
         let record = |rule: u32, k: u8| {
             if let Some(cell) = first_failure.get(rule as usize) {
                 cell.set(stamp | u32::from(k));
@@ -494,7 +528,13 @@ impl Behavior<RmContext> for DecisionSelection {
         let mut at = 0usize;
         let best_rule = loop {
             let Some(c) = candidate_checks.get(at) else {
-                break self.always;
+                break match walk_end {
+                    Some(rule) => {
+                        record(rule, HELD);
+                        Some(rule as usize)
+                    }
+                    None => self.always,
+                };
             };
             if c.check
                 .holds(&observed.scalars, &observed.waypoints, &self.large_ids)
@@ -577,6 +617,120 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The walks (with the own-waypoint checks they leave out) record for every rule they
+    /// reach the first failing check that checking all of its conditions in order finds, and
+    /// find the same `best`: random rules of own-waypoint checks (none to two, over ids that
+    /// put several waypoints in one group, some beyond the bits), HP and time bounds and an
+    /// enemy's waypoint, ticked at random waypoints (none, and beyond the bits too), HP and
+    /// times.
+    #[test]
+    fn the_walks_record_what_checking_every_condition_finds() {
+        use super::{DecisionSelection, GUARDS, HELD};
+        use crate::engine::nodes::weighted_selection::RULE;
+        use crate::engine::{NodeId, Registry, TreeSpec, compile};
+        use crate::robomaster::context::RmContext;
+        use crate::robomaster::guards::{AT_WAYPOINT, ENEMY_AT};
+        use geometry::rng::SplitMix64;
+        use serde_json::json;
+        fn pick_of(rng: &mut SplitMix64, n: usize) -> usize {
+            ((rng.unit_f32() * n as f32) as usize).min(n - 1)
+        }
+        fn ids(rng: &mut SplitMix64) -> Vec<i32> {
+            let mut ids: Vec<i32> = (0..1 + pick_of(rng, 4))
+                .map(|_| [pick_of(rng, 8) as i32, 200][usize::from(pick_of(rng, 6) == 0)])
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        }
+        let rng = &mut SplitMix64::new(29);
+        let mut compared = 0;
+        let mut held = 0;
+        for _ in 0..80 {
+            let mut rules = Vec::new();
+            for _ in 0..2 + pick_of(rng, 8) {
+                let mut guards = Vec::new();
+                for _ in 0..pick_of(rng, 3) {
+                    let ids = ids(rng);
+                    guards.push((AT_WAYPOINT, json!({ "ids": ids })));
+                }
+                if pick_of(rng, 2) == 0 {
+                    guards.push(("hp_above", json!({ "value": pick_of(rng, 5) * 100 })));
+                }
+                if pick_of(rng, 2) == 0 {
+                    guards.push(("time_until", json!({ "value": pick_of(rng, 5) * 50 })));
+                }
+                if pick_of(rng, 3) == 0 {
+                    let ids = ids(rng);
+                    guards.push((ENEMY_AT, json!({ "slot": 1, "ids": ids })));
+                }
+                let leaf = |(kind, ports): (&str, serde_json::Value)| TreeSpec {
+                    ports: ports.as_object().cloned().unwrap_or_default(),
+                    ..TreeSpec::new(kind)
+                };
+                let guard = match guards.len() {
+                    0 => TreeSpec::new("AlwaysSuccess"),
+                    1 => leaf(guards.remove(0)),
+                    _ => TreeSpec::new(GUARDS).with_children(guards.into_iter().map(leaf)),
+                };
+                let weight = [0, 100, 200, 300, 300, 400][pick_of(rng, 6)];
+                rules.push(TreeSpec {
+                    ports: json!({ "weight": weight })
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default(),
+                    ..TreeSpec::new(RULE).with_children([guard, TreeSpec::new("AlwaysFailure")])
+                });
+            }
+            let spec = TreeSpec::new("weighted_selection").with_children(rules);
+            let mut registry = crate::engine::Registry::<RmContext>::new();
+            crate::engine::nodes::register_standard(&mut registry);
+            super::register(&mut registry);
+            crate::robomaster::guards::register(&mut registry);
+            let _: &Registry<RmContext> = &registry;
+            let mut tree = compile(&spec, &registry).unwrap();
+            let mut ctx = RmContext::default();
+            for _ in 0..40 {
+                ctx.world.waypoint = [None, Some(200), Some(300), Some(pick_of(rng, 10) as i32)]
+                    [pick_of(rng, 4).max(pick_of(rng, 4))];
+                ctx.world.hp = (pick_of(rng, 6) * 100) as u16;
+                ctx.world.enemies[1].waypoint =
+                    Some(pick_of(rng, 8) as i32).filter(|_| pick_of(rng, 4) != 0);
+                let now = (pick_of(rng, 6) * 50) as f64;
+                tree.tick(&mut ctx, now);
+                let selection = tree.behavior::<DecisionSelection>(NodeId(0)).unwrap();
+                let mut best: Option<(usize, f64)> = None;
+                for (i, rule) in selection.rules.iter().enumerate() {
+                    let checks =
+                        &selection.checks[rule.checks_start as usize..rule.checks_end as usize];
+                    let plain = DecisionSelection::first_failing(
+                        checks,
+                        &selection.observed,
+                        &selection.large_ids,
+                    );
+                    let recorded = selection.first_failure[i].get();
+                    if recorded >> 8 == selection.stamp {
+                        assert_eq!(recorded as u8, plain, "rule {i}");
+                        compared += 1;
+                    }
+                    if plain == HELD
+                        && rule.weight > 0.0
+                        && best.is_none_or(|(_, w)| rule.weight > w)
+                    {
+                        best = Some((i, rule.weight));
+                    }
+                }
+                let outcome = selection.outcome().unwrap();
+                assert_eq!(outcome.best, best.map(|(i, _)| i));
+                held += usize::from(best.is_some());
+            }
+        }
+        assert!(
+            compared > 2_500 && held > 1_000,
+            "{compared} records, {held} bests"
+        );
     }
 
     /// A walk leaves a rule out for our waypoint's group only when the rule's checks fail
