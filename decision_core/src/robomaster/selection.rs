@@ -14,9 +14,10 @@
 //! the engine does (its body may be ticked after).
 //!
 //! The tick looks for `best` only, heaviest rule first, and skips the rules whose
-//! own-waypoint check cannot hold for our waypoint (a walk of the candidate checks per group
-//! of waypoints); the first failure of a rule it did not reach is found on demand, from what
-//! the tick observed.
+//! own-waypoint check cannot hold for our waypoint or whose time check cannot hold at the
+//! time (a walk of the candidate checks per group of waypoints and interval of time between
+//! the times where a time check turns); the first failure of a rule it did not reach is found
+//! on demand, from what the tick observed.
 //!
 //! It is used when every rule's guard is a literal guard condition, a `guards` node over such
 //! conditions, or `AlwaysSuccess`, with no pre- or post-condition on the rule or its guard
@@ -57,6 +58,13 @@ const HELD: u8 = u8::MAX;
 /// The observed scalars, indexed by [`Check::at`]: mode, HP, time, outpost HP, base HP.
 const SCALARS: usize = 5;
 
+/// The index of the time among the scalars.
+const TIME: u8 = 2;
+
+/// At most this many walks (groups of waypoints times time intervals); beyond, one walk per
+/// group for any time.
+const MAX_WALKS: usize = 1024;
+
 /// The units whose waypoints a check may look at: ours, the friends', the enemies'.
 const UNITS: usize = 13;
 
@@ -84,7 +92,7 @@ impl Check {
                 let at = match bound.kind() {
                     BoundKind::ModeIs => 0,
                     BoundKind::HpAbove | BoundKind::HpAtMost => 1,
-                    BoundKind::TimeAfter | BoundKind::TimeUntil => 2,
+                    BoundKind::TimeAfter | BoundKind::TimeUntil => TIME,
                     BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => 3,
                     BoundKind::BaseAtLeast => 4,
                 };
@@ -219,9 +227,30 @@ pub struct DecisionSelection {
     /// first, whose group is waypoints in `0..128` only): a check left out holds whenever the
     /// walk runs, so the first failure of what remains is the rule's.
     walks: Vec<Walk>,
-    /// The walk for our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
-    /// `0..128`, the first walk.
+    /// The group of our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
+    /// `0..128`, the first group.
     walk_of_waypoint: [u8; 128],
+    /// The times at which a time check of a candidate rule turns: each finite `lo`, and the
+    /// number after each finite `hi`, sorted. Between two of them (and before the first,
+    /// after the last) every time check holds throughout or fails throughout, so each of
+    /// these intervals has its walks ([`DecisionSelection::walk_at`]). Empty: walks for any
+    /// time only.
+    time_breaks: Vec<f64>,
+    /// The walk of group `g` and time slot `s` at `g * time_slots + s`: slot 0
+    /// is the walk for any time (a time that is not finite, or no breaks), slot `1 + i` the
+    /// one of the time interval `i` (after `i` breaks), which leaves out the rules whose time
+    /// checks fail throughout it and the time checks that hold throughout it.
+    walk_at: Vec<u16>,
+    /// The number of time slots of each group in `walk_at`: 1 without breaks, else
+    /// `time_breaks.len() + 2`.
+    time_slots: usize,
+    /// Per time slot, the times `[lo, hi)` it is for: the interval's (from `-f64::MAX` for
+    /// the first, to infinity for the last), and for slot 0 none (NaN) when there are
+    /// intervals, every time but infinities when there are none.
+    slot_times: Vec<(f64, f64)>,
+    /// The time slot of the last tick, tried first (a tick's time is usually in the same
+    /// interval as the last one's).
+    time_hint: usize,
     /// The heaviest rule that can be chosen and has no guard conditions (it always holds).
     always: Option<usize>,
     /// What the guards of the last tick looked at.
@@ -248,6 +277,11 @@ impl DecisionSelection {
             large_ids: Vec::new(),
             walks: Vec::new(),
             walk_of_waypoint: [0; 128],
+            time_breaks: Vec::new(),
+            walk_at: Vec::new(),
+            time_slots: 1,
+            slot_times: Vec::new(),
+            time_hint: 0,
             always: None,
             observed: Observed {
                 scalars: [f64::NAN; SCALARS],
@@ -321,37 +355,82 @@ impl DecisionSelection {
                 *self.walk_of_waypoint.get_mut(w as usize)? = u8::try_from(walk).ok()?;
             }
         }
+        // The times at which a candidate's time check turns, when there are few enough
+        // walks for every group and interval.
+        let mut breaks: Vec<f64> = candidates
+            .iter()
+            .flat_map(|(_, checks)| checks.iter())
+            .filter(|c| !c.waypoint && c.at == TIME)
+            .flat_map(|c| [c.lo, c.hi.next_up()])
+            .filter(|t| t.is_finite())
+            .collect();
+        breaks.sort_by(f64::total_cmp);
+        breaks.dedup_by(|a, b| a == b);
+        if kept_of.len() * (breaks.len() + 2) > MAX_WALKS {
+            breaks.clear();
+        }
+        // A time in each interval (its first; none before the first break), and none for the
+        // walk of any time.
+        let times: Vec<Option<f64>> = [None, Some(f64::NEG_INFINITY)]
+            .into_iter()
+            .chain(breaks.iter().map(|&t| Some(t)))
+            .take(if breaks.is_empty() {
+                1
+            } else {
+                breaks.len() + 2
+            })
+            .collect();
         for (g, kept) in kept_of.iter().enumerate() {
             // The first walk's group has no waypoint, or one outside `0..128`: no check is
             // left out there.
             let group: Vec<u32> = (0..128u32)
                 .filter(|&w| g != 0 && usize::from(self.walk_of_waypoint[w as usize]) == g)
                 .collect();
-            let mut walk = Walk::default();
-            for ((i, checks), _) in candidates.iter().zip(kept).filter(|(_, keep)| **keep) {
-                let rule = u32::try_from(*i).ok()?;
-                let remaining: Vec<(usize, &Check)> = checks
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| !holds_for_group(c, &group))
-                    .collect();
-                if remaining.is_empty() {
-                    walk.end = Some(rule);
-                    break;
+            for time in &times {
+                let mut walk = Walk::default();
+                let kept_rules = candidates.iter().zip(kept).filter(|(_, keep)| **keep);
+                for ((i, checks), _) in kept_rules {
+                    let rule = u32::try_from(*i).ok()?;
+                    if time.is_some_and(|t| checks.iter().any(|c| fails_at_time(c, t))) {
+                        continue;
+                    }
+                    let remaining: Vec<(usize, &Check)> = checks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| {
+                            !holds_for_group(c, &group) && !time.is_some_and(|t| is_time(c, t))
+                        })
+                        .collect();
+                    if remaining.is_empty() {
+                        walk.end = Some(rule);
+                        break;
+                    }
+                    let next = u32::try_from(walk.checks.len() + remaining.len()).ok()?;
+                    for (n, (k, check)) in remaining.iter().enumerate() {
+                        walk.checks.push(CandidateCheck {
+                            check: **check,
+                            rule,
+                            next,
+                            k: u8::try_from(*k).ok()?,
+                            last: n + 1 == remaining.len(),
+                        });
+                    }
                 }
-                let next = u32::try_from(walk.checks.len() + remaining.len()).ok()?;
-                for (n, (k, check)) in remaining.iter().enumerate() {
-                    walk.checks.push(CandidateCheck {
-                        check: **check,
-                        rule,
-                        next,
-                        k: u8::try_from(*k).ok()?,
-                        last: n + 1 == remaining.len(),
-                    });
-                }
+                self.walk_at.push(u16::try_from(self.walks.len()).ok()?);
+                self.walks.push(walk);
             }
-            self.walks.push(walk);
         }
+        self.time_slots = times.len();
+        self.slot_times = if breaks.is_empty() {
+            vec![(f64::NEG_INFINITY, f64::INFINITY)]
+        } else {
+            let starts = [f64::NAN, -f64::MAX]
+                .into_iter()
+                .chain(breaks.iter().copied());
+            let ends = [f64::NAN].into_iter().chain(breaks.iter().copied());
+            starts.zip(ends.chain([f64::INFINITY])).collect()
+        };
+        self.time_breaks = breaks;
         Some(())
     }
 
@@ -458,6 +537,29 @@ fn holds_for_group(check: &Check, group: &[u32]) -> bool {
         && group.iter().all(|&w| check.accepts_small(w))
 }
 
+/// The time slot of time `t` ([`DecisionSelection::walk_at`]) for these `breaks`: 0 when
+/// there are none or `t` is not finite, else 1 + the number of breaks at or before `t`.
+#[cold]
+#[inline(never)]
+fn time_slot(breaks: &[f64], t: f64) -> usize {
+    if breaks.is_empty() || !t.is_finite() {
+        0
+    } else {
+        1 + breaks.partition_point(|&b| b <= t)
+    }
+}
+
+/// Whether `check` is a time check that fails at time `t`.
+fn fails_at_time(check: &Check, t: f64) -> bool {
+    !check.waypoint && check.at == TIME && !(check.lo <= t && t <= check.hi)
+}
+
+/// Whether `check` is a time check (that holds at `t`, as it is asked for a rule none of whose
+/// time checks fails at `t`).
+fn is_time(check: &Check, t: f64) -> bool {
+    !check.waypoint && check.at == TIME && !fails_at_time(check, t)
+}
+
 /// Whether `spec` has a pre- or post-condition (a `_` port).
 fn has_conditions(spec: &TreeSpec) -> bool {
     spec.ports.keys().any(|key| key.starts_with('_'))
@@ -509,10 +611,23 @@ impl Behavior<RmContext> for DecisionSelection {
         }
         // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
         let observed = &self.observed;
-        let walk = match own_group(observed.waypoints[0]) {
+        let group = match own_group(observed.waypoints[0]) {
             Some(w) => self.walk_of_waypoint.get(w as usize).copied().unwrap_or(0),
             None => 0,
         };
+        let time = observed.scalars[usize::from(TIME)];
+        let slot = match self.slot_times.get(self.time_hint) {
+            Some(&(lo, hi)) if lo <= time && time < hi => self.time_hint,
+            _ => {
+                self.time_hint = time_slot(&self.time_breaks, time);
+                self.time_hint
+            }
+        };
+        let walk = self
+            .walk_at
+            .get(usize::from(group) * self.time_slots + slot)
+            .copied()
+            .unwrap_or(u16::MAX);
         // Held in locals: a record written through its `Cell` could otherwise be taken to
         // change them.
         let (walk_end, candidate_checks) = match self.walks.get(usize::from(walk)) {
@@ -619,12 +734,13 @@ mod tests {
         }
     }
 
-    /// The walks (with the own-waypoint checks they leave out) record for every rule they
+    /// The walks (with the own-waypoint and time checks they leave out, and the rules whose
+    /// time checks fail in their time interval) record for every rule they
     /// reach the first failing check that checking all of its conditions in order finds, and
     /// find the same `best`: random rules of own-waypoint checks (none to two, over ids that
     /// put several waypoints in one group, some beyond the bits), HP and time bounds and an
     /// enemy's waypoint, ticked at random waypoints (none, and beyond the bits too), HP and
-    /// times.
+    /// times (at, just before and after the bounds, and not finite).
     #[test]
     fn the_walks_record_what_checking_every_condition_finds() {
         use super::{DecisionSelection, GUARDS, HELD};
@@ -663,6 +779,9 @@ mod tests {
                     guards.push(("time_until", json!({ "value": pick_of(rng, 5) * 50 })));
                 }
                 if pick_of(rng, 3) == 0 {
+                    guards.push(("time_after", json!({ "value": pick_of(rng, 5) * 50 })));
+                }
+                if pick_of(rng, 3) == 0 {
                     let ids = ids(rng);
                     guards.push((ENEMY_AT, json!({ "slot": 1, "ids": ids })));
                 }
@@ -698,7 +817,18 @@ mod tests {
                 ctx.world.hp = (pick_of(rng, 6) * 100) as u16;
                 ctx.world.enemies[1].waypoint =
                     Some(pick_of(rng, 8) as i32).filter(|_| pick_of(rng, 4) != 0);
-                let now = (pick_of(rng, 6) * 50) as f64;
+                let now = match pick_of(rng, 12) {
+                    0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][pick_of(rng, 3)],
+                    // Bounds, around them, and where a time check turns (after an `hi`).
+                    k => {
+                        let bound = (pick_of(rng, 6) * 50) as f64;
+                        match k % 4 {
+                            0 => bound.next_up(),
+                            1 => bound + [0.5, -0.5][pick_of(rng, 2)],
+                            _ => bound,
+                        }
+                    }
+                };
                 tree.tick(&mut ctx, now);
                 let selection = tree.behavior::<DecisionSelection>(NodeId(0)).unwrap();
                 let mut best: Option<(usize, f64)> = None;
@@ -728,7 +858,7 @@ mod tests {
             }
         }
         assert!(
-            compared > 2_500 && held > 1_000,
+            compared > 1_500 && held > 1_000,
             "{compared} records, {held} bests"
         );
     }
