@@ -83,7 +83,6 @@ pub struct Decider {
     ticks: u64,
     last: TickSummary,
     tree_ticked: bool,
-    best: Option<usize>,
     /// Nearest waypoints of the last tick's positions (for these tables' graph).
     nearest_memo: NearestMemo,
     /// Lines of sight of the last tick's positions (for these tables' map).
@@ -177,7 +176,6 @@ impl Decider {
                 cancel_active_goal: false,
             },
             tree_ticked: false,
-            best: None,
             nearest_memo,
             sight_memo: SightMemo::default(),
         })
@@ -213,7 +211,6 @@ impl Decider {
         self.ticks += 1;
         self.ctx.out.clear();
         self.tree_ticked = false;
-        self.best = None;
         let tables = &*self.tables;
         let updated = self.ctx.world.update_with_memo(
             input,
@@ -241,7 +238,6 @@ impl Decider {
         let now = self.ctx.world.elapsed;
         let status = self.tree.tick(&mut self.ctx, now);
         self.tree_ticked = true;
-        self.best = self.outcome().and_then(|o| o.best);
         let out = &self.ctx.out;
         let in_effect = match status {
             Status::Failure | Status::Skipped => None,
@@ -334,6 +330,16 @@ impl Decider {
             self.tree
                 .behavior::<WeightedSelection>(NodeId(0))
                 .and_then(WeightedSelection::outcome)
+        }
+    }
+
+    /// The best decision of the last tick: the root's `best`, read when asked (only the
+    /// result needs it), none when the tree was not ticked.
+    fn best(&self) -> Option<usize> {
+        if self.tree_ticked {
+            self.outcome().and_then(|o| o.best)
+        } else {
+            None
         }
     }
 
@@ -455,7 +461,7 @@ impl Decider {
         };
         r.available.clear();
         r.available.extend(self.available().filter_map(id_of));
-        r.best = self.best.and_then(id_of);
+        r.best = self.best().and_then(id_of);
         r.chosen = out.chosen.and_then(id_of);
         r.action = out.action;
         r.path.clone_from(&out.path);
@@ -511,7 +517,7 @@ impl Decider {
             } else {
                 self.ctx.world.waypoint
             },
-            best: self.best.and_then(id_of),
+            best: self.best().and_then(id_of),
             chosen: out_state.chosen.and_then(id_of),
             action: out_state.action,
             path: &out_state.path,

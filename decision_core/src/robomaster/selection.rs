@@ -14,9 +14,10 @@
 //! the engine does (its body may be ticked after).
 //!
 //! The tick looks for `best` only, heaviest rule first, and skips the rules whose
-//! own-waypoint check cannot hold for our waypoint (a walk of the candidate checks per group
-//! of waypoints); the first failure of a rule it did not reach is found on demand, from what
-//! the tick observed.
+//! own-waypoint check cannot hold for our waypoint or whose time or HP check cannot hold at
+//! the time and HP (a walk of the candidate checks per group of waypoints and intervals of
+//! time and HP between the values where such a check turns); the first failure of a rule it
+//! did not reach is found on demand, from what the tick observed.
 //!
 //! It is used when every rule's guard is a literal guard condition, a `guards` node over such
 //! conditions, or `AlwaysSuccess`, with no pre- or post-condition on the rule or its guard
@@ -57,6 +58,16 @@ const HELD: u8 = u8::MAX;
 /// The observed scalars, indexed by [`Check::at`]: mode, HP, time, outpost HP, base HP.
 const SCALARS: usize = 5;
 
+/// The index of the HP among the scalars.
+const HP: u8 = 1;
+
+/// The index of the time among the scalars.
+const TIME: u8 = 2;
+
+/// At most this many walks (groups of waypoints times time and HP intervals); beyond, the
+/// HP's intervals are left out, then the time's.
+const MAX_WALKS: usize = 1024;
+
 /// The units whose waypoints a check may look at: ours, the friends', the enemies'.
 const UNITS: usize = 13;
 
@@ -83,8 +94,8 @@ impl Check {
                 let (lo, hi) = bound.kind().accepted(bound.value());
                 let at = match bound.kind() {
                     BoundKind::ModeIs => 0,
-                    BoundKind::HpAbove | BoundKind::HpAtMost => 1,
-                    BoundKind::TimeAfter | BoundKind::TimeUntil => 2,
+                    BoundKind::HpAbove | BoundKind::HpAtMost => HP,
+                    BoundKind::TimeAfter | BoundKind::TimeUntil => TIME,
                     BoundKind::OutpostAtLeast | BoundKind::OutpostAtMost => 3,
                     BoundKind::BaseAtLeast => 4,
                 };
@@ -192,6 +203,15 @@ struct CandidateCheck {
     last: bool,
 }
 
+/// One walk of [`DecisionSelection::walks`].
+#[derive(Debug, Clone, Default)]
+struct Walk {
+    checks: Vec<CandidateCheck>,
+    /// The rule after the last of `checks` whose remaining checks are none (all left out):
+    /// it holds whenever the walk reaches it. `None`: [`DecisionSelection::always`].
+    end: Option<u32>,
+}
+
 /// The `weighted_selection` of a decision tree, checking its rules' guards itself.
 pub struct DecisionSelection {
     choice: WeightedSelection,
@@ -205,11 +225,22 @@ pub struct DecisionSelection {
     /// all hold is `best`. It ends before the first such rule without checks, `always`. One
     /// walk per group of our own waypoints ([`DecisionSelection::walk_of_waypoint`]): each
     /// leaves out the rules whose own-waypoint check fails for every waypoint of its group
-    /// (they cannot be `best`; a rule the walk does not reach is checked on demand).
-    walks: Vec<Vec<CandidateCheck>>,
-    /// The walk for our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
-    /// `0..128`, the first walk.
+    /// (they cannot be `best`; a rule the walk does not reach is checked on demand), and the
+    /// own-waypoint checks that hold for every waypoint of its group (a walk other than the
+    /// first, whose group is waypoints in `0..128` only): a check left out holds whenever the
+    /// walk runs, so the first failure of what remains is the rule's. Likewise per time and
+    /// HP interval ([`DecisionSelection::walk_at`]); equal walks are kept once.
+    walks: Vec<Walk>,
+    /// The group of our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
+    /// `0..128`, the first group.
     walk_of_waypoint: [u8; 128],
+    /// The scalars whose intervals pick walks too: the time, then the HP ([`Axis`]).
+    axes: [Axis; 2],
+    /// The walk of group `g` and slots `t` (time) and `h` (HP) at
+    /// `(g * axes[0].slots + t) * axes[1].slots + h`: it leaves out the rules whose checks on
+    /// those scalars fail throughout their intervals and the checks on them that hold
+    /// throughout (slot 0: any value, nothing left out).
+    walk_at: Vec<u16>,
     /// The heaviest rule that can be chosen and has no guard conditions (it always holds).
     always: Option<usize>,
     /// What the guards of the last tick looked at.
@@ -236,6 +267,8 @@ impl DecisionSelection {
             large_ids: Vec::new(),
             walks: Vec::new(),
             walk_of_waypoint: [0; 128],
+            axes: [Axis::new(TIME), Axis::new(HP)],
+            walk_at: Vec::new(),
             always: None,
             observed: Observed {
                 scalars: [f64::NAN; SCALARS],
@@ -309,21 +342,85 @@ impl DecisionSelection {
                 *self.walk_of_waypoint.get_mut(w as usize)? = u8::try_from(walk).ok()?;
             }
         }
-        for kept in &kept_of {
-            let mut walk = Vec::new();
-            for ((i, checks), _) in candidates.iter().zip(kept).filter(|(_, keep)| **keep) {
-                let next = u32::try_from(walk.len() + checks.len()).ok()?;
-                for (k, check) in checks.iter().enumerate() {
-                    walk.push(CandidateCheck {
-                        check: *check,
-                        rule: u32::try_from(*i).ok()?,
-                        next,
-                        k: u8::try_from(k).ok()?,
-                        last: k + 1 == checks.len(),
-                    });
-                }
+        // The values at which a candidate's time or HP check turns, when there are few
+        // enough walks for every group and interval (else the HP's are left out first).
+        for axis in &mut self.axes {
+            axis.break_at(candidates.iter().flat_map(|(_, checks)| checks.iter()));
+        }
+        for a in (0..self.axes.len()).rev() {
+            let walks: usize = kept_of.len() * self.axes.iter().map(|x| x.slots).product::<usize>();
+            if walks > MAX_WALKS {
+                self.axes[a].break_at([].iter());
             }
-            self.walks.push(walk);
+        }
+        let [time_axis, hp_axis] = &self.axes;
+        let mut reps: Vec<[Option<f64>; 2]> = Vec::new();
+        for t in time_axis.representatives() {
+            for h in hp_axis.representatives() {
+                reps.push([t, h]);
+            }
+        }
+        let axes = [time_axis.at, hp_axis.at];
+        type WalkKey = (Vec<(u32, u8)>, Option<u32>);
+        let mut seen: std::collections::HashMap<WalkKey, u16> = std::collections::HashMap::new();
+        for (g, kept) in kept_of.iter().enumerate() {
+            // The first walk's group has no waypoint, or one outside `0..128`: no check is
+            // left out there.
+            let group: Vec<u32> = (0..128u32)
+                .filter(|&w| g != 0 && usize::from(self.walk_of_waypoint[w as usize]) == g)
+                .collect();
+            for rep in &reps {
+                let mut walk = Walk::default();
+                let kept_rules = candidates.iter().zip(kept).filter(|(_, keep)| **keep);
+                for ((i, checks), _) in kept_rules {
+                    let rule = u32::try_from(*i).ok()?;
+                    let fails = |c: &Check| {
+                        axes.iter()
+                            .zip(rep)
+                            .any(|(&at, v)| v.is_some_and(|v| fails_at(c, at, v)))
+                    };
+                    if checks.iter().any(fails) {
+                        continue;
+                    }
+                    // Every check on a scalar of a value in `rep` holds there.
+                    let fixed = |c: &Check| {
+                        axes.iter()
+                            .zip(rep)
+                            .any(|(&at, v)| v.is_some() && !c.waypoint && c.at == at)
+                    };
+                    let remaining: Vec<(usize, &Check)> = checks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| !holds_for_group(c, &group) && !fixed(c))
+                        .collect();
+                    if remaining.is_empty() {
+                        walk.end = Some(rule);
+                        break;
+                    }
+                    let next = u32::try_from(walk.checks.len() + remaining.len()).ok()?;
+                    for (n, (k, check)) in remaining.iter().enumerate() {
+                        walk.checks.push(CandidateCheck {
+                            check: **check,
+                            rule,
+                            next,
+                            k: u8::try_from(*k).ok()?,
+                            last: n + 1 == remaining.len(),
+                        });
+                    }
+                }
+                // Walks of the same rules and checks are kept once.
+                let key: Vec<(u32, u8)> = walk.checks.iter().map(|c| (c.rule, c.k)).collect();
+                let index = match seen.get(&(key.clone(), walk.end)) {
+                    Some(&index) => index,
+                    None => {
+                        let index = u16::try_from(self.walks.len()).ok()?;
+                        seen.insert((key, walk.end), index);
+                        self.walks.push(walk);
+                        index
+                    }
+                };
+                self.walk_at.push(index);
+            }
         }
         Some(())
     }
@@ -422,6 +519,116 @@ fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
         })
 }
 
+/// Whether `check` is an own-waypoint check that holds for every waypoint of `group` (ids in
+/// `0..128`; false for an empty group), so that a walk run only for those can leave it out.
+fn holds_for_group(check: &Check, group: &[u32]) -> bool {
+    check.waypoint
+        && check.at == 0
+        && !group.is_empty()
+        && group.iter().all(|&w| check.accepts_small(w))
+}
+
+/// One scalar whose value picks walks: the values at which a candidate's check on it turns
+/// (each finite `lo`, and the number after each finite `hi`), sorted. Between two of them
+/// (and before the first, after the last) every check on it holds throughout or fails
+/// throughout, so each of these intervals has its walks.
+#[derive(Debug, Clone)]
+struct Axis {
+    /// The scalar ([`Check::at`]).
+    at: u8,
+    breaks: Vec<f64>,
+    /// The number of slots: 1 without breaks (slot 0, any value), else `breaks.len() + 2`
+    /// (slot 0 for a value that is not finite, slot `1 + i` for the interval after `i`
+    /// breaks).
+    slots: usize,
+    /// Per slot, the values `[lo, hi)` it is for: the interval's (from `-f64::MAX` for the
+    /// first, to infinity for the last), and for slot 0 none (NaN) when there are intervals,
+    /// every value but infinities when there are none.
+    slot_values: Vec<(f64, f64)>,
+    /// The slot of the last tick, tried first (a tick's value is usually in the same
+    /// interval as the last one's).
+    hint: usize,
+}
+
+impl Axis {
+    fn new(at: u8) -> Self {
+        let mut axis = Axis {
+            at,
+            breaks: Vec::new(),
+            slots: 1,
+            slot_values: Vec::new(),
+            hint: 0,
+        };
+        axis.break_at([].iter());
+        axis
+    }
+
+    /// Sets the breaks of `checks`' checks on this scalar.
+    fn break_at<'a>(&mut self, checks: impl Iterator<Item = &'a Check>) {
+        let mut breaks: Vec<f64> = checks
+            .filter(|c| !c.waypoint && c.at == self.at)
+            .flat_map(|c| [c.lo, c.hi.next_up()])
+            .filter(|t| t.is_finite())
+            .collect();
+        breaks.sort_by(f64::total_cmp);
+        breaks.dedup_by(|a, b| a == b);
+        self.slots = if breaks.is_empty() {
+            1
+        } else {
+            breaks.len() + 2
+        };
+        self.slot_values = if breaks.is_empty() {
+            vec![(f64::NEG_INFINITY, f64::INFINITY)]
+        } else {
+            let starts = [f64::NAN, -f64::MAX]
+                .into_iter()
+                .chain(breaks.iter().copied());
+            let ends = [f64::NAN].into_iter().chain(breaks.iter().copied());
+            starts.zip(ends.chain([f64::INFINITY])).collect()
+        };
+        self.breaks = breaks;
+        self.hint = 0;
+    }
+
+    /// A value in each slot's interval (its first; none for slot 0, any value).
+    fn representatives(&self) -> Vec<Option<f64>> {
+        [None, Some(f64::NEG_INFINITY)]
+            .into_iter()
+            .chain(self.breaks.iter().map(|&t| Some(t)))
+            .take(self.slots)
+            .collect()
+    }
+
+    /// The slot of value `v`, the last tick's when `v` is in its interval.
+    #[inline(always)]
+    fn slot(&mut self, v: f64) -> usize {
+        match self.slot_values.get(self.hint) {
+            Some(&(lo, hi)) if lo <= v && v < hi => self.hint,
+            _ => {
+                self.hint = slot_of(&self.breaks, v);
+                self.hint
+            }
+        }
+    }
+}
+
+/// The slot of value `v` ([`Axis::slots`]) for these `breaks`: 0 when there are none or `v`
+/// is not finite, else 1 + the number of breaks at or before `v`.
+#[cold]
+#[inline(never)]
+fn slot_of(breaks: &[f64], v: f64) -> usize {
+    if breaks.is_empty() || !v.is_finite() {
+        0
+    } else {
+        1 + breaks.partition_point(|&b| b <= v)
+    }
+}
+
+/// Whether `check` is a check on scalar `at` that fails at value `v`.
+fn fails_at(check: &Check, at: u8, v: f64) -> bool {
+    !check.waypoint && check.at == at && !(check.lo <= v && v <= check.hi)
+}
+
 /// Whether `spec` has a pre- or post-condition (a `_` port).
 fn has_conditions(spec: &TreeSpec) -> bool {
     spec.ports.keys().any(|key| key.starts_with('_'))
@@ -473,19 +680,25 @@ impl Behavior<RmContext> for DecisionSelection {
         }
         // (1) + (2): the heaviest rule whose guard holds; the others are checked on demand.
         let observed = &self.observed;
-        let walk = match own_group(observed.waypoints[0]) {
+        let group = match own_group(observed.waypoints[0]) {
             Some(w) => self.walk_of_waypoint.get(w as usize).copied().unwrap_or(0),
             None => 0,
         };
+        let [time_axis, hp_axis] = &mut self.axes;
+        let t = time_axis.slot(observed.scalars[usize::from(TIME)]);
+        let h = hp_axis.slot(observed.scalars[usize::from(HP)]);
+        let walk = self
+            .walk_at
+            .get((usize::from(group) * time_axis.slots + t) * hp_axis.slots + h)
+            .copied()
+            .unwrap_or(u16::MAX);
         // Held in locals: a record written through its `Cell` could otherwise be taken to
         // change them.
-        let (stamp, candidate_checks, first_failure) = (
-            self.stamp << 8,
-            self.walks
-                .get(usize::from(walk))
-                .map_or(&[][..], Vec::as_slice),
-            &self.first_failure[..],
-        );
+        let (walk_end, candidate_checks) = match self.walks.get(usize::from(walk)) {
+            Some(walk) => (walk.end, walk.checks.as_slice()),
+            None => (None, &[][..]),
+        };
+        let (stamp, first_failure) = (self.stamp << 8, &self.first_failure[..]);
         let record = |rule: u32, k: u8| {
             if let Some(cell) = first_failure.get(rule as usize) {
                 cell.set(stamp | u32::from(k));
@@ -494,7 +707,13 @@ impl Behavior<RmContext> for DecisionSelection {
         let mut at = 0usize;
         let best_rule = loop {
             let Some(c) = candidate_checks.get(at) else {
-                break self.always;
+                break match walk_end {
+                    Some(rule) => {
+                        record(rule, HELD);
+                        Some(rule as usize)
+                    }
+                    None => self.always,
+                };
             };
             if c.check
                 .holds(&observed.scalars, &observed.waypoints, &self.large_ids)
@@ -577,6 +796,140 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The walks (with the own-waypoint, time and HP checks they leave out, and the rules
+    /// whose time or HP checks fail in their intervals) record for every rule they
+    /// reach the first failing check that checking all of its conditions in order finds, and
+    /// find the same `best`: random rules of own-waypoint checks (none to two, over ids that
+    /// put several waypoints in one group, some beyond the bits), HP and time bounds and an
+    /// enemy's waypoint, ticked at random waypoints (none, and beyond the bits too), HP (at
+    /// and next to the bounds) and times (at, just before and after the bounds, and not
+    /// finite).
+    #[test]
+    fn the_walks_record_what_checking_every_condition_finds() {
+        use super::{DecisionSelection, GUARDS, HELD};
+        use crate::engine::nodes::weighted_selection::RULE;
+        use crate::engine::{NodeId, Registry, TreeSpec, compile};
+        use crate::robomaster::context::RmContext;
+        use crate::robomaster::guards::{AT_WAYPOINT, ENEMY_AT};
+        use geometry::rng::SplitMix64;
+        use serde_json::json;
+        fn pick_of(rng: &mut SplitMix64, n: usize) -> usize {
+            ((rng.unit_f32() * n as f32) as usize).min(n - 1)
+        }
+        fn ids(rng: &mut SplitMix64) -> Vec<i32> {
+            let mut ids: Vec<i32> = (0..1 + pick_of(rng, 4))
+                .map(|_| [pick_of(rng, 8) as i32, 200][usize::from(pick_of(rng, 6) == 0)])
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        }
+        let rng = &mut SplitMix64::new(29);
+        let mut compared = 0;
+        let mut held = 0;
+        for _ in 0..80 {
+            let mut rules = Vec::new();
+            for _ in 0..2 + pick_of(rng, 8) {
+                let mut guards = Vec::new();
+                for _ in 0..pick_of(rng, 3) {
+                    let ids = ids(rng);
+                    guards.push((AT_WAYPOINT, json!({ "ids": ids })));
+                }
+                if pick_of(rng, 2) == 0 {
+                    guards.push(("hp_above", json!({ "value": pick_of(rng, 5) * 100 })));
+                }
+                if pick_of(rng, 2) == 0 {
+                    guards.push(("time_until", json!({ "value": pick_of(rng, 5) * 50 })));
+                }
+                if pick_of(rng, 3) == 0 {
+                    guards.push(("time_after", json!({ "value": pick_of(rng, 5) * 50 })));
+                }
+                if pick_of(rng, 3) == 0 {
+                    guards.push(("hp_at_most", json!({ "value": pick_of(rng, 5) * 100 })));
+                }
+                if pick_of(rng, 3) == 0 {
+                    let ids = ids(rng);
+                    guards.push((ENEMY_AT, json!({ "slot": 1, "ids": ids })));
+                }
+                let leaf = |(kind, ports): (&str, serde_json::Value)| TreeSpec {
+                    ports: ports.as_object().cloned().unwrap_or_default(),
+                    ..TreeSpec::new(kind)
+                };
+                let guard = match guards.len() {
+                    0 => TreeSpec::new("AlwaysSuccess"),
+                    1 => leaf(guards.remove(0)),
+                    _ => TreeSpec::new(GUARDS).with_children(guards.into_iter().map(leaf)),
+                };
+                let weight = [0, 100, 200, 300, 300, 400][pick_of(rng, 6)];
+                rules.push(TreeSpec {
+                    ports: json!({ "weight": weight })
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default(),
+                    ..TreeSpec::new(RULE).with_children([guard, TreeSpec::new("AlwaysFailure")])
+                });
+            }
+            let spec = TreeSpec::new("weighted_selection").with_children(rules);
+            let mut registry = crate::engine::Registry::<RmContext>::new();
+            crate::engine::nodes::register_standard(&mut registry);
+            super::register(&mut registry);
+            crate::robomaster::guards::register(&mut registry);
+            let _: &Registry<RmContext> = &registry;
+            let mut tree = compile(&spec, &registry).unwrap();
+            let mut ctx = RmContext::default();
+            for _ in 0..40 {
+                ctx.world.waypoint = [None, Some(200), Some(300), Some(pick_of(rng, 10) as i32)]
+                    [pick_of(rng, 4).max(pick_of(rng, 4))];
+                ctx.world.hp = ((pick_of(rng, 6) * 100) as u16 + [0, 1][pick_of(rng, 2)])
+                    .saturating_sub([0, 1][pick_of(rng, 2)]);
+                ctx.world.enemies[1].waypoint =
+                    Some(pick_of(rng, 8) as i32).filter(|_| pick_of(rng, 4) != 0);
+                let now = match pick_of(rng, 12) {
+                    0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][pick_of(rng, 3)],
+                    // Bounds, around them, and where a time check turns (after an `hi`).
+                    k => {
+                        let bound = (pick_of(rng, 6) * 50) as f64;
+                        match k % 4 {
+                            0 => bound.next_up(),
+                            1 => bound + [0.5, -0.5][pick_of(rng, 2)],
+                            _ => bound,
+                        }
+                    }
+                };
+                tree.tick(&mut ctx, now);
+                let selection = tree.behavior::<DecisionSelection>(NodeId(0)).unwrap();
+                let mut best: Option<(usize, f64)> = None;
+                for (i, rule) in selection.rules.iter().enumerate() {
+                    let checks =
+                        &selection.checks[rule.checks_start as usize..rule.checks_end as usize];
+                    let plain = DecisionSelection::first_failing(
+                        checks,
+                        &selection.observed,
+                        &selection.large_ids,
+                    );
+                    let recorded = selection.first_failure[i].get();
+                    if recorded >> 8 == selection.stamp {
+                        assert_eq!(recorded as u8, plain, "rule {i}");
+                        compared += 1;
+                    }
+                    if plain == HELD
+                        && rule.weight > 0.0
+                        && best.is_none_or(|(_, w)| rule.weight > w)
+                    {
+                        best = Some((i, rule.weight));
+                    }
+                }
+                let outcome = selection.outcome().unwrap();
+                assert_eq!(outcome.best, best.map(|(i, _)| i));
+                held += usize::from(best.is_some());
+            }
+        }
+        assert!(
+            compared > 1_500 && held > 600,
+            "{compared} records, {held} bests"
+        );
     }
 
     /// A walk leaves a rule out for our waypoint's group only when the rule's checks fail
