@@ -222,14 +222,16 @@ pub struct DecisionSelection {
     large_ids: Vec<Vec<i32>>,
     /// The checks of the rules that can be chosen (weight `> 0`), one rule after the other,
     /// heaviest first, in declaration order among equal weights: the first rule whose checks
-    /// all hold is `best`. It ends before the first such rule without checks, `always`. One
-    /// walk per group of our own waypoints ([`DecisionSelection::walk_of_waypoint`]): each
+    /// all hold is `best`. A walk ends before the first such rule without checks, `always`,
+    /// or at a rule all of whose checks it leaves out ([`Walk::end`]). One walk per group of
+    /// our own waypoints ([`DecisionSelection::walk_of_waypoint`]) and interval of time and
+    /// HP ([`DecisionSelection::walk_at`]), equal walks kept once: each
     /// leaves out the rules whose own-waypoint check fails for every waypoint of its group
     /// (they cannot be `best`; a rule the walk does not reach is checked on demand), and the
     /// own-waypoint checks that hold for every waypoint of its group (a walk other than the
     /// first, whose group is waypoints in `0..128` only): a check left out holds whenever the
-    /// walk runs, so the first failure of what remains is the rule's. Likewise per time and
-    /// HP interval ([`DecisionSelection::walk_at`]); equal walks are kept once.
+    /// walk runs, so the first failure of what remains is the rule's. Likewise the time and
+    /// HP checks that fail or hold throughout the walk's intervals.
     walks: Vec<Walk>,
     /// The group of our own waypoint `w` in `0..128`, at `w`; for no waypoint, or one outside
     /// `0..128`, the first group.
@@ -543,7 +545,8 @@ struct Axis {
     slots: usize,
     /// Per slot, the values `[lo, hi)` it is for: the interval's (from `-f64::MAX` for the
     /// first, to infinity for the last), and for slot 0 none (NaN) when there are intervals,
-    /// every value but infinities when there are none.
+    /// every value but +∞ and NaN when there are none (those reach slot 0 through
+    /// [`slot_of`]).
     slot_values: Vec<(f64, f64)>,
     /// The slot of the last tick, tried first (a tick's value is usually in the same
     /// interval as the last one's).
@@ -590,7 +593,10 @@ impl Axis {
         self.hint = 0;
     }
 
-    /// A value in each slot's interval (its first; none for slot 0, any value).
+    /// Per slot, a value at which every check on this scalar holds or fails as it does
+    /// throughout the slot's interval: none for slot 0 (any value), -∞ for the interval
+    /// before the first break (a check that holds at -∞ has no finite lower bound, so it
+    /// holds there too), then each later interval's first value, its break.
     fn representatives(&self) -> Vec<Option<f64>> {
         [None, Some(f64::NEG_INFINITY)]
             .into_iter()
@@ -812,7 +818,7 @@ mod tests {
         use crate::engine::nodes::weighted_selection::RULE;
         use crate::engine::{NodeId, Registry, TreeSpec, compile};
         use crate::robomaster::context::RmContext;
-        use crate::robomaster::guards::{AT_WAYPOINT, ENEMY_AT};
+        use crate::robomaster::guards::{AT_WAYPOINT, ENEMY_AT, FRIEND_AT};
         use geometry::rng::SplitMix64;
         use serde_json::json;
         fn pick_of(rng: &mut SplitMix64, n: usize) -> usize {
@@ -853,6 +859,13 @@ mod tests {
                     let ids = ids(rng);
                     guards.push((ENEMY_AT, json!({ "slot": 1, "ids": ids })));
                 }
+                // A friend's waypoint check shares its index with the HP (slot 0) or the
+                // time (slot 1): it must not be taken for a check on them.
+                if pick_of(rng, 3) == 0 {
+                    let ids = ids(rng);
+                    let slot = pick_of(rng, 2);
+                    guards.push((FRIEND_AT, json!({ "slot": slot, "ids": ids })));
+                }
                 let leaf = |(kind, ports): (&str, serde_json::Value)| TreeSpec {
                     ports: ports.as_object().cloned().unwrap_or_default(),
                     ..TreeSpec::new(kind)
@@ -886,6 +899,9 @@ mod tests {
                     .saturating_sub([0, 1][pick_of(rng, 2)]);
                 ctx.world.enemies[1].waypoint =
                     Some(pick_of(rng, 8) as i32).filter(|_| pick_of(rng, 4) != 0);
+                for friend in &mut ctx.world.friends[..2] {
+                    friend.waypoint = Some(pick_of(rng, 8) as i32).filter(|_| pick_of(rng, 4) != 0);
+                }
                 let now = match pick_of(rng, 12) {
                     0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][pick_of(rng, 3)],
                     // Bounds, around them, and where a time check turns (after an `hi`).

@@ -127,7 +127,8 @@ impl<C, const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Behavior<C>
         let mut current = self.round.current;
         // The last child first: a round that resumes there (and a lone child) needs none of
         // the loop's values.
-        if current + 1 == n {
+        // (Wrapping: a position is at most `n`, but this is before the loop's bound check.)
+        if current.wrapping_add(1) == n {
             return self.tick_last(cx, current, n);
         }
         while current < n {
