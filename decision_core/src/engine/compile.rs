@@ -710,11 +710,9 @@ mod tests {
             ],
         ));
         assert!(super::first_children_follow_their_parents(&t.slots));
-        let mut lists: Vec<Vec<u32>> = t.slots.iter().map(|s| s.children.to_vec()).collect();
-        assert_eq!(lists[0], vec![0, 4, 5]);
-        assert_eq!(lists[1], vec![0, 1]);
-        lists[1] = vec![1, 0];
-        t.slots[1].children = lists[1].clone().into_boxed_slice();
+        assert_eq!(*t.slots[0].children, [0, 4, 5]);
+        assert_eq!(*t.slots[1].children, [0, 1]);
+        t.slots[1].children = Box::new([1, 0]);
         assert!(!super::first_children_follow_their_parents(&t.slots));
     }
 

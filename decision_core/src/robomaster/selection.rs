@@ -151,9 +151,24 @@ impl Check {
                 None => false,
             }
         } else {
-            let v = scalars.get(self.at as usize).copied().unwrap_or(f64::NAN);
-            self.lo <= v && v <= self.hi
+            self.accepts_scalar(scalars.get(self.at as usize).copied().unwrap_or(f64::NAN))
         }
+    }
+
+    /// Whether a check on a scalar accepts value `v` (NaN never).
+    #[inline(always)]
+    fn accepts_scalar(&self, v: f64) -> bool {
+        self.lo <= v && v <= self.hi
+    }
+
+    /// Whether it checks scalar `at` (not a waypoint, whose index may be the same number).
+    fn is_on_scalar(&self, at: u8) -> bool {
+        !self.waypoint && self.at == at
+    }
+
+    /// Whether it checks our own waypoint.
+    fn is_own_waypoint(&self) -> bool {
+        self.waypoint && self.at == 0
     }
 
     /// Whether waypoint `w`, in `0..128`, is accepted (its bit).
@@ -388,7 +403,7 @@ impl DecisionSelection {
                     let fixed = |c: &Check| {
                         axes.iter()
                             .zip(rep)
-                            .any(|(&at, v)| v.is_some() && !c.waypoint && c.at == at)
+                            .any(|(&at, v)| v.is_some() && c.is_on_scalar(at))
                     };
                     let remaining: Vec<(usize, &Check)> = checks
                         .iter()
@@ -513,7 +528,7 @@ fn own_group(w: Option<i32>) -> Option<u32> {
 fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
     checks
         .iter()
-        .filter(|c| c.waypoint && c.at == 0)
+        .filter(|c| c.is_own_waypoint())
         .all(|c| match own {
             Some(w) => c.accepts_small(w),
             // Only ids outside `0..128` (in `large_ids`) can hold there.
@@ -524,10 +539,7 @@ fn own_checks_may_hold(checks: &[Check], own: Option<u32>) -> bool {
 /// Whether `check` is an own-waypoint check that holds for every waypoint of `group` (ids in
 /// `0..128`; false for an empty group), so that a walk run only for those can leave it out.
 fn holds_for_group(check: &Check, group: &[u32]) -> bool {
-    check.waypoint
-        && check.at == 0
-        && !group.is_empty()
-        && group.iter().all(|&w| check.accepts_small(w))
+    check.is_own_waypoint() && !group.is_empty() && group.iter().all(|&w| check.accepts_small(w))
 }
 
 /// One scalar whose value picks walks: the values at which a candidate's check on it turns
@@ -569,7 +581,7 @@ impl Axis {
     /// Sets the breaks of `checks`' checks on this scalar.
     fn break_at<'a>(&mut self, checks: impl Iterator<Item = &'a Check>) {
         let mut breaks: Vec<f64> = checks
-            .filter(|c| !c.waypoint && c.at == self.at)
+            .filter(|c| c.is_on_scalar(self.at))
             .flat_map(|c| [c.lo, c.hi.next_up()])
             .filter(|t| t.is_finite())
             .collect();
@@ -632,7 +644,7 @@ fn slot_of(breaks: &[f64], v: f64) -> usize {
 
 /// Whether `check` is a check on scalar `at` that fails at value `v`.
 fn fails_at(check: &Check, at: u8, v: f64) -> bool {
-    !check.waypoint && check.at == at && !(check.lo <= v && v <= check.hi)
+    check.is_on_scalar(at) && !check.accepts_scalar(v)
 }
 
 /// Whether `spec` has a pre- or post-condition (a `_` port).
