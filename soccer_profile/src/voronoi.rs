@@ -375,17 +375,15 @@ impl VoronoiGrid {
         self.site_of_rank
             .sort_unstable_by_key(|&i| (sites[usize::from(i)].player, i));
         self.price_steps(orientation_bias.clamp(0.0, MAX_ORIENTATION_BIAS));
-        for site in sites {
-            if let Some(c) = self.cell_of(site.pose.position) {
-                // A robot's own cell is never blocked (it stands there).
-                self.blocked[c] = false;
-            }
-        }
         self.seed_cells.clear();
         self.rank_players.clear();
         for &site in &self.site_of_rank {
             let site = &sites[usize::from(site)];
             let cell = self.cell_of(site.pose.position);
+            if let Some(c) = cell {
+                // A robot's own cell is never blocked (it stands there).
+                self.blocked[c] = false;
+            }
             self.seed_cells.push(cell.map(|c| self.padded(c)));
             self.rank_players.push(site.player);
         }
