@@ -21,7 +21,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "AsyncFallback",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::fallback().yielding())),
+        |b| Ok(Ordered::fallback().yielding().boxed(b.child_count())),
     );
 }
 

@@ -21,7 +21,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "AsyncSequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()).asynchronous(),
-        |_| Ok(Box::new(Ordered::sequence().yielding())),
+        |b| Ok(Ordered::sequence().yielding().boxed(b.child_count())),
     );
 }
 

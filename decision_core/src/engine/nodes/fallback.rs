@@ -18,6 +18,6 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "Fallback",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::fallback())),
+        |b| Ok(Ordered::fallback().boxed(b.child_count())),
     );
 }

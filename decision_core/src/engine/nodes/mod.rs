@@ -18,6 +18,7 @@ pub mod delay;
 pub mod entry_updated;
 pub mod fallback;
 pub mod force;
+pub mod forward;
 pub mod if_then_else;
 pub mod inverter;
 pub mod keep_running_until_failure;

@@ -11,6 +11,7 @@
 //! behaviour, with the roles of `Success` and `Failure` swapped, and with [`Ordered::yielding`]
 //! that of `AsyncSequence` and `AsyncFallback`.
 
+use super::forward::Forward;
 use super::round::Round;
 use crate::engine::node::{Behavior, Cx, Fault, NodeState};
 use crate::engine::{Children, NodeModel, Registry, Status};
@@ -20,7 +21,7 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
     registry.register(
         "Sequence",
         NodeModel::new(Children::AtLeast(1), Vec::new()),
-        |_| Ok(Box::new(Ordered::sequence())),
+        |b| Ok(Ordered::sequence().boxed(b.child_count())),
     );
 }
 
@@ -57,6 +58,16 @@ impl<const STOPS_AT_SUCCESS: bool> Ordered<STOPS_AT_SUCCESS> {
 }
 
 impl<const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Ordered<STOPS_AT_SUCCESS, YIELDS> {
+    /// The behaviour of a node of this kind with `children` children: [`Forward`] for one
+    /// child (all four kinds pass a lone child's result through), else this.
+    pub fn boxed<C: 'static>(self, children: usize) -> Box<dyn Behavior<C>> {
+        if children == 1 {
+            Box::new(Forward)
+        } else {
+            Box::new(self)
+        }
+    }
+
     /// The status that ends a round early.
     const STOP: Status = if STOPS_AT_SUCCESS {
         Status::Success

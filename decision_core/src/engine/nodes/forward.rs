@@ -1,0 +1,170 @@
+//! A `Sequence`, `Fallback`, `AsyncSequence` or `AsyncFallback` with a single child: BT.CPP's
+//! rules give all four the child's own result, so the node passes it through and keeps no
+//! round state (a round of one child ends in the tick it completes).
+//!
+//! | child result | the node |
+//! |---|---|
+//! | `Running` | `Running` |
+//! | `Success` / `Failure` | the same; the child is left idle |
+//! | `Skipped` | `Skipped`; the child is reset (halted if it was left running), the node stays running |
+//!
+//! Why the four agree: the stop status and the result of a finished round are the child's
+//! result either way; the skipped count of a round of one child is 0 when the child is ticked
+//! (a skip ends the round); an asynchronous variant yields only when children are left.
+
+use crate::engine::Status;
+use crate::engine::node::{Behavior, Cx, Fault};
+use std::any::Any;
+
+/// The behaviour of an ordered control with one child (see the module's table).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Forward;
+
+impl<C> Behavior<C> for Forward {
+    #[inline]
+    fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
+        cx.set_running();
+        let status = cx.tick_child_ending_round(0)?;
+        if status == Status::Skipped {
+            cx.halt_children();
+        }
+        Ok(status)
+    }
+
+    fn can_resume(&self) -> bool {
+        true
+    }
+
+    fn running_child(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn as_any(&self) -> Option<&dyn Any> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A one-child node built as [`Forward`] must behave exactly as the general
+    //! [`Ordered`](super::super::sequence::Ordered) of its kind with that one child.
+
+    use proptest::prelude::*;
+    use serde_json::{Value as Json, json};
+
+    use super::super::sequence::Ordered;
+    use crate::engine::blackboard::Value;
+    use crate::engine::test_support::*;
+    use crate::engine::{Children, NodeId, NodeModel, Registry, Status, Tree, compile};
+
+    /// The four kinds, each with its general behaviour registered as `General<kind>`.
+    const KINDS: [&str; 4] = ["Sequence", "Fallback", "AsyncSequence", "AsyncFallback"];
+
+    fn registry_with_general_kinds() -> Registry<Ctx> {
+        let mut r = registry();
+        let model = || NodeModel::new(Children::AtLeast(1), Vec::new());
+        r.register("GeneralSequence", model(), |_| {
+            Ok(Box::new(Ordered::sequence()))
+        });
+        r.register("GeneralFallback", model(), |_| {
+            Ok(Box::new(Ordered::fallback()))
+        });
+        r.register("GeneralAsyncSequence", model().asynchronous(), |_| {
+            Ok(Box::new(Ordered::sequence().yielding()))
+        });
+        r.register("GeneralAsyncFallback", model().asynchronous(), |_| {
+            Ok(Box::new(Ordered::fallback().yielding()))
+        });
+        r
+    }
+
+    /// Action `id` that skips while entry `skip_key` is 1.
+    fn skippable(id: &str, skip_key: &str) -> Json {
+        json!({ "type": "act", "name": id, "ports": { "id": id, "_skipIf": format!("{skip_key} == 1") } })
+    }
+
+    /// `kind[kind[child]]`, the outer node skipping while entry `t` is 1, alone or under
+    /// `ReactiveSequence[flag g, ...]` (which resets and halts it); `child` is a skippable
+    /// action or a two-child `Sequence` of them (which is left running when both skip).
+    fn tree(kind: &str, two_leaves: bool, guarded: bool) -> Json {
+        let child = if two_leaves {
+            node("Sequence", vec![skippable("a", "s"), skippable("b", "s")])
+        } else {
+            skippable("a", "s")
+        };
+        let inner = node(kind, vec![child]);
+        let outer = json!({ "type": kind, "ports": { "_skipIf": "t == 1" }, "children": [inner] });
+        if guarded {
+            node("ReactiveSequence", vec![cond("g"), outer])
+        } else {
+            outer
+        }
+    }
+
+    fn compiled(v: Json) -> Tree<Ctx> {
+        match compile(&spec(v), &registry_with_general_kinds()) {
+            Ok(t) => t,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+
+    /// One tick's inputs: what the actions return, whether they skip, whether the outer node
+    /// skips (when idle), whether the guard holds.
+    fn step() -> impl Strategy<Value = (u8, bool, bool, bool)> {
+        (
+            0u8..3,
+            any::<bool>(),
+            prop::bool::weighted(0.2),
+            prop::bool::weighted(0.85),
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn a_lone_child_behaves_as_under_the_general_kind(
+            kind in 0usize..4,
+            two_leaves in any::<bool>(),
+            guarded in any::<bool>(),
+            steps in prop::collection::vec(step(), 1..24),
+        ) {
+            let kind = KINDS[kind];
+            let mut fast = compiled(tree(kind, two_leaves, guarded));
+            let mut general = compiled(tree(&format!("General{kind}"), two_leaves, guarded));
+            fast.set_tracing(true);
+            general.set_tracing(true);
+            let (mut fast_ctx, mut general_ctx) = (Ctx::default(), Ctx::default());
+            for (k, &(result, skip, outer_skip, guard)) in steps.iter().enumerate() {
+                let status = [Status::Running, Status::Success, Status::Failure][result as usize];
+                for (t, ctx) in [(&mut fast, &mut fast_ctx), (&mut general, &mut general_ctx)] {
+                    ctx.ret("a", status).ret("b", status).set("g", guard);
+                    put(t, "s", Value::Int(i64::from(skip)));
+                    put(t, "t", Value::Int(i64::from(outer_skip)));
+                }
+                let a = fast.try_tick(&mut fast_ctx, k as f64);
+                let b = general.try_tick(&mut general_ctx, k as f64);
+                prop_assert_eq!(a, b, "tick {}", k);
+                prop_assert_eq!(entries(&fast), entries(&general), "tick {}", k);
+                for n in 0..fast.node_count() {
+                    let id = NodeId(n as u32);
+                    prop_assert_eq!(fast.state(id), general.state(id), "tick {} node {}", k, n);
+                    prop_assert_eq!(fast.running_child(id), general.running_child(id));
+                }
+                prop_assert_eq!(&fast_ctx.ticks, &general_ctx.ticks, "tick {}", k);
+                prop_assert_eq!(&fast_ctx.halts, &general_ctx.halts, "tick {}", k);
+            }
+            fast.halt(&mut fast_ctx);
+            general.halt(&mut general_ctx);
+            prop_assert_eq!(&fast_ctx.halts, &general_ctx.halts);
+        }
+    }
+
+    #[test]
+    fn a_lone_child_is_built_as_forward_and_more_children_are_not() {
+        for kind in KINDS {
+            let t = compiled(node(kind, vec![act("a")]));
+            assert!(t.behavior::<super::Forward>(NodeId(0)).is_some(), "{kind}");
+            let t = compiled(node(kind, vec![act("a"), act("b")]));
+            assert!(t.behavior::<super::Forward>(NodeId(0)).is_none(), "{kind}");
+        }
+    }
+}
