@@ -206,6 +206,7 @@ fn build<C: 'static>(
             blackboards,
             trace: TickTrace::new(0),
             tracing: true,
+            counting: false,
             visits: 0,
             now: 0.0,
             pending: None,
