@@ -20,15 +20,34 @@ use std::any::Any;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Forward;
 
+/// After a skipped child: the node stays running (BT.CPP marks it so before ticking the
+/// child, and a skip leaves the state as it was) and the child is reset. Out of line: it is
+/// rare, and the tick then keeps fewer values across the child's tick.
+#[cold]
+#[inline(never)]
+fn after_skipped_child<C>(cx: &mut Cx<'_, C>) {
+    cx.set_running();
+    cx.halt_children();
+}
+
 impl<C> Behavior<C> for Forward {
+    /// BT.CPP marks the node running before it ticks the child; only a skip or an error
+    /// leaves that visible (every other result sets the node's state), so only they mark it:
+    /// the common tick writes one state less.
     #[inline]
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        cx.set_running();
-        let status = cx.tick_child_ending_round(0)?;
-        if status == Status::Skipped {
-            cx.halt_children();
+        match cx.tick_child_ending_round(0) {
+            Ok(Status::Skipped) => {
+                after_skipped_child(cx);
+                Ok(Status::Skipped)
+            }
+            Ok(status) => Ok(status),
+            Err(fault) => {
+                std::hint::cold_path();
+                cx.set_running();
+                Err(fault)
+            }
         }
-        Ok(status)
     }
 
     fn can_resume(&self) -> bool {
