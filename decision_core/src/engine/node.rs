@@ -9,7 +9,7 @@
 use super::Status;
 use super::blackboard::{Blackboards, EntrySlot, ScopeId, Value};
 use super::trace::NodeId;
-use super::tree::{Arena, Behaviors, Slot};
+use super::tree::{Arena, Behaviors, Settle, Slot};
 use std::any::Any;
 use std::cell::Cell;
 
@@ -264,7 +264,24 @@ impl<'t, C> Cx<'t, C> {
             Some(at) => {
                 let child = self.id_at(at);
                 let from = self.below.get_mut(at as usize..).unwrap_or_default();
-                self.arena.tick_node_settling(from, child, self.ctx, true)
+                self.arena
+                    .tick_node_settling(from, child, self.ctx, Settle::ENDING_ROUND)
+            }
+            None => Err(self.arena.misplaced_visit(u32::MAX)),
+        }
+    }
+
+    /// [`tick_child_ending_round`](Self::tick_child_ending_round) of the only child of a node
+    /// that returns the child's result as it is ([`Forward`](super::nodes::forward::Forward)),
+    /// for which the visit can keep nothing across the child's tick.
+    #[inline(always)]
+    pub(crate) fn tick_lone_child(&mut self) -> Result<Status, Fault> {
+        match self.child_position(0) {
+            Some(at) => {
+                let child = self.id_at(at);
+                let from = self.below.get_mut(at as usize..).unwrap_or_default();
+                self.arena
+                    .tick_node_settling(from, child, self.ctx, Settle::LONE_CHILD)
             }
             None => Err(self.arena.misplaced_visit(u32::MAX)),
         }

@@ -36,7 +36,7 @@ impl<C> Behavior<C> for Forward {
     /// the common tick writes one state less.
     #[inline]
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        match cx.tick_child_ending_round(0) {
+        match cx.tick_lone_child() {
             Ok(Status::Skipped) => {
                 after_skipped_child(cx);
                 Ok(Status::Skipped)
@@ -174,6 +174,31 @@ mod tests {
             fast.halt(&mut fast_ctx);
             general.halt(&mut general_ctx);
             prop_assert_eq!(&fast_ctx.halts, &general_ctx.halts);
+        }
+    }
+
+    #[test]
+    fn an_error_below_leaves_the_same_states_and_names_the_same_node() {
+        let failing = |kind: &str| {
+            let script = leaf("Script", "bad", json!({ "code": "missing = 1" }));
+            node(kind, vec![node(kind, vec![script])])
+        };
+        for kind in KINDS {
+            let mut fast = compiled(failing(kind));
+            let mut general = compiled(failing(&format!("General{kind}")));
+            fast.set_tracing(false);
+            let (mut a, mut b) = (Ctx::default(), Ctx::default());
+            let fast_error = fast.try_tick(&mut a, 0.0).unwrap_err();
+            assert_eq!(fast_error, general.try_tick(&mut b, 0.0).unwrap_err());
+            assert_eq!(
+                (fast_error.node, fast_error.node_name.as_str()),
+                (NodeId(2), "bad")
+            );
+            for n in 0..fast.node_count() {
+                let id = NodeId(n as u32);
+                assert_eq!(fast.state(id), general.state(id), "{kind} node {n}");
+            }
+            assert_eq!(fast.state(NodeId(0)), crate::engine::NodeState::Running);
         }
     }
 
