@@ -28,6 +28,17 @@ pub enum NodeState {
 }
 
 impl NodeState {
+    /// The state of a node whose parent resets it right after a completed `status`: running
+    /// after `Running`, idle after anything else (a `Skipped` one is the caller's case).
+    #[inline(always)]
+    pub(crate) fn idle_unless_running(status: Status) -> NodeState {
+        if status == Status::Running {
+            NodeState::Running
+        } else {
+            NodeState::Idle
+        }
+    }
+
     /// The state a node is left in after returning `status` (SKIPPED leaves it as it was).
     /// The discriminants match [`Status`]'s, so this is a select, not a jump table.
     #[inline]
@@ -276,15 +287,11 @@ impl<'t, C> Cx<'t, C> {
     /// for which the visit can keep nothing across the child's tick.
     #[inline(always)]
     pub(crate) fn tick_lone_child(&mut self) -> Result<Status, Fault> {
-        match self.child_position(0) {
-            Some(at) => {
-                let child = self.id_at(at);
-                let from = self.below.get_mut(at as usize..).unwrap_or_default();
-                self.arena
-                    .tick_node_settling(from, child, self.ctx, Settle::LONE_CHILD)
-            }
-            None => Err(self.arena.misplaced_visit(u32::MAX)),
-        }
+        // Such a node is only built with exactly one child, and a first child follows its
+        // parent in preorder (compiling checks it): the child list need not be read.
+        let child = self.id_at(0);
+        self.arena
+            .tick_node_settling(&mut *self.below, child, self.ctx, Settle::LONE_CHILD)
     }
 
     /// BT.CPP's `haltChild`: halts child `i` if it is running, then resets it to idle.

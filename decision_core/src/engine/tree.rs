@@ -449,8 +449,12 @@ impl Arena {
         let result = behavior.tick(&mut cx);
         match result {
             Ok(status) => {
-                *state = if settle.completed_idle && status.is_completed() {
-                    NodeState::Idle
+                *state = if status == Status::Skipped {
+                    // A skip leaves the state as the node set it (rare: kept off the way).
+                    std::hint::cold_path();
+                    cx.state
+                } else if settle.completed_idle {
+                    NodeState::idle_unless_running(status)
                 } else {
                     cx.state.after(status)
                 };
@@ -567,7 +571,7 @@ impl Settle {
 #[cold]
 #[inline(never)]
 fn recorded(trace: &mut TickTrace, id: u32, status: Status) -> Status {
-    trace.record(id, status);
+    trace.record_in_line(id, status);
     status
 }
 

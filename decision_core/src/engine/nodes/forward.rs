@@ -20,33 +20,33 @@ use std::any::Any;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Forward;
 
-/// After a skipped child: the node stays running (BT.CPP marks it so before ticking the
-/// child, and a skip leaves the state as it was) and the child is reset. Out of line: it is
-/// rare, and the tick then keeps fewer values across the child's tick.
+/// After a skipped child or an error: the node stays running (BT.CPP marks it so before
+/// ticking the child, and a skip or an error leaves the state as it was), and a skipped child
+/// is reset. Out of line: it is rare, and the tick then keeps fewer values across the
+/// child's tick.
 #[cold]
 #[inline(never)]
-fn after_skipped_child<C>(cx: &mut Cx<'_, C>) {
+fn after_skip_or_error<C>(
+    cx: &mut Cx<'_, C>,
+    result: Result<Status, Fault>,
+) -> Result<Status, Fault> {
     cx.set_running();
-    cx.halt_children();
+    if let Ok(Status::Skipped) = result {
+        cx.halt_children();
+    }
+    result
 }
 
 impl<C> Behavior<C> for Forward {
     /// BT.CPP marks the node running before it ticks the child; only a skip or an error
     /// leaves that visible (every other result sets the node's state), so only they mark it:
-    /// the common tick writes one state less.
+    /// the common tick writes one state less and tests its result once.
     #[inline]
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        match cx.tick_lone_child() {
-            Ok(Status::Skipped) => {
-                after_skipped_child(cx);
-                Ok(Status::Skipped)
-            }
-            Ok(status) => Ok(status),
-            Err(fault) => {
-                std::hint::cold_path();
-                cx.set_running();
-                Err(fault)
-            }
+        let result = cx.tick_lone_child();
+        match result {
+            Ok(Status::Success | Status::Failure | Status::Running) => result,
+            _ => after_skip_or_error(cx, result),
         }
     }
 
