@@ -2,7 +2,8 @@
 //! and with visits not counted, as a timed run ticks it: a fixed amount of work to count
 //! instructions with (`valgrind --tool=callgrind target/release/examples/schedule_ticks
 //! TREE.xml N`), which a busy machine cannot distort as it distorts timings.
-//! `schedule_ticks TREE.xml N --visits` counts the node visits and prints them.
+//! `schedule_ticks TREE.xml N --visits` counts the node visits and prints them; `--traced`
+//! (also after `--time LOADS`) ticks with the trace on.
 //!
 //! `schedule_ticks TREE.xml N --time LOADS` times instead, as the BT.CPP side-by-side bench
 //! (`tools/btcpp_oracle/bench.cpp`) does, and prints the same line: the median of 5 runs of N
@@ -18,7 +19,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(ticks)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok()))
     else {
-        eprintln!("usage: schedule_ticks TREE.xml TICKS [--time LOADS | --visits]");
+        eprintln!("usage: schedule_ticks TREE.xml TICKS [--time LOADS | --visits] [--traced]");
         return ExitCode::from(2);
     };
     let path = Path::new(file);
@@ -41,7 +42,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    tree.set_tracing(false);
+    tree.set_tracing(args.iter().any(|a| a == "--traced"));
     if args.get(3).map(String::as_str) == Some("--time") {
         let loads = args
             .get(4)

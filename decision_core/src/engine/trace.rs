@@ -38,6 +38,14 @@ pub struct TraceEntry {
     pub status: Status,
 }
 
+impl TraceEntry {
+    /// A placeholder in the trace's room for entries (never read as an entry).
+    const ROOM: TraceEntry = TraceEntry {
+        node: NodeId(0),
+        status: Status::Failure,
+    };
+}
+
 /// The trace of the last tick: every node ticked, with its status, in the order the ticks
 /// *finished* (children before their parent, the root last).
 ///
@@ -45,10 +53,14 @@ pub struct TraceEntry {
 /// [`status_of`](Self::status_of) is O(1): a per-node slot stamped with the tick's generation.
 #[derive(Debug, Clone)]
 pub struct TickTrace {
+    /// This tick's entries are the first `len`; the rest are kept from earlier ticks as room,
+    /// so that recording is a write and no capacity check of `Vec::push` (whose growth path
+    /// makes every record save registers).
     entries: Vec<TraceEntry>,
-    /// Per node: (generation of the tick that last recorded it, that status). Kept small
-    /// (8 bytes) since every tick writes one slot per node ticked.
-    slots: Vec<(u32, Status)>,
+    len: usize,
+    /// Per node: the generation of the tick that last recorded it (low 32 bits) and that
+    /// status (the next 8), in one word: every record writes one slot with one store.
+    slots: Vec<u64>,
     /// Generation of the current tick, never 0 once ticked (0 = not recorded).
     generation: u32,
     /// Ticks run so far.
@@ -59,8 +71,9 @@ pub struct TickTrace {
 impl TickTrace {
     pub(crate) fn new(node_count: usize) -> Self {
         Self {
-            entries: Vec::with_capacity(node_count),
-            slots: vec![(0, Status::Failure); node_count],
+            entries: vec![TraceEntry::ROOM; node_count],
+            len: 0,
+            slots: vec![0; node_count],
             generation: 0,
             tick_number: 0,
             now: f64::NAN,
@@ -71,12 +84,12 @@ impl TickTrace {
     /// `Vec`s of `Copy` items, which keeps their capacity).
     #[inline]
     pub(crate) fn begin(&mut self, now: f64) {
-        self.entries.clear();
+        self.len = 0;
         self.tick_number += 1;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // Wrapped after 2^32 ticks: forget every slot so no stale one matches.
-            self.slots.fill((0, Status::Failure));
+            self.slots.fill(0);
             self.generation = 1;
         }
         self.now = now;
@@ -91,12 +104,40 @@ impl TickTrace {
     /// record.
     #[inline(always)]
     pub(crate) fn record_in_line(&mut self, node: u32, status: Status) {
-        self.entries.push(TraceEntry {
+        self.record_passing(node, status);
+    }
+
+    /// [`record_in_line`](Self::record_in_line), returning `status`: a caller that returns
+    /// the status next keeps nothing across the rare call that grows the room.
+    #[inline(always)]
+    pub(crate) fn record_passing(&mut self, node: u32, status: Status) -> Status {
+        let Some(entry) = self.entries.get_mut(self.len) else {
+            return self.record_growing(node, status);
+        };
+        *entry = TraceEntry {
             node: NodeId(node),
             status,
-        });
+        };
+        self.len += 1;
+        self.stamp(node, status);
+        status
+    }
+
+    /// [`record`](Self::record) when the room is full (a tick that ticks nodes more than
+    /// once, or more nodes than the tree has): grows the room, which later ticks keep.
+    #[cold]
+    #[inline(never)]
+    fn record_growing(&mut self, node: u32, status: Status) -> Status {
+        let room = (self.len * 2).max(16);
+        self.entries.resize(room, TraceEntry::ROOM);
+        self.record_passing(node, status)
+    }
+
+    /// Stamps node `node`'s slot with this tick's generation and `status`.
+    #[inline(always)]
+    fn stamp(&mut self, node: u32, status: Status) {
         if let Some(slot) = self.slots.get_mut(node as usize) {
-            *slot = (self.generation, status);
+            *slot = u64::from(self.generation) | (u64::from(status as u8) << 32);
         }
     }
 
@@ -105,18 +146,23 @@ impl TickTrace {
     /// A node appears once per time it was ticked (a kind may tick a child twice in one tick,
     /// e.g. a completed running child that is chosen again).
     pub fn entries(&self) -> &[TraceEntry] {
-        &self.entries
+        self.entries.get(..self.len).unwrap_or(&self.entries)
     }
 
     /// The status node `n` returned in the last tick (its last entry), or `None` when it was not
     /// ticked. O(1).
     pub fn status_of(&self, n: NodeId) -> Option<Status> {
-        match self.slots.get(n.index()) {
-            Some(&(generation, status)) if generation == self.generation && generation != 0 => {
-                Some(status)
-            }
-            _ => None,
+        let slot = *self.slots.get(n.index())?;
+        let generation = slot as u32;
+        if generation != self.generation || generation == 0 {
+            return None;
         }
+        Some(match (slot >> 32) as u8 {
+            0 => Status::Success,
+            1 => Status::Failure,
+            2 => Status::Running,
+            _ => Status::Skipped,
+        })
     }
 
     /// The injected time of the last tick (`NaN` before the first tick).
@@ -153,12 +199,47 @@ mod tests {
     }
 
     #[test]
+    fn a_tick_with_more_entries_than_room_grows_it_and_the_next_tick_starts_empty() {
+        let mut t = TickTrace::new(2);
+        t.begin(0.0);
+        let statuses = [
+            Status::Success,
+            Status::Failure,
+            Status::Running,
+            Status::Skipped,
+        ];
+        let recorded: Vec<TraceEntry> = (0..40u32)
+            .map(|k| TraceEntry {
+                node: NodeId(k % 2),
+                status: statuses[k as usize % 4],
+            })
+            .collect();
+        for e in &recorded {
+            t.record(e.node.0, e.status);
+        }
+        assert_eq!(t.entries(), &recorded[..]);
+        assert_eq!(t.status_of(NodeId(1)), Some(Status::Skipped));
+        assert_eq!(t.status_of(NodeId(0)), Some(Status::Running));
+        t.begin(1.0);
+        assert!(t.entries().is_empty());
+        t.record(1, Status::Failure);
+        assert_eq!(
+            t.entries(),
+            &[TraceEntry {
+                node: NodeId(1),
+                status: Status::Failure
+            }]
+        );
+        assert_eq!(t.status_of(NodeId(0)), None);
+    }
+
+    #[test]
     fn generation_wrap_forgets_stale_slots() {
         let mut t = TickTrace::new(2);
         t.begin(0.0);
         t.record(1, Status::Success);
         t.generation = u32::MAX;
-        t.slots[0] = (1, Status::Running); // stale: would match generation 1 after the wrap
+        t.slots[0] = 1 | (u64::from(Status::Running as u8) << 32); // stale: would match generation 1 after the wrap
         t.begin(1.0);
         assert_eq!(t.generation, 1);
         assert_eq!(t.status_of(NodeId(0)), None);

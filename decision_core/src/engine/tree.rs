@@ -566,13 +566,11 @@ impl Settle {
     };
 }
 
-/// Records node `id`'s `status` in `trace` and passes it on: out of line (tracing is the
-/// rarer way to tick), and returning the status so that the visit keeps nothing across it.
-#[cold]
-#[inline(never)]
+/// Records node `id`'s `status` in `trace` and passes it on, so that the visit keeps nothing
+/// across the rare call that grows the trace.
+#[inline(always)]
 fn recorded(trace: &mut TickTrace, id: u32, status: Status) -> Status {
-    trace.record_in_line(id, status);
-    status
+    trace.record_passing(id, status)
 }
 
 /// A runtime error of node `id`, named by its label.
