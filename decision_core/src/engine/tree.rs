@@ -331,8 +331,10 @@ impl Arena {
         self.tick_conditioned(slot, below, id, ctx, settle.completed_idle)
     }
 
-    /// [`tick_node_settling`](Self::tick_node_settling) of a node with conditions, whole:
-    /// out of line, so that the common visit keeps nothing across it.
+    /// [`tick_node_settling`](Self::tick_node_settling) of a node with conditions, whole (out
+    /// of line, so that the common visit keeps nothing across it): the pre-conditions, the
+    /// behaviour (unless a pre-condition decided) and the post-conditions, leaving the node
+    /// in its state after them, or idle after a completed result with `completed_idle`.
     #[cold]
     #[inline(never)]
     fn tick_conditioned<C>(
@@ -343,7 +345,30 @@ impl Arena {
         ctx: &mut C,
         completed_idle: bool,
     ) -> Result<Status, Fault> {
-        let status = self.tick_with_conditions(slot, below, id, ctx)?;
+        let status = match slot.conditions.as_deref() {
+            None => self.tick_slot(slot, below, id, ctx)?,
+            Some(conditions) => {
+                let pre = match conditions.pre(slot.state, &mut self.blackboards) {
+                    Ok(pre) => pre,
+                    Err(fault) => return Err(self.shape.locate(id, fault)),
+                };
+                let status = match pre {
+                    Pre::Decided(status) => status,
+                    Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
+                    Pre::HaltThenSkip => {
+                        self.halt_slot(slot, below, id, ctx);
+                        Status::Skipped
+                    }
+                };
+                if let Some(conditions) = slot.conditions.as_deref() {
+                    conditions
+                        .post(status, &mut self.blackboards)
+                        .map_err(|message| self.located(id, message))?;
+                }
+                slot.state = slot.state.after(status);
+                status
+            }
+        };
         if completed_idle && status.is_completed() {
             slot.state = NodeState::Idle;
         }
@@ -362,40 +387,6 @@ impl Arena {
             self.visits += 1;
         }
         Fault::below(self.shape.misplaced(id))
-    }
-
-    /// The pre-conditions, the behaviour (unless a pre-condition decided) and the
-    /// post-conditions of a node that has conditions, leaving it in its state after them.
-    #[inline(never)]
-    fn tick_with_conditions<C>(
-        &mut self,
-        slot: &mut Slot<C>,
-        below: &mut Behaviors<C>,
-        id: u32,
-        ctx: &mut C,
-    ) -> Result<Status, Fault> {
-        let Some(conditions) = slot.conditions.as_deref() else {
-            return self.tick_slot(slot, below, id, ctx);
-        };
-        let pre = match conditions.pre(slot.state, &mut self.blackboards) {
-            Ok(pre) => pre,
-            Err(fault) => return Err(self.shape.locate(id, fault)),
-        };
-        let status = match pre {
-            Pre::Decided(status) => status,
-            Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
-            Pre::HaltThenSkip => {
-                self.halt_slot(slot, below, id, ctx);
-                Status::Skipped
-            }
-        };
-        if let Some(conditions) = slot.conditions.as_deref() {
-            conditions
-                .post(status, &mut self.blackboards)
-                .map_err(|message| self.located(id, message))?;
-        }
-        slot.state = slot.state.after(status);
-        Ok(status)
     }
 
     /// Runs the behaviour of node `id`, whose slot is `slot`.
