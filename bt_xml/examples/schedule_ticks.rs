@@ -50,7 +50,7 @@ fn main() -> ExitCode {
             .unwrap_or(100);
         return time_both(path, &registry, tree, ticks, loads);
     }
-    let counting = args.get(3).map(String::as_str) == Some("--visits");
+    let counting = args.iter().any(|a| a == "--visits");
     tree.set_counting_visits(counting);
     let mut writer = bench_leaves::ScheduleWriter::new(&mut tree);
     for i in 0..ticks {

@@ -92,6 +92,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status whose discriminant is `bits` (a packed trace slot's); any other value reads
+    /// as `Skipped`. The test `from_bits_inverts_the_discriminants` keeps the two in step.
+    #[inline]
+    pub(crate) fn from_bits(bits: u8) -> Status {
+        match bits {
+            0 => Status::Success,
+            1 => Status::Failure,
+            2 => Status::Running,
+            _ => Status::Skipped,
+        }
+    }
+
     /// BT.CPP's upper-case name (`SUCCESS`, `FAILURE`, `RUNNING`, `SKIPPED`).
     pub fn as_upper(self) -> &'static str {
         match self {

@@ -289,6 +289,7 @@ impl<'t, C> Cx<'t, C> {
     pub(crate) fn tick_lone_child(&mut self) -> Result<Status, Fault> {
         // Such a node is only built with exactly one child, and a first child follows its
         // parent in preorder (compiling checks it): the child list need not be read.
+        debug_assert_eq!(self.children, &[0], "a lone child right after its parent");
         let child = self.id_at(0);
         self.arena
             .tick_node_settling(&mut *self.below, child, self.ctx, Settle::LONE_CHILD)

@@ -51,7 +51,7 @@ impl TraceEntry {
 ///
 /// The buffers are reused from tick to tick, so recording costs no allocation in steady state.
 /// [`status_of`](Self::status_of) is O(1): a per-node slot stamped with the tick's generation.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TickTrace {
     /// This tick's entries are the first `len`; the rest are kept from earlier ticks as room,
     /// so that recording is a write and no capacity check of `Vec::push` (whose growth path
@@ -80,8 +80,9 @@ impl TickTrace {
         }
     }
 
-    /// Starts a new tick at time `now`: forgets the previous one in O(1) (plus clearing two
-    /// `Vec`s of `Copy` items, which keeps their capacity).
+    /// Starts a new tick at time `now`: forgets the previous one in O(1) (the entries' length
+    /// goes back to 0 and the generation moves on; the slots are cleared only when the
+    /// generation wraps).
     #[inline]
     pub(crate) fn begin(&mut self, now: f64) {
         self.len = 0;
@@ -157,12 +158,7 @@ impl TickTrace {
         if generation != self.generation || generation == 0 {
             return None;
         }
-        Some(match (slot >> 32) as u8 {
-            0 => Status::Success,
-            1 => Status::Failure,
-            2 => Status::Running,
-            _ => Status::Skipped,
-        })
+        Some(Status::from_bits((slot >> 32) as u8))
     }
 
     /// The injected time of the last tick (`NaN` before the first tick).
@@ -173,6 +169,17 @@ impl TickTrace {
     /// How many ticks the tree has run (0 before the first); identifies the tick of this trace.
     pub fn tick_number(&self) -> u64 {
         self.tick_number
+    }
+}
+
+impl std::fmt::Debug for TickTrace {
+    /// This tick's entries only (not the room past them), with the tick's number and time.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TickTrace")
+            .field("tick_number", &self.tick_number)
+            .field("now", &self.now)
+            .field("entries", &self.entries())
+            .finish()
     }
 }
 
@@ -231,6 +238,18 @@ mod tests {
             }]
         );
         assert_eq!(t.status_of(NodeId(0)), None);
+    }
+
+    #[test]
+    fn from_bits_inverts_the_discriminants() {
+        for s in [
+            Status::Success,
+            Status::Failure,
+            Status::Running,
+            Status::Skipped,
+        ] {
+            assert_eq!(Status::from_bits(s as u8), s);
+        }
     }
 
     #[test]

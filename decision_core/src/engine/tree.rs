@@ -346,6 +346,7 @@ impl Arena {
         completed_idle: bool,
     ) -> Result<Status, Fault> {
         let status = match slot.conditions.as_deref() {
+            // Not reached (called for nodes with conditions only); kept so that it is total.
             None => self.tick_slot(slot, below, id, ctx)?,
             Some(conditions) => {
                 let pre = match conditions.pre(slot.state, &mut self.blackboards) {

@@ -91,7 +91,7 @@ mod tests {
         r.register("GeneralAsyncSequence", model().asynchronous(), |_| {
             Ok(Box::new(Ordered::sequence().yielding()))
         });
-        r.register("GeneralAsyncFallback", model().asynchronous(), |_| {
+        r.register("GeneralAsyncFallback", model(), |_| {
             Ok(Box::new(Ordered::fallback().yielding()))
         });
         r
@@ -186,7 +186,8 @@ mod tests {
         for kind in KINDS {
             let mut fast = compiled(failing(kind));
             let mut general = compiled(failing(&format!("General{kind}")));
-            fast.set_tracing(false);
+            fast.set_tracing(true);
+            general.set_tracing(true);
             let (mut a, mut b) = (Ctx::default(), Ctx::default());
             let fast_error = fast.try_tick(&mut a, 0.0).unwrap_err();
             assert_eq!(fast_error, general.try_tick(&mut b, 0.0).unwrap_err());
@@ -199,6 +200,79 @@ mod tests {
                 assert_eq!(fast.state(id), general.state(id), "{kind} node {n}");
             }
             assert_eq!(fast.state(NodeId(0)), crate::engine::NodeState::Running);
+            assert_eq!(entries(&fast), entries(&general), "{kind}");
+        }
+    }
+
+    #[test]
+    fn a_running_lone_child_resumes_as_under_the_general_kind() {
+        for kind in KINDS {
+            let mut fast = compiled(node(kind, vec![node(kind, vec![act("a")])]));
+            let mut general = compiled(node(
+                &format!("General{kind}"),
+                vec![node(&format!("General{kind}"), vec![act("a")])],
+            ));
+            let path = [NodeId(0), NodeId(1), NodeId(2)];
+            assert!(fast.resume_running(&path), "{kind}");
+            assert!(general.resume_running(&path), "{kind}");
+            let (mut a, mut b) = (Ctx::default(), Ctx::default());
+            for status in [Status::Running, Status::Success] {
+                a.ret("a", status);
+                b.ret("a", status);
+                assert_eq!(fast.try_tick(&mut a, 0.0), general.try_tick(&mut b, 0.0));
+                for n in 0..fast.node_count() {
+                    let id = NodeId(n as u32);
+                    assert_eq!(fast.state(id), general.state(id), "{kind} node {n}");
+                    assert_eq!(fast.running_child(id), general.running_child(id));
+                }
+            }
+            assert_eq!(a.halts, b.halts);
+        }
+    }
+
+    #[test]
+    fn a_lone_child_decided_by_pre_conditions_settles_as_under_the_general_kind() {
+        // The inner node succeeds by `_successIf` while `u` is 1, and the child fails by
+        // `_failureIf` while `v` is 1, each only when idle.
+        let tree = |kind: &str| {
+            let child = json!({ "type": "act", "name": "a",
+                "ports": { "id": "a", "_failureIf": "v == 1" } });
+            let inner =
+                json!({ "type": kind, "ports": { "_successIf": "u == 1" }, "children": [child] });
+            node(kind, vec![inner])
+        };
+        for kind in KINDS {
+            let mut fast = compiled(tree(kind));
+            let mut general = compiled(tree(&format!("General{kind}")));
+            let (mut a, mut b) = (Ctx::default(), Ctx::default());
+            for (k, (u, v, result)) in [
+                (0, 0, Status::Running),
+                (1, 0, Status::Running),
+                (0, 1, Status::Success),
+                (1, 1, Status::Failure),
+                (0, 1, Status::Running),
+                (0, 0, Status::Success),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                for (t, ctx) in [(&mut fast, &mut a), (&mut general, &mut b)] {
+                    put(t, "u", Value::Int(u));
+                    put(t, "v", Value::Int(v));
+                    ctx.ret("a", result);
+                }
+                assert_eq!(fast.try_tick(&mut a, 0.0), general.try_tick(&mut b, 0.0));
+                assert_eq!(entries(&fast), entries(&general), "{kind} step {k}");
+                for n in 0..fast.node_count() {
+                    let id = NodeId(n as u32);
+                    assert_eq!(
+                        fast.state(id),
+                        general.state(id),
+                        "{kind} step {k} node {n}"
+                    );
+                }
+            }
+            assert_eq!((a.ticks, a.halts), (b.ticks, b.halts), "{kind}");
         }
     }
 

@@ -111,7 +111,7 @@ impl<const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Ordered<STOPS_AT_SUCCESS,
                 Ok(self.round.finish(cx, n, Self::DONE))
             }
             Status::Success | Status::Failure => {
-                // The children before the last one are reset (a lone child has none).
+                // The children before the last one are reset (none when resuming at child 0).
                 if current != 0 {
                     cx.halt_children_before(current);
                 }
@@ -136,7 +136,7 @@ impl<C, const STOPS_AT_SUCCESS: bool, const YIELDS: bool> Behavior<C>
         // The position lives in a register while the children tick; it is stored back on
         // every way out (an error too: the next tick resumes where this one stopped).
         let mut current = self.round.current;
-        // The last child first: a round that resumes there (and a lone child) needs none of
+        // The last child first: a round that resumes there needs none of
         // the loop's values.
         // (Wrapping: a position is at most `n`, but this is before the loop's bound check.)
         if current.wrapping_add(1) == n {
@@ -208,6 +208,8 @@ mod tests {
     //! The last child of a round is left idle by its own tick
     //! ([`Cx::tick_child_ending_round`]) instead of by the reset that ends the round: every
     //! node's state, the halts and the result must be those of the reset visiting every child.
+    //! (A node with one child here is built as [`Forward`](super::super::forward::Forward),
+    //! which must leave the same states; `forward`'s tests compare it with this kind.)
 
     use serde_json::json;
 
