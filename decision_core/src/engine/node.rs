@@ -255,14 +255,7 @@ impl<'t, C> Cx<'t, C> {
     /// Ticks child `i` (with its pre/post conditions) and returns its status.
     #[inline(always)]
     pub fn tick_child(&mut self, i: usize) -> Result<Status, Fault> {
-        match self.child_position(i) {
-            Some(at) => {
-                let child = self.id_at(at);
-                let from = self.below.get_mut(at as usize..).unwrap_or_default();
-                self.arena.tick_node(from, child, self.ctx)
-            }
-            None => Err(self.arena.misplaced_visit(u32::MAX)),
-        }
+        self.tick_child_settling(i, Settle::PLAIN)
     }
 
     /// [`tick_child`](Self::tick_child) of the last child of a round, which ends with every
@@ -271,12 +264,17 @@ impl<'t, C> Cx<'t, C> {
     /// ([`halt_children_before`](Self::halt_children_before) its position).
     #[inline(always)]
     pub(crate) fn tick_child_ending_round(&mut self, i: usize) -> Result<Status, Fault> {
+        self.tick_child_settling(i, Settle::ENDING_ROUND)
+    }
+
+    /// Ticks child `i`, settling it as `settle` says.
+    #[inline(always)]
+    fn tick_child_settling(&mut self, i: usize, settle: Settle) -> Result<Status, Fault> {
         match self.child_position(i) {
             Some(at) => {
                 let child = self.id_at(at);
                 let from = self.below.get_mut(at as usize..).unwrap_or_default();
-                self.arena
-                    .tick_node_settling(from, child, self.ctx, Settle::ENDING_ROUND)
+                self.arena.tick_node_settling(from, child, self.ctx, settle)
             }
             None => Err(self.arena.misplaced_visit(u32::MAX)),
         }

@@ -96,22 +96,17 @@ impl TickTrace {
         self.now = now;
     }
 
+    /// Records that node `node` returned `status` in this tick.
     pub(crate) fn record(&mut self, node: u32, status: Status) {
         self.record_in_line(node, status);
     }
 
     /// [`record`](Self::record), always inlined: for the few callers that record in a tight
     /// loop of their own (a selection settling its rules), where the call costs more than the
-    /// record.
+    /// record. It returns `status`, so that a caller that returns the status next keeps
+    /// nothing across the rare call that grows the room.
     #[inline(always)]
-    pub(crate) fn record_in_line(&mut self, node: u32, status: Status) {
-        self.record_passing(node, status);
-    }
-
-    /// [`record_in_line`](Self::record_in_line), returning `status`: a caller that returns
-    /// the status next keeps nothing across the rare call that grows the room.
-    #[inline(always)]
-    pub(crate) fn record_passing(&mut self, node: u32, status: Status) -> Status {
+    pub(crate) fn record_in_line(&mut self, node: u32, status: Status) -> Status {
         let Some(entry) = self.entries.get_mut(self.len) else {
             return self.record_growing(node, status);
         };
@@ -131,7 +126,7 @@ impl TickTrace {
     fn record_growing(&mut self, node: u32, status: Status) -> Status {
         let room = (self.len * 2).max(16);
         self.entries.resize(room, TraceEntry::ROOM);
-        self.record_passing(node, status)
+        self.record_in_line(node, status)
     }
 
     /// Stamps node `node`'s slot with this tick's generation and `status`.

@@ -345,31 +345,30 @@ impl Arena {
         ctx: &mut C,
         completed_idle: bool,
     ) -> Result<Status, Fault> {
-        let status = match slot.conditions.as_deref() {
-            // Not reached (called for nodes with conditions only); kept so that it is total.
-            None => self.tick_slot(slot, below, id, ctx)?,
-            Some(conditions) => {
-                let pre = match conditions.pre(slot.state, &mut self.blackboards) {
-                    Ok(pre) => pre,
-                    Err(fault) => return Err(self.shape.locate(id, fault)),
-                };
-                let status = match pre {
-                    Pre::Decided(status) => status,
-                    Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
-                    Pre::HaltThenSkip => {
-                        self.halt_slot(slot, below, id, ctx);
-                        Status::Skipped
-                    }
-                };
-                if let Some(conditions) = slot.conditions.as_deref() {
-                    conditions
-                        .post(status, &mut self.blackboards)
-                        .map_err(|message| self.located(id, message))?;
-                }
-                slot.state = slot.state.after(status);
-                status
+        // (Called for nodes with conditions; without them, the node is simply ticked.)
+        let pre = match slot
+            .conditions
+            .as_deref()
+            .map(|c| c.pre(slot.state, &mut self.blackboards))
+        {
+            Some(Ok(pre)) => pre,
+            Some(Err(fault)) => return Err(self.shape.locate(id, fault)),
+            None => Pre::Tick,
+        };
+        let status = match pre {
+            Pre::Decided(status) => status,
+            Pre::Tick => self.tick_slot(slot, below, id, ctx)?,
+            Pre::HaltThenSkip => {
+                self.halt_slot(slot, below, id, ctx);
+                Status::Skipped
             }
         };
+        if let Some(conditions) = slot.conditions.as_deref() {
+            conditions
+                .post(status, &mut self.blackboards)
+                .map_err(|message| self.located(id, message))?;
+        }
+        slot.state = slot.state.after(status);
         if completed_idle && status.is_completed() {
             slot.state = NodeState::Idle;
         }
@@ -452,7 +451,7 @@ impl Arena {
                 };
                 if settle.trace && cx.arena.tracing {
                     if settle.tail {
-                        return Ok(recorded(&mut cx.arena.trace, cx.id, status));
+                        return Ok(cx.arena.trace.record_in_line(cx.id, status));
                     }
                     std::hint::cold_path();
                     cx.arena.trace.record(cx.id, status);
@@ -556,13 +555,6 @@ impl Settle {
         tail: true,
         ..Settle::ENDING_ROUND
     };
-}
-
-/// Records node `id`'s `status` in `trace` and passes it on, so that the visit keeps nothing
-/// across the rare call that grows the trace.
-#[inline(always)]
-fn recorded(trace: &mut TickTrace, id: u32, status: Status) -> Status {
-    trace.record_passing(id, status)
 }
 
 /// A runtime error of node `id`, named by its label.
