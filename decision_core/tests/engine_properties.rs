@@ -138,7 +138,7 @@ proptest! {
             // The trace lists every leaf tick exactly once per tick of it.
             for (n, id) in ids.iter().enumerate() {
                 let ticked = ctx.ticks.get(id).copied().unwrap_or(0) - before.get(id).copied().unwrap_or(0);
-                let entries = tree.trace().entries().iter()
+                let entries = tree.trace().entries()
                     .filter(|e| tree.name(e.node) == Some(id.as_str()))
                     .count() as u32;
                 prop_assert_eq!(ticked, entries, "leaf {} (#{}) at tick {}", id, n, t);

@@ -134,7 +134,7 @@ pub fn trace_line<C>(
         "{{\"tick\": {tick}, \"status\": \"{}\", \"trace\": [",
         status.as_upper()
     );
-    for (i, e) in tree.trace().entries().iter().enumerate() {
+    for (i, e) in tree.trace().entries().enumerate() {
         if i > 0 {
             out.extend_from_slice(b", ");
         }

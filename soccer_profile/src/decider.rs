@@ -297,7 +297,7 @@ impl SoccerDecider {
             if b.label == chosen {
                 break;
             }
-            let failed_leaf = trace.entries().iter().find(|e| {
+            let failed_leaf = trace.entries().find(|e| {
                 e.node.0 >= b.node.0
                     && e.node.0 < b.end
                     && e.status == Status::Failure

@@ -137,11 +137,7 @@ pub fn rule_of(guard: Value, body: Value, w: f64) -> Value {
 
 /// The last trace as `(node id, status)` pairs.
 pub fn entries<C>(t: &Tree<C>) -> Vec<(u32, Status)> {
-    t.trace()
-        .entries()
-        .iter()
-        .map(|e| (e.node.0, e.status))
-        .collect()
+    t.trace().entries().map(|e| (e.node.0, e.status)).collect()
 }
 
 /// A decorator `kind` with `ports` over `child`.

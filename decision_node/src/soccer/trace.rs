@@ -5,7 +5,7 @@
 
 use bus::messages::Header;
 use bus::soccer::MotionCommandMsg;
-use decision_core::engine::TraceEntry;
+use decision_core::engine::{TickTrace, TraceEntry};
 use serde::{Deserialize, Serialize};
 use soccer_profile::brain::SoccerBrain;
 use soccer_profile::decider::Decision;
@@ -22,8 +22,14 @@ pub struct SoccerTraceMsg<'a> {
     pub tick: u64,
     /// The decision (branch, role, motion, ball, message, why-not of the failed branches).
     pub decision: &'a Decision,
-    /// Every node's status this tick, in tick order.
-    pub nodes: &'a [TraceEntry],
+    /// Every node's status this tick, in tick order (the trace's entries).
+    #[serde(serialize_with = "entries_in_order")]
+    pub nodes: &'a TickTrace,
+}
+
+/// Serializes a trace as its list of entries.
+fn entries_in_order<S: serde::Serializer>(trace: &&TickTrace, out: S) -> Result<S::Ok, S::Error> {
+    out.collect_seq(trace.entries())
 }
 
 /// `behavior/trace` as read back (viewer, replay); absent fields take their defaults.
@@ -112,7 +118,7 @@ pub fn trace_payload(brain: &SoccerBrain, player: u8, tick: u64, decision: &Deci
         player,
         tick,
         decision,
-        nodes: brain.decider().tree().trace().entries(),
+        nodes: brain.decider().tree().trace(),
     };
     serde_json::to_vec(&message).unwrap_or_default()
 }
