@@ -3,14 +3,15 @@
 //! instructions with (`valgrind --tool=callgrind target/release/examples/schedule_ticks
 //! TREE.xml N`), which a busy machine cannot distort as it distorts timings.
 //! `schedule_ticks TREE.xml N --visits` counts the node visits and prints them; `--traced`
-//! (also after `--time LOADS`) ticks with the trace on.
+//! (also after `--time LOADS`) ticks with the trace on, and `--status-of` (with `--traced`)
+//! asks the root's status of the trace after every tick, which indexes the tick's entries.
 //!
 //! `schedule_ticks TREE.xml N --time LOADS` times instead, as the BT.CPP side-by-side bench
 //! (`tools/btcpp_oracle/bench.cpp`) does, and prints the same line: the median of 5 runs of N
 //! ticks (ns per tick) and of 5 runs of LOADS loads from the XML text to a compiled tree (µs
 //! per load), so both engines can be run alternately on the same machine.
 
-use decision_core::engine::{Registry, Tree, bench_leaves, nodes};
+use decision_core::engine::{NodeId, Registry, Tree, bench_leaves, nodes};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -19,7 +20,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(ticks)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok()))
     else {
-        eprintln!("usage: schedule_ticks TREE.xml TICKS [--time LOADS | --visits] [--traced]");
+        eprintln!(
+            "usage: schedule_ticks TREE.xml TICKS [--time LOADS | --visits] [--traced [--status-of]]"
+        );
         return ExitCode::from(2);
     };
     let path = Path::new(file);
@@ -48,7 +51,8 @@ fn main() -> ExitCode {
             .get(4)
             .and_then(|n| n.parse::<u32>().ok())
             .unwrap_or(100);
-        return time_both(path, &registry, tree, ticks, loads);
+        let status_of = args.iter().any(|a| a == "--status-of");
+        return time_both(path, &registry, tree, ticks, loads, status_of);
     }
     let counting = args.iter().any(|a| a == "--visits");
     tree.set_counting_visits(counting);
@@ -78,14 +82,16 @@ fn median_of_5(mut run: impl FnMut() -> f64) -> f64 {
     runs[2]
 }
 
-/// Times `ticks` ticks of the schedule and `loads` loads of `path` (text read once, then
-/// parsed, expanded and compiled each time); prints both medians.
+/// Times `ticks` ticks of the schedule (each followed by a query of the root's status in the
+/// trace when `status_of`) and `loads` loads of `path` (text read once, then parsed, expanded
+/// and compiled each time); prints both medians.
 fn time_both(
     path: &Path,
     registry: &Registry<()>,
     mut tree: Tree<()>,
     ticks: u64,
     loads: u32,
+    status_of: bool,
 ) -> ExitCode {
     let Ok(text) = std::fs::read_to_string(path) else {
         eprintln!("cannot read {}", path.display());
@@ -112,6 +118,9 @@ fn time_both(
                 .write(&mut tree, i % bench_leaves::SCHEDULE_PERIOD)
                 .is_err();
             failed |= tree.try_tick(&mut (), i as f64).is_err();
+            if status_of {
+                std::hint::black_box(tree.trace().status_of(NodeId(0)));
+            }
         }
         start.elapsed().as_secs_f64() * 1e9 / ticks.max(1) as f64
     });

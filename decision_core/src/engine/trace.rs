@@ -189,8 +189,12 @@ impl TickTrace {
             0
         };
         let generation = u64::from(self.generation);
-        for &word in self.packed_entries().get(from..).unwrap_or_default() {
-            if let Some(slot) = self.slots.get(word as u32 as usize) {
+        // Both lists as locals: a store through a `Cell` may, for the compiler, change
+        // anything behind `&self`, which would reload them at every entry.
+        let slots: &[Cell<u64>] = &self.slots;
+        let entries = self.packed_entries().get(from..).unwrap_or_default();
+        for &word in entries {
+            if let Some(slot) = slots.get(word as u32 as usize) {
                 slot.set(generation | (word & (0xff << 32)));
             }
         }
