@@ -210,6 +210,21 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
             return None;
         }
         let off = p.distance(ball) - v.ball_support_distance;
+        // A tighter bound, still without an exponential: each Gaussian at its bound
+        // `bump_bound`, summed in the score's order (so again at least the score). Compared
+        // as real numbers only: a NaN bound decides nothing.
+        let near_ball_bound = if v.ball_weight > 0.0 {
+            v.ball_weight * bump_bound(off, v.ball_support_sigma)
+        } else {
+            v.ball_weight.max(0.0)
+        };
+        let tight = forward + near_ball_bound - anchor;
+        let tight = press.map_or(tight, |press| {
+            tight + support.press_weight * bump_bound(p.distance(press), support.press_sigma)
+        });
+        if tight < best {
+            return None;
+        }
         let near_ball = v.ball_weight * bump(off, v.ball_support_sigma);
         let base = forward + near_ball - anchor;
         Some(match press {
@@ -244,6 +259,21 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
 fn bump(offset: f64, sigma: f64) -> f64 {
     (-(offset * offset) / (2.0 * sigma * sigma)).exp()
 }
+
+/// An upper bound of [`bump`] as computed, without the exponential: `1 / (1 + x)` for its
+/// exponent `-x` (`e^x >= 1 + x + x^2/2`), where that margin clears the rounding of both
+/// sides (at `x >= 2^-20` it is over 2^-42, the rounding under 2^-51), else 1.
+fn bump_bound(offset: f64, sigma: f64) -> f64 {
+    let x = (offset * offset) / (2.0 * sigma * sigma);
+    if x >= BUMP_BOUND_FROM {
+        1.0 / (1.0 + x)
+    } else {
+        1.0
+    }
+}
+
+/// The smallest exponent from which [`bump_bound`] uses `1 / (1 + x)`.
+const BUMP_BOUND_FROM: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// The press point of the support score: `support.press_distance` from the ball towards the
 /// own goal centre; `None` while `support.press_weight` is 0 (the score has no press term).
@@ -432,6 +462,33 @@ mod tests {
             .map(|p| (score(p), p))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, p)| p)
+    }
+
+    #[test]
+    fn the_bump_bound_is_never_below_the_bump() {
+        let sigmas = [1e-3, 0.1, 0.5, 1.0, 3.7, 1e3];
+        let mut below_one = 0;
+        for sigma in sigmas {
+            let scale = 2.0 * sigma * sigma;
+            // Offsets whose exponents sweep from 0 through the threshold up to where the
+            // bump underflows, and a fine sweep just around the threshold.
+            let exponents = (0..=2000)
+                .map(|k| 1e-12 * 1.03f64.powi(k))
+                .chain((0..2000).map(|k| BUMP_BOUND_FROM * (1.0 + (f64::from(k) - 1000.0) * 1e-6)))
+                .chain([0.0, BUMP_BOUND_FROM, 700.0, 1e300, f64::INFINITY]);
+            for x in exponents {
+                for offset in [(x * scale).sqrt(), -(x * scale).sqrt()] {
+                    let (bound, bump) = (bump_bound(offset, sigma), bump(offset, sigma));
+                    assert!(
+                        bound >= bump,
+                        "offset {offset}, sigma {sigma}: bound {bound} < bump {bump}"
+                    );
+                    below_one += usize::from(bound < 1.0);
+                }
+            }
+        }
+        // The bound is below 1 past the threshold, so it prunes.
+        assert!(below_one > 10_000, "{below_one}");
     }
 
     #[test]
