@@ -281,8 +281,9 @@ impl<'t, C> Cx<'t, C> {
     }
 
     /// [`tick_child_ending_round`](Self::tick_child_ending_round) of the only child of a node
-    /// that returns the child's result as it is ([`Forward`](super::nodes::forward::Forward)),
-    /// for which the visit can keep nothing across the child's tick.
+    /// that returns the child's result as it is (a one-child `Sequence` built as
+    /// [`Forward`](super::nodes::forward::Forward), `SubTree`), for which the visit can keep
+    /// nothing across the child's tick.
     #[inline(always)]
     pub(crate) fn tick_lone_child(&mut self) -> Result<Status, Fault> {
         // Such a node is only built with exactly one child, and a first child follows its

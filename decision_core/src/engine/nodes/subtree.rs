@@ -25,15 +25,20 @@ pub fn register<C: 'static>(registry: &mut Registry<C>) {
 pub struct SubTree;
 
 impl<C> Behavior<C> for SubTree {
+    /// The child is ticked as a lone child whose result is passed on, which leaves it idle
+    /// after a completed result (the reset). BT.CPP sets the node running when idle before
+    /// the child's tick; every result but a skip or an error sets the node's state again, so
+    /// only after those two is it marked.
     fn tick(&mut self, cx: &mut Cx<'_, C>) -> Result<Status, Fault> {
-        if cx.state() == NodeState::Idle {
+        let result = cx.tick_lone_child();
+        let passed_on = matches!(
+            result,
+            Ok(Status::Success | Status::Failure | Status::Running)
+        );
+        if !passed_on && cx.state() == NodeState::Idle {
             cx.set_running();
         }
-        let status = cx.tick_child(0)?;
-        if status.is_completed() {
-            cx.halt_child(0);
-        }
-        Ok(status)
+        result
     }
 }
 
