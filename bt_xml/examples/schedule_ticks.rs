@@ -3,8 +3,9 @@
 //! instructions with (`valgrind --tool=callgrind target/release/examples/schedule_ticks
 //! TREE.xml N`), which a busy machine cannot distort as it distorts timings.
 //! `schedule_ticks TREE.xml N --visits` counts the node visits and prints them; `--traced`
-//! (also after `--time LOADS`) ticks with the trace on, and `--status-of` (with `--traced`)
-//! asks the root's status of the trace after every tick, which indexes the tick's entries.
+//! (also after `--time LOADS`) ticks with the trace on, and `--status-of` (with `--traced`,
+//! timed or not) asks the root's status of the trace after every tick, which indexes the
+//! tick's entries.
 //!
 //! `schedule_ticks TREE.xml N --time LOADS` times instead, as the BT.CPP side-by-side bench
 //! (`tools/btcpp_oracle/bench.cpp`) does, and prints the same line: the median of 5 runs of N
@@ -46,12 +47,12 @@ fn main() -> ExitCode {
         }
     };
     tree.set_tracing(args.iter().any(|a| a == "--traced"));
+    let status_of = args.iter().any(|a| a == "--status-of");
     if args.get(3).map(String::as_str) == Some("--time") {
         let loads = args
             .get(4)
             .and_then(|n| n.parse::<u32>().ok())
             .unwrap_or(100);
-        let status_of = args.iter().any(|a| a == "--status-of");
         return time_both(path, &registry, tree, ticks, loads, status_of);
     }
     let counting = args.iter().any(|a| a == "--visits");
@@ -65,6 +66,9 @@ fn main() -> ExitCode {
         if let Err(e) = step {
             eprintln!("tick {i}: {e}");
             return ExitCode::from(1);
+        }
+        if status_of {
+            std::hint::black_box(tree.trace().status_of(NodeId(0)));
         }
     }
     if counting {

@@ -40,12 +40,28 @@ pub struct TraceEntry {
     pub status: Status,
 }
 
+/// Where a status sits in a packed word: an entry (the node id below it) and a node's slot
+/// (the generation below it) share the place, so a slot takes an entry's status as it is.
+const STATUS_SHIFT: u32 = 32;
+
+/// The status byte of a packed word, in place.
+#[inline(always)]
+fn status_in_place(word: u64) -> u64 {
+    word & (0xff << STATUS_SHIFT)
+}
+
+/// The status of a packed word.
+#[inline]
+fn status_of_word(word: u64) -> Status {
+    Status::from_bits((word >> STATUS_SHIFT) as u8)
+}
+
 impl TraceEntry {
-    /// The entry in one word (the id in the low 32 bits, the status in the next 8): a record
-    /// is then one 8-byte store, where the struct's padding would make it two.
+    /// The entry in one word (the id in the low 32 bits, the status above): a record is then
+    /// one 8-byte store, where the struct's padding would make it two.
     #[inline(always)]
     fn packed(node: u32, status: Status) -> u64 {
-        u64::from(node) | (u64::from(status as u8) << 32)
+        u64::from(node) | (u64::from(status as u8) << STATUS_SHIFT)
     }
 
     /// The entry a [`packed`](Self::packed) word holds.
@@ -53,7 +69,7 @@ impl TraceEntry {
     fn unpacked(word: u64) -> Self {
         Self {
             node: NodeId(word as u32),
-            status: Status::from_bits((word >> 32) as u8),
+            status: status_of_word(word),
         }
     }
 }
@@ -174,7 +190,7 @@ impl TickTrace {
         if generation != self.generation || generation == 0 {
             return None;
         }
-        Some(Status::from_bits((slot >> 32) as u8))
+        Some(status_of_word(slot))
     }
 
     /// Stamps each node of this tick's entries not stamped yet with the generation and its
@@ -195,7 +211,7 @@ impl TickTrace {
         let entries = self.packed_entries().get(from..).unwrap_or_default();
         for &word in entries {
             if let Some(slot) = slots.get(word as u32 as usize) {
-                slot.set(generation | (word & (0xff << 32)));
+                slot.set(generation | status_in_place(word));
             }
         }
         self.stamped.set((self.generation, self.len));
@@ -327,7 +343,8 @@ mod tests {
         t.begin(0.0);
         t.record(1, Status::Success);
         t.generation = u32::MAX;
-        t.slots[0] = Cell::new(1 | (u64::from(Status::Running as u8) << 32)); // stale: would match generation 1 after the wrap
+        // Stale: would match generation 1 after the wrap.
+        t.slots[0] = Cell::new(1 | (u64::from(Status::Running as u8) << STATUS_SHIFT));
         t.begin(1.0);
         assert_eq!(t.generation, 1);
         assert_eq!(t.status_of(NodeId(0)), None);
