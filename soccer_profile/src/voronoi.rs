@@ -20,6 +20,8 @@
 use crate::world::Obstacle;
 use geometry::{Field, Point2, Pose2, Vector2};
 
+mod certificate;
+
 /// Cost units per cell length (fixed point); a step costs at least this much, which is also
 /// the width of a bucket.
 pub const UNITS_PER_CELL: u64 = 1 << 16;
@@ -169,6 +171,12 @@ pub struct VoronoiGrid {
     last_bias: Option<u64>,
     /// The obstacles of the last computation.
     last_obstacles: Vec<Obstacle>,
+    /// A padded cell and the rank proved to own it in the partition of the current inputs
+    /// without running the queue (see [`certificate`]); [`owner_at`](Self::owner_at)
+    /// answers it from here.
+    certified: Option<(usize, usize)>,
+    /// The ranks' floors of the last proof (a buffer, kept so a proof does not allocate).
+    floors: Vec<Option<certificate::Floor>>,
 }
 
 /// Whether two lists hold the same values bit for bit (`bits` of each item).
@@ -288,6 +296,7 @@ impl VoronoiGrid {
     /// Drops the memory of the last computation: the next one starts over.
     fn forget(&mut self) {
         self.last_bias = None;
+        self.certified = None;
     }
 
     /// Partitions the grid among `sites` around `obstacles`, as far as `until` needs. Sites
@@ -333,7 +342,9 @@ impl VoronoiGrid {
                     Some(self.padded(free))
                 });
                 let stop = stop_cell.map_or(Stop::Never, Stop::AtCell);
-                if !(continues && self.is_final(stop)) {
+                // Answered already, or proved without running the queue: no run.
+                let answered = continues && self.is_final(stop);
+                if !(answered || self.prove_owner(p, stop)) {
                     self.run(stop);
                     self.stopped_at = match stop {
                         Stop::AtCell(cell) if !self.complete => Some(cell),
@@ -341,6 +352,27 @@ impl VoronoiGrid {
                     };
                 }
             }
+        }
+    }
+
+    /// Whether the owner of `p`'s cell, `stop`'s when it is free, is proved without running
+    /// the queue (kept for [`owner_at`](Self::owner_at)).
+    fn prove_owner(&mut self, p: Point2<Field>, stop: Stop) -> bool {
+        let (Some(c), Stop::AtCell(cell)) = (self.cell_of(p), stop) else {
+            return false;
+        };
+        if self.blocked[c] {
+            return false;
+        }
+        if self.certified.is_some_and(|(proved, _)| proved == cell) {
+            return true;
+        }
+        match self.certified_rank(cell) {
+            Some(rank) => {
+                self.certified = Some((cell, rank));
+                true
+            }
+            None => false,
         }
     }
 
@@ -362,6 +394,7 @@ impl VoronoiGrid {
     /// covering or uncovering a cell centre), and the computation goes on. The players' numbers
     /// only order the ranks, so they need not be the same.
     fn derive(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) -> bool {
+        self.certified = None;
         std::mem::swap(&mut self.blocked, &mut self.previous_blocked);
         std::mem::swap(&mut self.step_keys, &mut self.previous_step_keys);
         std::mem::swap(&mut self.seed_cells, &mut self.previous_seed_cells);
@@ -413,6 +446,7 @@ impl VoronoiGrid {
         }
         self.current = 0;
         self.pending = 0;
+        self.stopped_at = None;
         self.reset_keys();
         for rank in 0..self.seed_cells.len() {
             let Some(c) = self.seed_cells[rank] else {
@@ -579,7 +613,12 @@ impl VoronoiGrid {
     /// The player owning the cell at `p`; a blocked cell defers to the nearest free one.
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
-        let index = if self.blocked[c] {
+        let index = if let Some((_, rank)) = self
+            .certified
+            .filter(|&(cell, _)| !self.blocked[c] && cell == self.padded(c))
+        {
+            Some(self.site_of_rank[rank])
+        } else if self.blocked[c] {
             let free = self.nearest_cell(p, c, |n| {
                 !self.blocked[n] && is_reached(self.key[self.padded(n)])
             })?;
@@ -682,20 +721,20 @@ impl VoronoiGrid {
 mod tests {
     use super::*;
 
-    fn grid() -> VoronoiGrid {
+    pub(super) fn grid() -> VoronoiGrid {
         let mut g = VoronoiGrid::default();
         g.resize(9.0, 6.0, 1.0, 0.2);
         g
     }
 
-    fn site(player: u8, x: f64, y: f64, yaw: f64) -> Site {
+    pub(super) fn site(player: u8, x: f64, y: f64, yaw: f64) -> Site {
         Site {
             player,
             pose: Pose2::new(x, y, yaw),
         }
     }
 
-    fn obstacle(x: f64, y: f64, radius: f64) -> Obstacle {
+    pub(super) fn obstacle(x: f64, y: f64, radius: f64) -> Obstacle {
         Obstacle {
             center: Point2::new(x, y),
             radius,
@@ -705,7 +744,7 @@ mod tests {
     /// The partition by its definition: Dijkstra with a binary heap over the unpadded grid
     /// (each cell final when taken, steps at its owner's costs, equal costs to the lower
     /// player number). Uses `g`'s blocked cells and step costs of its last computation.
-    fn reference_owners(g: &VoronoiGrid, sites: &[Site]) -> Vec<Option<u8>> {
+    pub(super) fn reference_owners(g: &VoronoiGrid, sites: &[Site]) -> Vec<Option<u8>> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let n = g.len();
@@ -811,6 +850,13 @@ mod tests {
     }
 
     /// Every key of a grid, and whether its run is complete.
+    impl VoronoiGrid {
+        /// Whether [`VoronoiGrid::owner_at`] answers padded cell `p` from a proof.
+        fn answers_by_proof(&self, p: usize) -> bool {
+            self.certified.is_some_and(|(cell, _)| cell == p)
+        }
+    }
+
     fn keys_of(g: &VoronoiGrid) -> (Vec<u64>, bool) {
         (g.key.clone(), g.complete)
     }
@@ -859,10 +905,13 @@ mod tests {
                 let mut fresh = grid();
                 fresh.compute(&moved, holes, 0.5, until);
                 proptest::prop_assert_eq!(memo.owner_at(ball), fresh.owner_at(ball));
-                // The ball's cell is final: its cost too, not only its owner.
+                // The ball's cell is final: its cost too, not only its owner (unless a proof
+                // answered for it without a run).
                 if let Some(c) = fresh.cell_of(ball).filter(|&c| !fresh.blocked[c]) {
                     let p = fresh.padded(c);
-                    proptest::prop_assert_eq!(memo.key[p], fresh.key[p]);
+                    if !memo.answers_by_proof(p) && !fresh.answers_by_proof(p) {
+                        proptest::prop_assert_eq!(memo.key[p], fresh.key[p]);
+                    }
                 }
                 if what == 2 {
                     memo.finish();
@@ -898,7 +947,11 @@ mod tests {
                 let ball = complete.center(c);
                 continued.compute(&sites, &obstacles, 0.5, Until::OwnerOf(ball));
                 let p = complete.padded(c);
-                proptest::prop_assert_eq!(continued.key[p], complete.key[p], "cell {}", c);
+                if continued.answers_by_proof(p) {
+                    proptest::prop_assert_eq!(continued.owner_at(ball), complete.owner_at(ball));
+                } else {
+                    proptest::prop_assert_eq!(continued.key[p], complete.key[p], "cell {}", c);
+                }
             }
         }
     }
