@@ -108,6 +108,9 @@ pub struct Memory {
     pub support_cells_source: Option<SupportCellsSource>,
     /// The centroid of `support_cells`.
     pub support_centroid: Point2<Field>,
+    /// The cell `support_pose` chose last: scored first next time, its score is a floor
+    /// that lets the scan skip most cells (the choice is the same).
+    pub support_best: Option<Point2<Field>>,
     /// The field player this robot takes as the team's striker (`ball.closest_to_ball.
     /// striker_margin`; unused while it is 0).
     pub believed_striker: Option<u8>,

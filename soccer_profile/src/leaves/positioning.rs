@@ -195,21 +195,70 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
         ));
     };
     let reach = field.half_length() + v.padding;
-    let side = (ball.x / reach).clamp(-1.0, 1.0);
-    let press = press_point(c, ball);
-    let support = &c.params.behavior_node.support;
-    // The score of a cell, or `None` when even its bound (each Gaussian at its top) is below
-    // `best`: rounding is monotone, so the bound is at least the score, and the exponentials
-    // are left out for most cells.
-    let score = |p: Point2<Field>, best: f64| {
-        let forward = v.forward_weight * side * p.x / reach;
-        let anchor = v.centroid_anchor_weight * p.distance(centroid) / v.centroid_anchor_sigma;
+    let score = SupportScore {
+        v,
+        support: &c.params.behavior_node.support,
+        reach,
+        side: (ball.x / reach).clamp(-1.0, 1.0),
+        centroid,
+        ball,
+        press: press_point(c, ball),
+    };
+    let cells = &c.memory.support_cells;
+    // The last choice's score, when it is a cell again and its score a number: no cell
+    // scoring the most lies below it, so the scan may skip what scores lower.
+    let seed = c
+        .memory
+        .support_best
+        .filter(|last| cells.contains(last))
+        .and_then(|last| score.at_least(last, f64::NEG_INFINITY))
+        .filter(|s| !s.is_nan());
+    let mut best = score.best_cell(cells, seed);
+    if seed.is_some() && best.is_some_and(|(s, _, saw_nan)| saw_nan || s == 0.0) {
+        // A NaN score wins any comparison it meets, and a bound of -0 is below a score
+        // of +0 when compared whole: the floor could change the choice, so the scan is
+        // made as without it.
+        best = score.best_cell(cells, None);
+    }
+    let (_, best, _) = best?;
+    c.memory.support_best = Some(best);
+    Some(facing_ball(
+        c,
+        Pose2 {
+            position: best,
+            yaw: 0.0,
+        },
+    ))
+}
+
+/// What the supporter's score of a cell depends on in one tick.
+struct SupportScore<'a> {
+    v: &'a crate::params::Voronoi,
+    support: &'a crate::params::Support,
+    /// Half the field's length plus `voronoi.padding`.
+    reach: f64,
+    /// The ball's x over `reach`, clamped to [-1, 1].
+    side: f64,
+    centroid: Point2<Field>,
+    ball: Point2<Field>,
+    press: Option<Point2<Field>>,
+}
+
+impl SupportScore<'_> {
+    /// The score of cell `p`, or `None` when a bound of it is below `best`: first with each
+    /// Gaussian at its top, then at [`bump_bound`] (rounding is monotone, so each bound is
+    /// at least the score), so the exponentials are left out for most cells.
+    #[inline(always)]
+    fn at_least(&self, p: Point2<Field>, best: f64) -> Option<f64> {
+        let (v, support) = (self.v, self.support);
+        let forward = v.forward_weight * self.side * p.x / self.reach;
+        let anchor = v.centroid_anchor_weight * p.distance(self.centroid) / v.centroid_anchor_sigma;
         let bound = forward + v.ball_weight.max(0.0) - anchor;
-        let bound = press.map_or(bound, |_| bound + support.press_weight);
+        let bound = self.press.map_or(bound, |_| bound + support.press_weight);
         if bound.total_cmp(&best).is_lt() {
             return None;
         }
-        let off = p.distance(ball) - v.ball_support_distance;
+        let off = p.distance(self.ball) - v.ball_support_distance;
         // A tighter bound, still without an exponential: each Gaussian at its bound
         // `bump_bound`, summed in the score's order (so again at least the score). Compared
         // as real numbers only: a NaN bound decides nothing.
@@ -219,7 +268,7 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
             v.ball_weight.max(0.0)
         };
         let tight = forward + near_ball_bound - anchor;
-        let tight = press.map_or(tight, |press| {
+        let tight = self.press.map_or(tight, |press| {
             tight + support.press_weight * bump_bound(p.distance(press), support.press_sigma)
         });
         if tight < best {
@@ -227,31 +276,34 @@ pub fn support_pose(c: &mut SoccerContext) -> Option<Pose2<Field>> {
         }
         let near_ball = v.ball_weight * bump(off, v.ball_support_sigma);
         let base = forward + near_ball - anchor;
-        Some(match press {
+        Some(match self.press {
             Some(press) => {
                 base + support.press_weight * bump(p.distance(press), support.press_sigma)
             }
             None => base,
         })
-    };
-    // The best score; the last of equal scores wins, as `max_by` has it.
-    let mut best: Option<(f64, Point2<Field>)> = None;
-    for &p in &c.memory.support_cells {
-        let floor = best.map_or(f64::NEG_INFINITY, |(s, _)| s);
-        if let Some(s) = score(p, floor)
-            && s.total_cmp(&floor).is_ge()
-        {
-            best = Some((s, p));
-        }
     }
-    let (_, best) = best?;
-    Some(facing_ball(
-        c,
-        Pose2 {
-            position: best,
-            yaw: 0.0,
-        },
-    ))
+
+    /// The best of `cells`, starting from the floor `seed` (at most the best score): the
+    /// last of equal scores wins, as `max_by` has it. With whether a score was NaN.
+    fn best_cell(
+        &self,
+        cells: &[Point2<Field>],
+        seed: Option<f64>,
+    ) -> Option<(f64, Point2<Field>, bool)> {
+        let mut best: Option<(f64, Point2<Field>)> = None;
+        let mut saw_nan = false;
+        for &p in cells {
+            let floor = best.map_or(seed.unwrap_or(f64::NEG_INFINITY), |(s, _)| s);
+            if let Some(s) = self.at_least(p, floor) {
+                saw_nan |= s.is_nan();
+                if s.total_cmp(&floor).is_ge() {
+                    best = Some((s, p));
+                }
+            }
+        }
+        best.map(|(s, p)| (s, p, saw_nan))
+    }
 }
 
 /// A Gaussian bump of width `sigma` at `offset` 0 (1 there): the support score's preference
@@ -524,6 +576,53 @@ mod tests {
             }
         }
         assert!(cases > 90, "{cases} cases with a position");
+    }
+
+    #[test]
+    fn any_last_choice_as_the_floor_leaves_the_choice_the_same() {
+        // Scenes over the field, each with the last choice set to every fifth cell of the
+        // region (the floor is then that cell's score), and with every weight 0 (every score
+        // 0: the scan without a floor decides).
+        let mut seeded = 0;
+        for (press, ball_weight, forward, anchor) in [
+            (0.0, 1.0, 0.2, 0.6),
+            (3.0, 0.5, 0.2, 0.6),
+            (0.0, 0.0, 0.0, 0.0),
+        ] {
+            for k in 0..10 {
+                let t = f64::from(k);
+                let json = format!(
+                    r#"{{"player_number": 3, "pose": {{"x": {}, "y": {}, "yaw": 0.3}},
+                        "ball": {{"x": {}, "y": {}}},
+                        "teammate_messages": [
+                          {{"player": 2, "pose": {{"x": {}, "y": 1.5, "yaw": 0}}}},
+                          {{"player": 4, "pose": {{"x": 2.0, "y": -2.5, "yaw": 1}}}}]}}"#,
+                    -3.0 + 0.5 * t,
+                    (t * 0.7).sin() * 2.5,
+                    (t * 1.3).cos() * 4.0,
+                    (t * 0.9).sin() * 2.8,
+                    (t * 0.5).cos() * 3.0,
+                );
+                let mut params = crate::params::Parameters::default();
+                params.behavior_node.support.press_weight = press;
+                let v = &mut params.behavior_node.voronoi;
+                (v.ball_weight, v.forward_weight, v.centroid_anchor_weight) =
+                    (ball_weight, forward, anchor);
+                let mut ctx = crate::leaves::test_support::with_params(&frame(&json), params);
+                ctx.memory.support_best = None;
+                let first = support_pose(&mut ctx).map(|p| p.position);
+                let want = support_position_scoring_every_cell(&mut ctx);
+                assert_eq!(first, want, "{json}");
+                let cells = ctx.memory.support_cells.clone();
+                for &last in cells.iter().step_by(5) {
+                    ctx.memory.support_best = Some(last);
+                    let got = support_pose(&mut ctx).map(|p| p.position);
+                    assert_eq!(got, want, "{json} last {last:?}");
+                    seeded += 1;
+                }
+            }
+        }
+        assert!(seeded > 300, "{seeded} choices from a floor");
     }
 
     #[test]
