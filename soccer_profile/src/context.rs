@@ -157,7 +157,9 @@ impl Memory {
             let mut cells = std::mem::take(&mut self.support_cells);
             cells.clear();
             let (mut sum_x, mut sum_y) = (0.0, 0.0);
-            self.last_partition().for_each_cell_of(player, |p| {
+            let (x, y) = (field.half_length(), field.half_width());
+            let grid = self.last_partition();
+            grid.for_each_cell_of_around(player, (-x, x), (-y, y), |p| {
                 if field.contains(p.x, p.y) {
                     cells.push(p);
                     sum_x += p.x;

@@ -702,7 +702,25 @@ impl VoronoiGrid {
 
     /// Calls `visit` with the centre of each cell `player` owns, row by row (after a complete
     /// run).
-    pub fn for_each_cell_of(&self, player: u8, mut visit: impl FnMut(Point2<Field>)) {
+    pub fn for_each_cell_of(&self, player: u8, visit: impl FnMut(Point2<Field>)) {
+        self.for_each_cell_of_around(
+            player,
+            (f64::NEG_INFINITY, f64::INFINITY),
+            (f64::NEG_INFINITY, f64::INFINITY),
+            visit,
+        );
+    }
+
+    /// [`for_each_cell_of`](Self::for_each_cell_of), leaving out cells whose centres lie
+    /// clearly outside `x` and `y` (ranges of coordinates): every cell centred inside them is
+    /// visited, and some just outside may be.
+    pub fn for_each_cell_of_around(
+        &self,
+        player: u8,
+        x: (f64, f64),
+        y: (f64, f64),
+        mut visit: impl FnMut(Point2<Field>),
+    ) {
         let rank = self
             .site_of_rank
             .iter()
@@ -711,12 +729,15 @@ impl VoronoiGrid {
         let Some(rank) = rank.map(|r| u64::from(r as u8)) else {
             return;
         };
+        let columns = self.indices_around(x, self.min_x, self.nx);
+        let rows = self.indices_around(y, self.min_y, self.ny);
         let stride = self.nx + 2;
-        let rows = self.key.chunks_exact(stride).skip(1).take(self.ny);
-        for (iy, row) in rows.enumerate() {
+        for iy in rows {
             let y = self.min_y + (iy as f64 + 0.5) * self.resolution;
-            for (ix, &key) in row[1..=self.nx].iter().enumerate() {
+            let row = &self.key[(iy + 1) * stride + 1..(iy + 2) * stride - 1];
+            for (ix, &key) in row[columns.clone()].iter().enumerate() {
                 if is_reached(key) && key & RANK_MASK == rank {
+                    let ix = columns.start + ix;
                     visit(Point2::new(
                         self.min_x + (ix as f64 + 0.5) * self.resolution,
                         y,
@@ -724,6 +745,21 @@ impl VoronoiGrid {
                 }
             }
         }
+    }
+
+    /// The indices along one axis (from `min`, `n` cells) of the cells centred in `range`,
+    /// widened by a cell on each side for rounding; all of them when a bound is not finite.
+    fn indices_around(&self, range: (f64, f64), min: f64, n: usize) -> std::ops::Range<usize> {
+        let (low, high) = range;
+        if !(low.is_finite() && high.is_finite()) {
+            return 0..n;
+        }
+        let first = ((low - min) / self.resolution - 0.5).floor() - 1.0;
+        let last = ((high - min) / self.resolution - 0.5).ceil() + 1.0;
+        if last < 0.0 || first >= n as f64 || first > last {
+            return 0..0;
+        }
+        first.max(0.0) as usize..(last as usize + 1).min(n)
     }
 }
 
@@ -817,6 +853,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The cells of a player around ranges are its cells, in order, and include every
+        /// one centred inside the ranges.
+        #[test]
+        fn the_cells_around_ranges_hold_every_cell_centred_inside(
+            poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 1..4),
+            x in (-7.0f64..7.0, 0.0f64..9.0),
+            y in (-5.0f64..5.0, 0.0f64..7.0),
+        ) {
+            let sites: Vec<Site> = poses
+                .iter()
+                .enumerate()
+                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
+                .collect();
+            let mut g = grid();
+            g.compute(&sites, &[], 0.5, Until::Complete);
+            let (x, y) = ((x.0, x.0 + x.1), (y.0, y.0 + y.1));
+            let inside = |p: &Point2<Field>| x.0 <= p.x && p.x <= x.1 && y.0 <= p.y && p.y <= y.1;
+            let mut all = Vec::new();
+            g.for_each_cell_of(1, |p| all.push(p));
+            let mut around = Vec::new();
+            g.for_each_cell_of_around(1, x, y, |p| around.push(p));
+            let kept: Vec<_> = all.iter().copied().filter(|p| around.contains(p)).collect();
+            proptest::prop_assert_eq!(&kept, &around, "around: own cells, in order");
+            let want: Vec<_> = all.iter().copied().filter(inside).collect();
+            let got: Vec<_> = around.iter().copied().filter(inside).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+
         /// A computation starts with walls on the padding ring and on every blocked cell (a
         /// robot's own cell is free even under an obstacle), its sites' seeds, and every
         /// other cell unreached, whatever the obstacles of the computation before.
