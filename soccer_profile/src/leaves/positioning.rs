@@ -284,8 +284,44 @@ impl SupportScore<'_> {
         })
     }
 
-    /// The best of `cells`, starting from the floor `seed` (at most the best score): the
-    /// last of equal scores wins, as `max_by` has it. With whether a score was NaN.
+    /// A bound of [`Self::at_least`]'s tighter bound over the cells of one row (centres at
+    /// `y`, `x` from `x0` to `x1`), so at least the score of each: each term at its best
+    /// over the row, computed as the cell's term is (every step is monotone in its inputs,
+    /// so no rounding margin is needed). The forward term is linear in `x`; the anchor is
+    /// least, and each Gaussian's bound most, at the point of the row nearest to its centre
+    /// (or where the distance crosses `ball_support_distance`). NaN when an input is.
+    fn row_bound(&self, y: f64, x0: f64, x1: f64) -> f64 {
+        let (v, support) = (self.v, self.support);
+        let at = |x: f64| Point2::<Field>::new(x, y);
+        let nearest_to = |q: Point2<Field>| at(q.x.clamp(x0, x1)).distance(q);
+        let forward = |x: f64| v.forward_weight * self.side * x / self.reach;
+        let forward = forward(x0).max(forward(x1));
+        let anchor = v.centroid_anchor_weight * nearest_to(self.centroid) / v.centroid_anchor_sigma;
+        let near_ball_bound = if v.ball_weight > 0.0 {
+            let nearest = nearest_to(self.ball) - v.ball_support_distance;
+            let farthest = at(x0).distance(self.ball).max(at(x1).distance(self.ball))
+                - v.ball_support_distance;
+            let off = if nearest > 0.0 {
+                nearest
+            } else if farthest < 0.0 {
+                farthest
+            } else {
+                0.0
+            };
+            v.ball_weight * bump_bound(off, v.ball_support_sigma)
+        } else {
+            v.ball_weight.max(0.0)
+        };
+        let tight = forward + near_ball_bound - anchor;
+        self.press.map_or(tight, |press| {
+            tight + support.press_weight * bump_bound(nearest_to(press), support.press_sigma)
+        })
+    }
+
+    /// The best of `cells` (row by row, as read from the partition), starting from the floor
+    /// `seed` (at most the best score): the last of equal scores wins, as `max_by` has it.
+    /// A row whose [`Self::row_bound`] is below the floor is passed over (each of its cells
+    /// would be). With whether a score was NaN.
     fn best_cell(
         &self,
         cells: &[Point2<Field>],
@@ -293,12 +329,29 @@ impl SupportScore<'_> {
     ) -> Option<(f64, Point2<Field>, bool)> {
         let mut best: Option<(f64, Point2<Field>)> = None;
         let mut saw_nan = false;
-        for &p in cells {
+        // The anchor's bound over a row needs it to grow with the distance.
+        let rows_bounded =
+            self.v.centroid_anchor_weight >= 0.0 && self.v.centroid_anchor_sigma > 0.0;
+        let mut rest = cells;
+        while let Some(first) = rest.first() {
+            let y = first.y.to_bits();
+            let len = rest
+                .iter()
+                .position(|p| p.y.to_bits() != y)
+                .unwrap_or(rest.len());
+            let (row, after) = rest.split_at(len);
+            rest = after;
             let floor = best.map_or(seed.unwrap_or(f64::NEG_INFINITY), |(s, _)| s);
-            if let Some(s) = self.at_least(p, floor) {
-                saw_nan |= s.is_nan();
-                if s.total_cmp(&floor).is_ge() {
-                    best = Some((s, p));
+            if rows_bounded && self.row_bound(first.y, first.x, row[len - 1].x) < floor {
+                continue;
+            }
+            for &p in row {
+                let floor = best.map_or(seed.unwrap_or(f64::NEG_INFINITY), |(s, _)| s);
+                if let Some(s) = self.at_least(p, floor) {
+                    saw_nan |= s.is_nan();
+                    if s.total_cmp(&floor).is_ge() {
+                        best = Some((s, p));
+                    }
                 }
             }
         }
@@ -576,6 +629,44 @@ mod tests {
             }
         }
         assert!(cases > 90, "{cases} cases with a position");
+    }
+
+    proptest::proptest! {
+        /// A row's bound is at least the score of each cell of the row.
+        #[test]
+        fn a_row_bound_is_at_least_every_score_of_the_row(
+            weights in (-1.0f64..2.0, -2.0f64..3.0, 0.0f64..2.0, 0.0f64..5.0),
+            sigmas in (0.05f64..3.0, 0.05f64..3.0, 0.05f64..3.0),
+            support_distance in 0.0f64..4.0,
+            points in proptest::array::uniform4((-5.0f64..5.0, -3.5f64..3.5)),
+            row in (-3.5f64..3.5, -5.0f64..5.0, 0usize..40),
+        ) {
+            let mut params = crate::params::Parameters::default();
+            let v = &mut params.behavior_node.voronoi;
+            (v.forward_weight, v.ball_weight, v.centroid_anchor_weight) =
+                (weights.0, weights.1, weights.2);
+            (v.ball_support_sigma, v.centroid_anchor_sigma) = (sigmas.0, sigmas.1);
+            v.ball_support_distance = support_distance;
+            params.behavior_node.support.press_weight = weights.3;
+            params.behavior_node.support.press_sigma = sigmas.2;
+            let [centroid, ball, press, _] = points.map(|(x, y)| Point2::<Field>::new(x, y));
+            let score = SupportScore {
+                v: &params.behavior_node.voronoi,
+                support: &params.behavior_node.support,
+                reach: 5.0,
+                side: (ball.x / 5.0).clamp(-1.0, 1.0),
+                centroid,
+                ball,
+                press: (weights.3 > 0.0).then_some(press),
+            };
+            let (y, x0, cells) = row;
+            let xs: Vec<f64> = (0..=cells).map(|k| x0 + 0.2 * k as f64).collect();
+            let bound = score.row_bound(y, xs[0], xs[cells]);
+            for &x in &xs {
+                let s = score.at_least(Point2::new(x, y), f64::NEG_INFINITY).unwrap();
+                proptest::prop_assert!(bound >= s, "x {}: bound {} < score {}", x, bound, s);
+            }
+        }
     }
 
     #[test]
