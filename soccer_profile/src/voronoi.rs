@@ -397,7 +397,6 @@ impl VoronoiGrid {
     /// covering or uncovering a cell centre), and the computation goes on. The players' numbers
     /// only order the ranks, so they need not be the same.
     fn derive(&mut self, sites: &[Site], obstacles: &[Obstacle], orientation_bias: f64) -> bool {
-        self.certified = None;
         std::mem::swap(&mut self.blocked, &mut self.previous_blocked);
         std::mem::swap(&mut self.step_keys, &mut self.previous_step_keys);
         std::mem::swap(&mut self.seed_cells, &mut self.previous_seed_cells);
@@ -426,10 +425,15 @@ impl VoronoiGrid {
         if self.rank_players != self.previous_rank_players {
             self.revision += 1;
         }
-        self.last_bias.is_some()
+        let same = self.last_bias.is_some()
             && self.blocked == self.previous_blocked
             && self.step_keys == self.previous_step_keys
-            && self.seed_cells == self.previous_seed_cells
+            && self.seed_cells == self.previous_seed_cells;
+        if !same {
+            // A proof reads only what is compared above (its rank's player is looked up).
+            self.certified = None;
+        }
+        same
     }
 
     /// The partition's revision: the same number means the same player owning each cell

@@ -350,6 +350,18 @@ mod tests {
         fresh.compute(&sites, &[], 0.5, Until::Complete);
         assert_eq!(proved.key, fresh.key);
         assert_eq!(proved.owner_at(ball), Some(2));
+        // Robots moved within their cells (the same cells and step costs): the same proof,
+        // and no run. (That it is kept rather than made again only shows in the count of
+        // instructions: `soccer/striker` in tools/icount.)
+        let mut nudged = VoronoiGrid::default();
+        nudged.resize(9.0, 6.0, 1.0, 0.2);
+        nudged.compute(&sites, &[], 0.5, Until::OwnerOf(ball));
+        let proof = nudged.certified;
+        assert!(proof.is_some());
+        let within = [site(2, -3.01, 0.51, 0.0), site(3, 0.01, -1.01, 2.0)];
+        nudged.compute(&within, &[], 0.5, Until::OwnerOf(ball));
+        assert_eq!((nudged.certified, nudged.stopped_at), (proof, None));
+        assert_eq!(nudged.owner_at(ball), Some(2));
         // New inputs drop the proof.
         let moved = [site(2, 3.0, 0.5, 0.0), site(3, 0.0, -1.0, 2.0)];
         proved.compute(&moved, &[], 0.5, Until::OwnerOf(ball));
