@@ -15,7 +15,8 @@
 //! and a step adds its shifted cost to the key without touching the rank.
 //!
 //! A run can stop early, once the owner of one point is final (the striker question), and be
-//! finished later.
+//! finished later. Most of the time that question needs no run at all: a cheap proof
+//! settles it (the `certificate` module).
 
 use crate::world::Obstacle;
 use geometry::{Field, Point2, Pose2, Vector2};
@@ -175,7 +176,7 @@ pub struct VoronoiGrid {
     /// The obstacles of the last computation.
     last_obstacles: Vec<Obstacle>,
     /// A padded cell and the rank proved to own it in the partition of the current inputs
-    /// without running the queue (see [`certificate`]); [`owner_at`](Self::owner_at)
+    /// without running the queue (the `certificate` module); [`owner_at`](Self::owner_at)
     /// answers it from here.
     certified: Option<(usize, usize)>,
     /// The ranks' floors of the last proof (a buffer, kept so a proof does not allocate).
@@ -214,6 +215,7 @@ pub enum Until {
     Complete,
     /// Until [`owner_at`](VoronoiGrid::owner_at) this point is final: its cell, or when an
     /// obstacle covers it, the nearest free cell (enough to answer "who owns the ball's cell").
+    /// A free cell's owner may be proved instead, with no run: then its key is not computed.
     OwnerOf(Point2<Field>),
 }
 
@@ -624,7 +626,8 @@ impl VoronoiGrid {
         self.complete = !stopped;
     }
 
-    /// The player owning the cell at `p`; a blocked cell defers to the nearest free one.
+    /// The player owning the cell at `p` (from the proof when one settled it); a blocked cell
+    /// defers to the nearest free one.
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
         let index = if let Some((_, rank)) = self
@@ -771,7 +774,7 @@ impl VoronoiGrid {
 mod tests {
     use super::*;
 
-    pub(super) fn grid() -> VoronoiGrid {
+    fn grid() -> VoronoiGrid {
         let mut g = VoronoiGrid::default();
         g.resize(9.0, 6.0, 1.0, 0.2);
         g
