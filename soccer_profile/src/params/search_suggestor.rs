@@ -95,8 +95,8 @@ impl Default for SearchSuggestorParameters {
 
 impl SearchSuggestorParameters {
     /// The rule that needs the field: the heatmap of `cells_along_field_length` cells along
-    /// `field` must have at most [`MAX_HEATMAP_CELLS`](crate::search::grid::MAX_HEATMAP_CELLS)
-    /// cells. Fields that are themselves invalid are left to the field's own rules.
+    /// `field` must have at most `MAX_HEATMAP_CELLS` (1,000,000, in the search grid) cells.
+    /// Fields that are themselves invalid are left to the field's own rules.
     pub fn validate_on(&self, field: &super::FieldDimensions, out: &mut Vec<Problem>) {
         use crate::search::grid::{Heatmap, MAX_HEATMAP_CELLS};
         let (length, width) = (field.length, field.width);
