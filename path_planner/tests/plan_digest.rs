@@ -39,8 +39,12 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// `0x5161_ad59_1dd0_da8c`; tried with the 5 tracks that found tails' collisions lately,
 /// with 12+ static obstacles (was 8) `0xb6b1_9be3_b81a_3af6`; a tail's moving march, once
 /// there is a best-rejected candidate, stops at a collision once the path's box keeps
-/// beyond the moving acceptor's destination distance and the candidate's:
-const STATS_DIGEST: u64 = 0xf999_2533_48d2_ba62;
+/// beyond the moving acceptor's destination distance and the candidate's
+/// `0xf999_2533_48d2_ba62`; the moving tracks are marched on a sub path at every switch time
+/// (after one the static test accepted) before its tail is built, while no march can reach
+/// the step limit, and a first collision there that the moving acceptor rejects and that is
+/// no closer to the destination than the best candidate ends the sub-destination:
+const STATS_DIGEST: u64 = 0x2130_85ff_2273_8dc4;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

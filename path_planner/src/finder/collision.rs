@@ -924,6 +924,111 @@ mod tests {
         );
     }
 
+    /// The moving tracks of a sub path marched at every switch time have the first collision
+    /// of tracks marched only at some of them (and their states while there is none): the
+    /// path finder marches them early, before the tail, when no march can reach the step
+    /// limit; and once they have one, the final march of the path switching at this or any
+    /// later switch time, continued from either, returns it, with or without the far test
+    /// (so the path finder may end the sub-destination on it).
+    #[test]
+    fn moving_tracks_marched_at_every_switch_time_keep_the_first_collision() {
+        use crate::obstacle::{
+            BallObstacle, ConstVelocityRobot, OpponentObstacle, TrajectoryRobot,
+        };
+        let mut rng = SplitMix64::new(18);
+        let cfg = PlannerConfig::r2024();
+        // Comparisons with a collision where the tracks' states differ (marched at other times).
+        let (mut compared, mut kept, mut diverged) = (0, 0, 0);
+        for k in 0..3_000 {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let start = dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 5.0);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5);
+            let n = 3 + (rng.next_u64() % 16) as usize;
+            let (mut cv, mut opp, mut own) = (vec![], vec![], vec![]);
+            for _ in 0..n {
+                let p = start + Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+                let v = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 3.0);
+                match rng.next_u64() % 3 {
+                    0 => cv.push(ConstVelocityRobot::new(p, v)),
+                    1 => opp.push(OpponentObstacle::new(p, v, 3.0, 3.0)),
+                    _ => {
+                        let q = Vec2::new(rng.range(-4.0, 4.0), rng.range(-3.0, 3.0));
+                        let path = TrajPath::single(BangBang2D::new(p, q, v, 3.0, 3.0));
+                        let horizon = if rng.next_u64().is_multiple_of(2) {
+                            0.5
+                        } else {
+                            f64::INFINITY
+                        };
+                        own.push(TrajectoryRobot::new(
+                            path,
+                            rng.range(0.0, 0.05),
+                            true,
+                            horizon,
+                        ));
+                    }
+                }
+            }
+            let ball = BallObstacle::new(start + Vec2::new(1.0, 0.5), vel * 1.5, 0.5);
+            let mut obs: Vec<&dyn Obstacle> = vec![&ball];
+            obs.extend(cv.iter().map(|o| o as &dyn Obstacle));
+            obs.extend(opp.iter().map(|o| o as &dyn Obstacle));
+            obs.extend(own.iter().map(|o| o as &dyn Obstacle));
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let (vmax, amax) = (3.0, 3.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, vmax, amax);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let t0 = rng.range(0.08, 0.12);
+            let (mut every, mut some) = (TrackSet::default(), TrackSet::default());
+            every.reset(&facts, t0);
+            some.reset(&facts, t0);
+            let mut ev = 0;
+            let mut ts = t0 + cfg.switch_step;
+            while ts < sub.total_time() {
+                every.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                if !rng.next_u64().is_multiple_of(3) {
+                    ts += cfg.switch_step;
+                    continue;
+                }
+                some.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                assert_eq!(every.first_hit(), some.first_hit(), "scene {k} ts {ts}");
+                if every.first_hit().is_none() {
+                    assert_eq!(every.tracks, some.tracks, "scene {k} ts {ts}");
+                } else {
+                    diverged += usize::from(every.tracks != some.tracks);
+                }
+                compared += 1;
+                if let Some(c) = every.first_hit() {
+                    let (p, v) = sub.pos_vel(ts);
+                    let tail = BangBang2D::new(p, dest, v, vmax, amax);
+                    let path = TrajPath::switched(sub, sub_dest, ts, tail);
+                    let vb = sb.v.max(tail.max_speed());
+                    let cb = Bound {
+                        v: vb,
+                        margin: cfg.margin(vb),
+                    };
+                    let far = RejectionTest::moving_far(start, dest, &cfg, rng.range(0.0, 3.0));
+                    for prefix in [&every, &some] {
+                        let mut tails = TrackSet::default();
+                        tails.continue_from(prefix, &facts, ts, sb, cb, &cfg);
+                        for test in [None, far.as_ref()] {
+                            let hit = final_march(&tails, &obs, &facts, &path, cb, &cfg, test).0;
+                            assert_eq!(hit, Some(c), "scene {k} ts {ts}");
+                            kept += 1;
+                        }
+                    }
+                }
+                ts += cfg.switch_step;
+            }
+        }
+        println!("compared {compared}, kept {kept}, states differing {diverged}");
+        assert!(
+            compared > 3_000 && kept > 3_000 && diverged > 100,
+            "{compared} {kept} {diverged}"
+        );
+    }
+
     /// The moving march that stops at a collision far from the destination gives the
     /// moving acceptor's verdict of the full march and the same choice of the best-rejected
     /// candidate (closer than the best so far or not), and the full march's collision when

@@ -104,6 +104,11 @@ const MIN_STATIC_TO_TEST_REJECTION: usize = 12;
 /// of `plan/no_path`: 1, 3, 5 and 8 tracks gave 275k, 234k, 192k and 189k instructions).
 const RECENT_COLLIDERS: usize = 5;
 
+/// Most check steps a march on a sub path up to the last switch time may take for the moving
+/// tracks to be marched at every switch time (well below [`collision`]'s 4,000, after which
+/// a march gives up: below it, a march split at more switch times takes the same samples).
+const MAX_EARLY_PREFIX_STEPS: f64 = 3000.0;
+
 /// Puts track `k` first in `recent` (moving the others down, dropping the last).
 fn note_collider(recent: &mut [usize; RECENT_COLLIDERS], k: usize) {
     let at = recent
@@ -152,6 +157,12 @@ struct Best {
     path: TrajPath,
     collision: Collision,
     sub: Option<NormSub>,
+}
+
+/// Whether a rejected path with its moving collision `dist` from the destination replaces the
+/// best candidate (there is none, or it is closer).
+fn replaces_best(best: Option<&Best>, dist: f64) -> bool {
+    best.is_none_or(|b| dist < b.dist)
 }
 
 fn earlier(a: Option<Collision>, b: Option<Collision>) -> Option<Collision> {
@@ -229,11 +240,22 @@ impl PathFinder {
         } else {
             None
         };
+        // Whether the moving tracks may be marched on a sub path at every switch time, not only
+        // at those the static tracks accept (see the sub-destination loop): a positive check
+        // step (samples at least that far apart), and margins and obstacle speeds that are
+        // never NaN or infinite.
+        let early_moving_cfg = !moving_facts.is_empty()
+            && cfg.min_check_step > 0.0
+            && cfg.min_check_step.is_finite()
+            && cfg.margin_vref > 0.0
+            && cfg.margin_vref.is_finite()
+            && cfg.margin_base.is_finite()
+            && moving_facts.iter().all(|f| f.max_speed.is_finite());
         let mut best: Option<Best> = None;
         let consider =
             |best: &mut Option<Best>, path: TrajPath, c: Collision, sub: Option<NormSub>| {
                 let dist = c.pos.dist(dest);
-                if best.as_ref().is_none_or(|b| dist < b.dist) {
+                if replaces_best(best.as_ref(), dist) {
                     *best = Some(Best {
                         dist,
                         path,
@@ -316,6 +338,20 @@ impl PathFinder {
             }
             let sub_path = TrajPath::single(sub);
             let sb = Bound::of(&sub_path, cfg);
+            // The moving tracks are marched on the sub path at every switch time (after the
+            // static test accepted the last one), before its tail is built, when no march on it
+            // can reach the march's step limit: its samples lie in [t0, t_sub), at least the
+            // smallest check step apart. However the marches are split, every track then takes
+            // the same samples up to the first collision, so they find the same first
+            // collision (only the states after it may differ); and every continued track
+            // starts after it (at the switch time or later; a NaN gap at its next sample,
+            // which is after it), so it is the first moving collision of this and every later
+            // switch time's path. One that the moving acceptor rejects and that is no closer
+            // to the destination than the best candidate so ends this sub-destination: no
+            // later switch time is accepted or replaces the candidate.
+            let early_moving = early_moving_cfg
+                && sb.v.is_finite()
+                && (t_sub - t0) / cfg.min_check_step <= MAX_EARLY_PREFIX_STEPS;
             self.sub_static.reset(static_facts, t0);
             self.sub_moving.reset(moving_facts, t0);
             let mut ts = t0 + cfg.switch_step;
@@ -324,6 +360,9 @@ impl PathFinder {
             // march on it does not depend on the others', so a switch time may first be
             // settled with one track ([`TrackSet::lazy_tail_verdict`]) before the full marches.
             let mut sub_clear = true;
+            // Whether the static test accepted the last switch time's path (the early moving
+            // march is only worth it then: after a static rejection, often the next is too).
+            let mut last_static_ok = true;
             while ts < t_sub && iter < 1000 {
                 iter += 1;
                 let lazy = rejection.filter(|_| sub_clear);
@@ -348,6 +387,28 @@ impl PathFinder {
                     )
                 {
                     break;
+                }
+                // The moving march on the sub path up to `ts`, if done early (see above).
+                let mut early_prefix_hit = None;
+                if early_moving && last_static_ok {
+                    let hit = self.sub_moving.march(
+                        obs,
+                        moving_facts,
+                        &sub_path,
+                        ts,
+                        sb,
+                        cfg,
+                        &mut stats.distance_evals,
+                    );
+                    // The first hit as the tail's march will start from it.
+                    let first = self.sub_moving.first_hit();
+                    if let Some(c) = &first
+                        && !accept_mov(Some(c))
+                        && !replaces_best(best.as_ref(), c.pos.dist(dest))
+                    {
+                        break;
+                    }
+                    early_prefix_hit = Some(hit.is_some());
                 }
                 let (p, v) = sub.pos_vel(ts);
                 let tail = BangBang2D::new(p, dest, v, vmax, amax);
@@ -406,11 +467,15 @@ impl PathFinder {
                 if rejection.is_some() {
                     note_collider(&mut self.recent_colliders, self.tail_static.probe());
                 }
-                if accept_motionless(s_hit.as_ref(), start, dest, cfg) {
-                    let moving_prefix_hit = self
-                        .sub_moving
-                        .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev)
-                        .is_some();
+                last_static_ok = accept_motionless(s_hit.as_ref(), start, dest, cfg);
+                if last_static_ok {
+                    let moving_prefix_hit = match early_prefix_hit {
+                        Some(hit) => hit,
+                        None => self
+                            .sub_moving
+                            .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev)
+                            .is_some(),
+                    };
                     self.tail_moving
                         .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
                     // With a best-rejected candidate, a moving collision far from the
