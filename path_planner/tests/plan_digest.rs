@@ -43,8 +43,11 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// `0xf999_2533_48d2_ba62`; the moving tracks are marched on a sub path at every switch time
 /// (after one the static test accepted) before its tail is built, while no march can reach
 /// the step limit, and a first collision there that the moving acceptor rejects and that is
-/// no closer to the destination than the best candidate ends the sub-destination:
-const STATS_DIGEST: u64 = 0x2130_85ff_2273_8dc4;
+/// no closer to the destination than the best candidate ends the sub-destination
+/// `0x2130_85ff_2273_8dc4`; a final march's rejection test boxes the path from the tracks'
+/// earliest next check (a switched path from its switch time on: its second part alone)
+/// instead of from time 0:
+const STATS_DIGEST: u64 = 0x8ef5_d845_e174_3dd8;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

@@ -118,17 +118,32 @@ impl RejectionTest {
     /// radius at the switch time, the second against the radius at `t` (a box per part,
     /// as [`TrajPath::bounds`] builds them, and a smaller radius for the first part).
     pub fn rejects_all_until(&self, path: &TrajPath, t: f64) -> bool {
+        self.rejects_all_between(path, 0.0, t)
+    }
+
+    /// Whether the acceptor rejects every collision at a time in `[from, t]` at a position
+    /// of `path` (one of its positions at such a time): [`rejects_all_until`] for a march
+    /// whose collisions are all at `from` or later (its tracks' next checks are).
+    ///
+    /// A switched path from its switch time on is tested on its second part alone.
+    ///
+    /// [`rejects_all_until`]: Self::rejects_all_until
+    pub fn rejects_all_between(&self, path: &TrajPath, from: f64, t: f64) -> bool {
         // (False for NaN.)
-        if !(0.0..f64::MAX).contains(&t) {
+        if !((0.0..f64::MAX).contains(&t) && from >= 0.0 && from <= t) {
             return false;
         }
         let ts = path.switch_time();
         match path.second() {
+            // The position at the switch time is the second part's start.
+            Some(second) if t > ts && ts >= 0.0 && from >= ts => {
+                self.box_rejected(second.bounds(from - ts, t - ts), t)
+            }
             Some(second) if t > ts && ts >= 0.0 => {
-                self.box_rejected(path.first().bounds(0.0, ts), ts)
+                self.box_rejected(path.first().bounds(from, ts), ts)
                     && self.box_rejected(second.bounds(0.0, t - ts), t)
             }
-            _ => self.box_rejected(path.bounds(0.0, t), t),
+            _ => self.box_rejected(path.bounds(from, t), t),
         }
     }
 

@@ -209,7 +209,7 @@ impl TrackSet {
             cfg,
             evals,
             Some(clearance),
-            rejection.map(|r| (r, soonest)),
+            rejection.map(|r| (r, soonest, from)),
         )
     }
 
@@ -225,7 +225,7 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
         mut clearance: Option<&mut Clearance>,
-        rejection: Option<(&RejectionTest, usize)>,
+        rejection: Option<(&RejectionTest, usize, f64)>,
     ) -> Option<Collision> {
         let mut earliest = Earliest {
             first: self.first_hit(),
@@ -238,7 +238,8 @@ impl TrackSet {
             limit,
             bound,
             cfg,
-            rejection: rejection.map(|(r, _)| r),
+            rejection: rejection.map(|(r, _, _)| r),
+            from: rejection.map_or(0.0, |(_, _, from)| from),
         };
         let probe = self.probe;
         // Tracks continued at a switch time often start there: one lookup for all of them.
@@ -246,7 +247,7 @@ impl TrackSet {
         // With a rejection test, the track due first goes second: any collision may end the
         // march, and the track closest to the path is likely to find one soon.
         // (Without a test, or when it is the probe: the probe again, visited once.)
-        let second = rejection.map_or(probe, |(_, soonest)| soonest);
+        let second = rejection.map_or(probe, |(_, soonest, _)| soonest);
         let mut stopped = false;
         if let (Some(tr), Some(f)) = (self.tracks.get_mut(probe), facts.get(probe)) {
             // With a test, the probe most likely collides: its clearance box would be wasted.
@@ -454,6 +455,10 @@ struct March<'a, 'o> {
     cfg: &'a PlannerConfig,
     /// The test that may end the march at a collision (see [`TrackSet::march_final`]).
     rejection: Option<&'a RejectionTest>,
+    /// The earliest next check of the tracks without a collision when the march starts:
+    /// every collision the march finds is at this time or later (only a collision found in
+    /// this march is given to the rejection test, and only while it is the earliest).
+    from: f64,
 }
 
 impl Earliest {
@@ -488,7 +493,10 @@ impl Earliest {
             && self.untested
         {
             self.untested = false;
-            if self.first.is_some_and(|c| r.rejects_all_until(m.path, c.t)) {
+            if self
+                .first
+                .is_some_and(|c| r.rejects_all_between(m.path, m.from, c.t))
+            {
                 return true;
             }
         }
@@ -786,6 +794,27 @@ mod tests {
                 let last = fast.expect("a rejected march has a collision");
                 stopped += usize::from(fast != full || fast_evals < full_evals);
                 later += usize::from(fast != full);
+                // A march stopped at a later collision: every position from its tracks'
+                // earliest next check up to the stop is rejected (the march's claim).
+                if fast != full {
+                    let from = tracks
+                        .tracks
+                        .iter()
+                        .filter(|t| t.hit.is_none())
+                        .fold(f64::INFINITY, |m, t| m.min(t.next));
+                    for j in 0..=400 {
+                        let t = from + (last.t - from) * f64::from(j) / 400.0;
+                        let (pos, v) = path.pos_vel(t);
+                        let c = Collision {
+                            obstacle: 0,
+                            t,
+                            pos,
+                            speed: v.len(),
+                        };
+                        let accepted = accept_motionless(Some(&c), start, dest, &cfg);
+                        assert!(!accepted, "scene {k} t {t}");
+                    }
+                }
                 // Every position up to the stop is rejected (the test's claim).
                 if rejection.rejects_all_until(&path, last.t) {
                     for j in 0..=400 {
@@ -815,6 +844,106 @@ mod tests {
         );
         // The stop itself, not only the track order, is exercised (163 with this seed).
         assert!(later > 80, "{later} at a later collision");
+    }
+
+    /// A march whose probe finds a late, rejected collision does not stop there while the
+    /// path passed the destination earlier: the rejection test covers the whole window from
+    /// the tracks' earliest next check, and the earlier, accepted collision is found.
+    #[test]
+    fn rejection_stop_covers_the_window_before_the_collision() {
+        let cfg = PlannerConfig::r2024();
+        let (start, dest) = (Vec2::new(-2.0, 0.0), Vec2::ZERO);
+        // A straight path through the destination to x = 4; B touches it near the
+        // destination (an accepted collision), A far beyond it (a rejected one).
+        let path = TrajPath::single(BangBang2D::new(
+            start,
+            Vec2::new(4.0, 0.0),
+            Vec2::ZERO,
+            3.0,
+            3.0,
+        ));
+        let a = Circle::new(Vec2::new(3.5, 0.0), 0.2);
+        let b = Circle::new(Vec2::new(0.0, 0.25), 0.3);
+        let obs: Vec<&dyn Obstacle> = vec![&a, &b];
+        let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+        let mut tracks = TrackSet::default();
+        tracks.reset(&facts, 0.1);
+        // A is the probe (as if it found the last march's first collision).
+        tracks.probe = 0;
+        let rejection = RejectionTest::new(start, dest, &cfg).expect("a sane test");
+        let bound = Bound::of(&path, &cfg);
+        let (full, _) = final_march(&tracks, &obs, &facts, &path, bound, &cfg, None);
+        let (fast, _) = final_march(&tracks, &obs, &facts, &path, bound, &cfg, Some(&rejection));
+        let full = full.expect("B collides");
+        assert_eq!(full.obstacle, 1);
+        assert!(accept_motionless(Some(&full), start, dest, &cfg));
+        assert_eq!(fast, Some(full));
+    }
+
+    /// A rejection test passed on a window of a path holds for every position of the window:
+    /// the motionless acceptor rejects a collision there (the growing test), or it lies
+    /// beyond the fixed radius (the far test), on single and switched paths, windows from the
+    /// switch time on included.
+    #[test]
+    fn rejection_on_a_window_holds_for_every_position_in_it() {
+        let mut rng = SplitMix64::new(19);
+        let (mut passed, mut after_switch) = (0, 0);
+        for k in 0..6_000 {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let start = dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 5.0);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5);
+            let mut cfg = PlannerConfig::r2025();
+            cfg.motionless_t_thr = rng.range(0.5, 6.0);
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 4.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, 3.0, 3.0);
+            let path = if k % 3 == 0 {
+                TrajPath::single(sub)
+            } else {
+                let ts = rng.range(0.05, sub.total_time());
+                let (p, v) = sub.pos_vel(ts);
+                TrajPath::switched(sub, sub_dest, ts, BangBang2D::new(p, dest, v, 3.0, 3.0))
+            };
+            let total = path.total_time();
+            let from = if k % 2 == 0 && path.second().is_some() {
+                path.switch_time() + rng.range(0.0, 1.0)
+            } else {
+                rng.range(0.0, total)
+            };
+            let t = from + rng.range(0.0, total);
+            let best_dist = rng.range(0.0, 4.0);
+            let growing = RejectionTest::new(start, dest, &cfg);
+            let far = RejectionTest::moving_far(start, dest, &cfg, best_dist);
+            for (test, is_far) in [(growing, false), (far, true)] {
+                let Some(test) = test else { continue };
+                if !test.rejects_all_between(&path, from, t) {
+                    continue;
+                }
+                passed += 1;
+                after_switch += usize::from(path.second().is_some() && from >= path.switch_time());
+                for j in 0..=200 {
+                    let tj = from + (t - from) * f64::from(j) / 200.0;
+                    let (pos, v) = path.pos_vel(tj);
+                    if is_far {
+                        let radius = cfg.moving_max_dest_dist.max(best_dist);
+                        assert!(pos.dist(dest) > radius, "scene {k} t {tj}");
+                    } else {
+                        let c = Collision {
+                            obstacle: 0,
+                            t: tj,
+                            pos,
+                            speed: v.len(),
+                        };
+                        let accepted = accept_motionless(Some(&c), start, dest, &cfg);
+                        assert!(!accepted, "scene {k} t {tj}");
+                    }
+                }
+            }
+        }
+        println!("passed {passed}, from the switch time on {after_switch}");
+        assert!(
+            passed > 2_000 && after_switch > 500,
+            "{passed} {after_switch}"
+        );
     }
 
     /// Settling a switch time with one track ([`TrackSet::lazy_tail_verdict`]) only ever
