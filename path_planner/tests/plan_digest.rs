@@ -46,8 +46,11 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// no closer to the destination than the best candidate ends the sub-destination
 /// `0x2130_85ff_2273_8dc4`; a final march's rejection test boxes the path from the tracks'
 /// earliest next check (a switched path from its switch time on: its second part alone)
-/// instead of from time 0:
-const STATS_DIGEST: u64 = 0x8ef5_d845_e174_3dd8;
+/// instead of from time 0 `0x8ef5_d845_e174_3dd8`; while the sub path's moving tracks have
+/// no collision, its probe track is marched alone first, and a collision of it beyond the
+/// best candidate's distance and the moving acceptor's, with the sub path from the tracks'
+/// earliest next check on, ends the sub-destination:
+const STATS_DIGEST: u64 = 0xbf44_bcd1_f757_bd7d;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

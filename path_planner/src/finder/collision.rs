@@ -304,6 +304,39 @@ impl TrackSet {
         }
     }
 
+    /// Marches the probe track alone (the track [`march`](Self::march) visits first) on
+    /// `path` up to `limit` as `march` visits it, for tracks without a collision; returns its
+    /// collision, if it finds one, with the earliest next check of the tracks before it (the
+    /// earliest collision of the full march is between the two). A full march afterwards
+    /// gives the tracks and the earliest collision ([`first_hit`](Self::first_hit)) of a
+    /// full march alone.
+    #[allow(clippy::too_many_arguments)]
+    pub fn march_probe(
+        &mut self,
+        obstacles: &[&dyn Obstacle],
+        facts: &[ObstacleFacts],
+        path: &TrajPath,
+        limit: f64,
+        bound: Bound,
+        cfg: &PlannerConfig,
+        evals: &mut u32,
+    ) -> Option<(f64, Collision)> {
+        let from = self
+            .tracks
+            .iter()
+            .fold(f64::INFINITY, |m, t| if t.next < m { t.next } else { m });
+        let (tr, f) = (self.tracks.get_mut(self.probe)?, facts.get(self.probe)?);
+        if tr.hit.is_some() {
+            return None;
+        }
+        let end = limit.min(f.active_until);
+        if tr.next > end {
+            return None;
+        }
+        let hit = march_one(obstacles[tr.id], f, tr, path, end, bound, cfg, None, evals)?;
+        Some((from, hit))
+    }
+
     /// The track that found the last first collision (see [`march`](Self::march)).
     pub fn probe(&self) -> usize {
         self.probe
@@ -1156,6 +1189,74 @@ mod tests {
             compared > 3_000 && kept > 3_000 && diverged > 100,
             "{compared} {kept} {diverged}"
         );
+    }
+
+    /// Marching the probe track alone first ([`TrackSet::march_probe`]) and then all tracks
+    /// gives the tracks and first collision of marching all tracks alone; and when the far
+    /// test passes on the sub path from the returned time to the probe's collision, the
+    /// first collision of the full march is beyond its radius (what ends a sub-destination).
+    #[test]
+    fn probe_alone_then_all_tracks_is_the_full_march() {
+        use crate::obstacle::{ConstVelocityRobot, OpponentObstacle};
+        let mut rng = SplitMix64::new(20);
+        let cfg = PlannerConfig::r2024();
+        let (mut settled, mut compared) = (0, 0);
+        for k in 0..6_000 {
+            let dest = Vec2::new(rng.range(-3.0, 3.0), rng.range(-2.0, 2.0));
+            let start = dest + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 5.0);
+            let vel = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.5);
+            let n = 3 + (rng.next_u64() % 16) as usize;
+            let (mut cv, mut opp) = (vec![], vec![]);
+            for _ in 0..n {
+                let p = start + Vec2::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5));
+                let v = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 3.0);
+                if rng.next_u64().is_multiple_of(2) {
+                    cv.push(ConstVelocityRobot::new(p, v));
+                } else {
+                    opp.push(OpponentObstacle::new(p, v, 3.0, 3.0));
+                }
+            }
+            let mut obs: Vec<&dyn Obstacle> = vec![];
+            obs.extend(cv.iter().map(|o| o as &dyn Obstacle));
+            obs.extend(opp.iter().map(|o| o as &dyn Obstacle));
+            let facts: Vec<_> = (0..obs.len()).map(|i| ObstacleFacts::of(&obs, i)).collect();
+            let sub_dest = start + Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.3, 3.0);
+            let sub = BangBang2D::new(start, sub_dest, vel, 3.0, 3.0);
+            let sub_path = TrajPath::single(sub);
+            let sb = Bound::of(&sub_path, &cfg);
+            let (mut full, mut probed) = (TrackSet::default(), TrackSet::default());
+            let t0 = rng.range(0.08, 0.12);
+            full.reset(&facts, t0);
+            probed.reset(&facts, t0);
+            let probe = (rng.next_u64() % (n as u64 + 1)) as usize;
+            (full.probe, probed.probe) = (probe, probe);
+            let best_dist = rng.range(0.0, 2.0);
+            let far = RejectionTest::moving_far(start, dest, &cfg, best_dist);
+            let mut ev = 0;
+            let mut ts = t0 + cfg.switch_step;
+            while ts < sub.total_time() && full.first_hit().is_none() {
+                full.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                let alone = probed.march_probe(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                probed.march(&obs, &facts, &sub_path, ts, sb, &cfg, &mut ev);
+                assert_eq!(full.first_hit(), probed.first_hit(), "scene {k} ts {ts}");
+                if full.first_hit().is_none() {
+                    assert_eq!(full.tracks, probed.tracks, "scene {k} ts {ts}");
+                }
+                compared += 1;
+                if let (Some(far), Some((from, c))) = (&far, alone)
+                    && far.rejects_all_between(&sub_path, from, c.t)
+                {
+                    settled += 1;
+                    let first = full.first_hit().expect("the probe's collision is one");
+                    assert!(first.t >= from && first.t <= c.t, "scene {k} ts {ts}");
+                    let radius = cfg.moving_max_dest_dist.max(best_dist);
+                    assert!(first.pos.dist(dest) > radius, "scene {k} ts {ts}");
+                }
+                ts += cfg.switch_step;
+            }
+        }
+        println!("compared {compared}, settled by the probe {settled}");
+        assert!(compared > 3_000 && settled > 100, "{compared} {settled}");
     }
 
     /// The moving march that stops at a collision far from the destination gives the

@@ -363,6 +363,8 @@ impl PathFinder {
             // Whether the static test accepted the last switch time's path (the early moving
             // march is only worth it then: after a static rejection, often the next is too).
             let mut last_static_ok = true;
+            // Whether the moving tracks have a collision on the sub path (once marched early).
+            let mut sub_moving_hit = false;
             while ts < t_sub && iter < 1000 {
                 iter += 1;
                 let lazy = rejection.filter(|_| sub_clear);
@@ -391,6 +393,28 @@ impl PathFinder {
                 // The moving march on the sub path up to `ts`, if done early (see above).
                 let mut early_prefix_hit = None;
                 if early_moving && last_static_ok {
+                    // First the track most likely to collide, alone (while the tracks have no
+                    // collision): if every position of the sub path from the tracks' earliest
+                    // next check up to its collision is beyond the best candidate's distance
+                    // and the moving acceptor's from the destination, so is the first
+                    // collision of the full march (at one of those times), which then ends
+                    // the sub-destination as below.
+                    if !sub_moving_hit
+                        && let Some(b) = &best
+                        && let Some(far) = RejectionTest::moving_far(start, dest, cfg, b.dist)
+                        && let Some((from, c)) = self.sub_moving.march_probe(
+                            obs,
+                            moving_facts,
+                            &sub_path,
+                            ts,
+                            sb,
+                            cfg,
+                            &mut stats.distance_evals,
+                        )
+                        && far.rejects_all_between(&sub_path, from, c.t)
+                    {
+                        break;
+                    }
                     let hit = self.sub_moving.march(
                         obs,
                         moving_facts,
@@ -402,6 +426,7 @@ impl PathFinder {
                     );
                     // The first hit as the tail's march will start from it.
                     let first = self.sub_moving.first_hit();
+                    sub_moving_hit = first.is_some();
                     if let Some(c) = &first
                         && !accept_mov(Some(c))
                         && !replaces_best(best.as_ref(), c.pos.dist(dest))
