@@ -49,8 +49,9 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// instead of from time 0 `0x8ef5_d845_e174_3dd8`; while the sub path's moving tracks have
 /// no collision, its probe track is marched alone first, and a collision of it beyond the
 /// best candidate's distance and the moving acceptor's, with the sub path from the tracks'
-/// earliest next check on, ends the sub-destination:
-const STATS_DIGEST: u64 = 0xbf44_bcd1_f757_bd7d;
+/// earliest next check on, ends the sub-destination `0xbf44_bcd1_f757_bd7d`; the moving
+/// tracks are only marched early while there is a best candidate:
+const STATS_DIGEST: u64 = 0xc420_8ede_a210_dd65;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

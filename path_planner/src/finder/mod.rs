@@ -338,8 +338,9 @@ impl PathFinder {
             }
             let sub_path = TrajPath::single(sub);
             let sb = Bound::of(&sub_path, cfg);
-            // The moving tracks are marched on the sub path at every switch time (after the
-            // static test accepted the last one), before its tail is built, when no march on it
+            // The moving tracks are marched on the sub path at switch times (after the static
+            // test accepted the last one, and with a best candidate, without which nothing ends
+            // the sub-destination early) before the tail is built, when no march on it
             // can reach the march's step limit: its samples lie in [t0, t_sub), at least the
             // smallest check step apart. However the marches are split, every track then takes
             // the same samples up to the first collision, so they find the same first
@@ -392,7 +393,7 @@ impl PathFinder {
                 }
                 // The moving march on the sub path up to `ts`, if done early (see above).
                 let mut early_prefix_hit = None;
-                if early_moving && last_static_ok {
+                if early_moving && last_static_ok && best.is_some() {
                     // First the track most likely to collide, alone (while the tracks have no
                     // collision): if every position of the sub path from the tracks' earliest
                     // next check up to its collision is beyond the best candidate's distance
