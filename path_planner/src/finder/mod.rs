@@ -425,8 +425,9 @@ impl PathFinder {
                         cfg,
                         &mut stats.distance_evals,
                     );
-                    // The first hit as the tail's march will start from it.
-                    let first = self.sub_moving.first_hit();
+                    // The first hit as the tail's march will start from it (none if the march,
+                    // which starts from the tracks' first hit, returns none).
+                    let first = hit.and_then(|_| self.sub_moving.first_hit());
                     sub_moving_hit = first.is_some();
                     if let Some(c) = &first
                         && !accept_mov(Some(c))
