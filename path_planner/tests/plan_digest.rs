@@ -50,8 +50,11 @@ const PLANS_DIGEST: u64 = 0x9fa8_1ab9_ab8a_53ce;
 /// no collision, its probe track is marched alone first, and a collision of it beyond the
 /// best candidate's distance and the moving acceptor's, with the sub path from the tracks'
 /// earliest next check on, ends the sub-destination `0xbf44_bcd1_f757_bd7d`; the moving
-/// tracks are only marched early while there is a best candidate:
-const STATS_DIGEST: u64 = 0xc420_8ede_a210_dd65;
+/// tracks are only marched early while there is a best candidate `0xc420_8ede_a210_dd65`;
+/// after an early moving march without a collision, the tail's moving march goes before the
+/// static one, and a collision of it that the moving acceptor rejects and that does not
+/// replace the best candidate settles the switch time without the static march:
+const STATS_DIGEST: u64 = 0x0829_a117_5b9e_8d20;
 
 /// An order-sensitive 64-bit hash of a stream of words (SplitMix64's finaliser per word).
 #[derive(Default)]

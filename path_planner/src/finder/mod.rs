@@ -478,9 +478,40 @@ impl PathFinder {
                     }
                 }
                 let ev = &mut stats.distance_evals;
+                let mut clearance = Clearance::new(&path, limits);
+                // With a best candidate, the tail's moving march (far test included, see below)
+                // does not depend on the static one: after an early moving march without a
+                // collision it goes first, and a collision that the moving acceptor rejects
+                // and that does not replace the candidate settles this switch time whatever
+                // the static march finds (nothing is accepted, considered or ended).
+                let far = best
+                    .as_ref()
+                    .and_then(|b| RejectionTest::moving_far(start, dest, cfg, b.dist));
+                let mut m_hit_first = None;
+                if early_prefix_hit == Some(false) {
+                    self.tail_moving
+                        .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
+                    let m_hit = self.tail_moving.march_final(
+                        obs,
+                        moving_facts,
+                        &mut clearance,
+                        end,
+                        cb,
+                        cfg,
+                        ev,
+                        far.as_ref(),
+                    );
+                    if let Some(c) = &m_hit
+                        && !accept_mov(Some(c))
+                        && !replaces_best(best.as_ref(), c.pos.dist(dest))
+                    {
+                        ts += cfg.switch_step;
+                        continue;
+                    }
+                    m_hit_first = Some(m_hit);
+                }
                 self.tail_static
                     .continue_from(&self.sub_static, static_facts, ts, sb, cb, cfg);
-                let mut clearance = Clearance::new(&path, limits);
                 let s_hit = self.tail_static.march_final(
                     obs,
                     static_facts,
@@ -503,23 +534,31 @@ impl PathFinder {
                             .march(obs, moving_facts, &sub_path, ts, sb, cfg, ev)
                             .is_some(),
                     };
-                    self.tail_moving
-                        .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
                     // With a best-rejected candidate, a moving collision far from the
                     // destination is rejected and does not replace it: the march may stop.
-                    let far = best
-                        .as_ref()
-                        .and_then(|b| RejectionTest::moving_far(start, dest, cfg, b.dist));
-                    let m_hit = self.tail_moving.march_final(
-                        obs,
-                        moving_facts,
-                        &mut clearance,
-                        end,
-                        cb,
-                        cfg,
-                        ev,
-                        far.as_ref(),
-                    );
+                    let m_hit = match m_hit_first {
+                        Some(m_hit) => m_hit,
+                        None => {
+                            self.tail_moving.continue_from(
+                                &self.sub_moving,
+                                moving_facts,
+                                ts,
+                                sb,
+                                cb,
+                                cfg,
+                            );
+                            self.tail_moving.march_final(
+                                obs,
+                                moving_facts,
+                                &mut clearance,
+                                end,
+                                cb,
+                                cfg,
+                                ev,
+                                far.as_ref(),
+                            )
+                        }
+                    };
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {
                             path: Some(path),
