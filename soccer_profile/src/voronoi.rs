@@ -930,14 +930,7 @@ mod tests {
         ) {
             let mut g = VoronoiGrid::default();
             g.resize(9.0, 6.0, 1.0, if coarse { 0.3 } else { 0.2 });
-            // Players 1.. in a shuffled order; two robots may share a cell.
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site((i as u8 * 3) % 7 + 1, *x, *y, *yaw))
-                .collect();
-            let obstacles: Vec<Obstacle> =
-                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let (sites, obstacles) = shuffled_scene(&poses, &holes);
             g.compute(&sites, &obstacles, bias, Until::Complete);
             let expected = reference_owners(&g, &sites);
             for (c, want) in expected.iter().enumerate() {
@@ -954,6 +947,18 @@ mod tests {
 
     /// Sites for players 1, 2, ... at `poses` (x, y, yaw) and obstacles at `holes` (x, y,
     /// radius).
+    /// [`scene`] with the players numbered in a shuffled order (two robots may share a cell).
+    pub(super) fn shuffled_scene(
+        poses: &[(f64, f64, f64)],
+        holes: &[(f64, f64, f64)],
+    ) -> (Vec<Site>, Vec<Obstacle>) {
+        let (mut sites, obstacles) = scene(poses, holes);
+        for (i, s) in sites.iter_mut().enumerate() {
+            s.player = (i as u8 * 3) % 7 + 1;
+        }
+        (sites, obstacles)
+    }
+
     fn scene(poses: &[(f64, f64, f64)], holes: &[(f64, f64, f64)]) -> (Vec<Site>, Vec<Obstacle>) {
         let sites = (poses.iter().enumerate())
             .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))

@@ -487,19 +487,30 @@ impl PathFinder {
                 let far = best
                     .as_ref()
                     .and_then(|b| RejectionTest::moving_far(start, dest, cfg, b.dist));
-                let mut m_hit_first = None;
-                if early_prefix_hit == Some(false) {
-                    self.tail_moving
-                        .continue_from(&self.sub_moving, moving_facts, ts, sb, cb, cfg);
-                    let m_hit = self.tail_moving.march_final(
+                // The tail's moving march: continued from the sub path's, with the far test.
+                let march_tail_moving = |tail_moving: &mut TrackSet,
+                                         sub_moving: &TrackSet,
+                                         clearance: &mut Clearance,
+                                         ev: &mut u32| {
+                    tail_moving.continue_from(sub_moving, moving_facts, ts, sb, cb, cfg);
+                    tail_moving.march_final(
                         obs,
                         moving_facts,
-                        &mut clearance,
+                        clearance,
                         end,
                         cb,
                         cfg,
                         ev,
                         far.as_ref(),
+                    )
+                };
+                let mut m_hit_first = None;
+                if early_prefix_hit == Some(false) {
+                    let m_hit = march_tail_moving(
+                        &mut self.tail_moving,
+                        &self.sub_moving,
+                        &mut clearance,
+                        ev,
                     );
                     if let Some(c) = &m_hit
                         && !accept_mov(Some(c))
@@ -538,26 +549,12 @@ impl PathFinder {
                     // destination is rejected and does not replace it: the march may stop.
                     let m_hit = match m_hit_first {
                         Some(m_hit) => m_hit,
-                        None => {
-                            self.tail_moving.continue_from(
-                                &self.sub_moving,
-                                moving_facts,
-                                ts,
-                                sb,
-                                cb,
-                                cfg,
-                            );
-                            self.tail_moving.march_final(
-                                obs,
-                                moving_facts,
-                                &mut clearance,
-                                end,
-                                cb,
-                                cfg,
-                                ev,
-                                far.as_ref(),
-                            )
-                        }
+                        None => march_tail_moving(
+                            &mut self.tail_moving,
+                            &self.sub_moving,
+                            &mut clearance,
+                            ev,
+                        ),
                     };
                     if accept_mov(m_hit.as_ref()) {
                         return PlanResult {

@@ -150,7 +150,7 @@ impl VoronoiGrid {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{obstacle, reference_owners, site};
+    use super::super::tests::{obstacle, reference_owners, shuffled_scene, site};
     use super::super::{Site, Until, VoronoiGrid};
     use super::{Floor, RANK_BITS, STEPS};
     use crate::world::Obstacle;
@@ -192,14 +192,7 @@ mod tests {
             holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..5),
             bias in 0.0f64..3.0,
         ) {
-            // Players in a shuffled order; two robots may share a cell.
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site((i as u8 * 3) % 7 + 1, *x, *y, *yaw))
-                .collect();
-            let obstacles: Vec<Obstacle> =
-                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect();
+            let (sites, obstacles) = shuffled_scene(&poses, &holes);
             let checked = check_every_proof(&sites, &obstacles, bias);
             proptest::prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         }
