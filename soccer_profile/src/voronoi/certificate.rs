@@ -156,15 +156,17 @@ mod tests {
     use crate::world::Obstacle;
     use geometry::{Field, Point2};
 
-    /// The proofs over every free cell of the partition of `sites` around `obstacles`, each
-    /// checked against the partition by its definition: (proved, cells tried).
+    /// The proofs over every free cell of the partition of `sites` around `obstacles` on a
+    /// grid of `resolution`, each checked against the partition by its definition: (proved,
+    /// cells tried).
     fn check_every_proof(
         sites: &[Site],
         obstacles: &[Obstacle],
         bias: f64,
+        resolution: f64,
     ) -> Result<(usize, usize), String> {
         let mut g = VoronoiGrid::default();
-        g.resize(9.0, 6.0, 1.0, 0.2);
+        g.resize(9.0, 6.0, 1.0, resolution);
         g.compute(sites, obstacles, bias, Until::Complete);
         let expected = reference_owners(&g, sites);
         let (mut proved, mut tried) = (0, 0);
@@ -191,9 +193,13 @@ mod tests {
             poses in proptest::collection::vec((-5.5f64..5.5, -4.0f64..4.0, -3.2f64..3.2), 1..6),
             holes in proptest::collection::vec((-4.5f64..4.5, -3.0f64..3.0, 0.1f64..1.0), 0..5),
             bias in 0.0f64..3.0,
+            large_bias in proptest::bool::ANY,
+            coarse in proptest::bool::ANY,
         ) {
+            // Biases up to the largest taken, and both grids of the benches.
+            let bias = if large_bias { bias * 33.0 } else { bias };
             let (sites, obstacles) = shuffled_scene(&poses, &holes);
-            let checked = check_every_proof(&sites, &obstacles, bias);
+            let checked = check_every_proof(&sites, &obstacles, bias, if coarse { 0.3 } else { 0.2 });
             proptest::prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
         }
     }
@@ -206,7 +212,7 @@ mod tests {
             site(4, 2.5, 1.5, -1.0),
         ];
         let obstacles = [obstacle(-1.5, 0.0, 0.3), obstacle(1.0, 1.0, 0.4)];
-        let (proved, tried) = check_every_proof(&sites, &obstacles, 0.5).unwrap();
+        let (proved, tried) = check_every_proof(&sites, &obstacles, 0.5, 0.2).unwrap();
         assert!(proved * 10 > tried * 6, "{proved} of {tried} proved");
         // Cell centres on one row: robot 2 seven cells left of the cell at x = 0.2, robot 3
         // six cells right of it but facing away (its steps there cost 1.5 cells each).
@@ -325,7 +331,7 @@ mod tests {
         let mut complete = g.clone();
         complete.compute(&shared, &[], 0.5, Until::Complete);
         assert_eq!(complete.owner_at(target), Some(2));
-        assert!(check_every_proof(&shared, &[], 0.5).is_ok());
+        assert!(check_every_proof(&shared, &[], 0.5, 0.2).is_ok());
     }
 
     #[test]
