@@ -186,18 +186,7 @@ impl TrackSet {
         evals: &mut u32,
         rejection: Option<&RejectionTest>,
     ) -> Option<Collision> {
-        // The earliest next check of the tracks without a hit, and the track of it.
-        let (from, soonest) = self
-            .tracks
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.hit.is_none())
-            // A compare instead of f64::min (which adds a NaN fix-up): a NaN
-            // `next` is skipped all the same, and the box does not depend on the sign of a
-            // zero start.
-            .fold((f64::INFINITY, usize::MAX), |(m, k), (i, t)| {
-                if t.next < m { (t.next, i) } else { (m, k) }
-            });
+        let (from, soonest) = self.earliest_check();
         clearance.start_at(from);
         let path = clearance.path();
         self.march_with(
@@ -321,10 +310,7 @@ impl TrackSet {
         cfg: &PlannerConfig,
         evals: &mut u32,
     ) -> Option<(f64, Collision)> {
-        let from = self
-            .tracks
-            .iter()
-            .fold(f64::INFINITY, |m, t| if t.next < m { t.next } else { m });
+        let (from, _) = self.earliest_check();
         let (tr, f) = (self.tracks.get_mut(self.probe)?, facts.get(self.probe)?);
         if tr.hit.is_some() {
             return None;
@@ -335,6 +321,22 @@ impl TrackSet {
         }
         let hit = march_one(obstacles[tr.id], f, tr, path, end, bound, cfg, None, evals)?;
         Some((from, hit))
+    }
+
+    /// The earliest next check of the tracks without a hit, and the track of it (infinity
+    /// and `usize::MAX` when there is none): no march from here finds a collision earlier.
+    #[inline(always)]
+    pub(crate) fn earliest_check(&self) -> (f64, usize) {
+        self.tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.hit.is_none())
+            // A compare instead of f64::min (which adds a NaN fix-up): a NaN
+            // `next` is skipped all the same, and the box does not depend on the sign of a
+            // zero start.
+            .fold((f64::INFINITY, usize::MAX), |(m, k), (i, t)| {
+                if t.next < m { (t.next, i) } else { (m, k) }
+            })
     }
 
     /// The track that found the last first collision (see [`march`](Self::march)).
@@ -830,11 +832,7 @@ mod tests {
                 // A march stopped at a later collision: every position from its tracks'
                 // earliest next check up to the stop is rejected (the march's claim).
                 if fast != full {
-                    let from = tracks
-                        .tracks
-                        .iter()
-                        .filter(|t| t.hit.is_none())
-                        .fold(f64::INFINITY, |m, t| m.min(t.next));
+                    let (from, _) = tracks.earliest_check();
                     for j in 0..=400 {
                         let t = from + (last.t - from) * f64::from(j) / 400.0;
                         let (pos, v) = path.pos_vel(t);
