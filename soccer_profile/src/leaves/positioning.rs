@@ -259,19 +259,10 @@ impl SupportScore<'_> {
             return None;
         }
         let off = p.distance(self.ball) - v.ball_support_distance;
-        // A tighter bound, still without an exponential: each Gaussian at its bound
-        // `bump_bound`, summed in the score's order (so again at least the score). Compared
-        // as real numbers only: a NaN bound decides nothing.
-        let near_ball_bound = if v.ball_weight > 0.0 {
-            v.ball_weight * bump_bound(off, v.ball_support_sigma)
-        } else {
-            v.ball_weight.max(0.0)
-        };
-        let tight = forward + near_ball_bound - anchor;
-        let tight = self.press.map_or(tight, |press| {
-            tight + support.press_weight * bump_bound(p.distance(press), support.press_sigma)
-        });
-        if tight < best {
+        // A tighter bound, still without an exponential. Compared as real numbers only: a
+        // NaN bound decides nothing.
+        let press_distance = self.press.map(|press| p.distance(press));
+        if self.tight_bound(forward, off, anchor, press_distance) < best {
             return None;
         }
         let near_ball = v.ball_weight * bump(off, v.ball_support_sigma);
@@ -284,6 +275,23 @@ impl SupportScore<'_> {
         })
     }
 
+    /// The score with each Gaussian at its bound [`bump_bound`], summed in the score's order
+    /// (so at least the score), from the forward and anchor terms, the offset from the ball
+    /// support distance and the distance to the press point (with a press term).
+    #[inline(always)]
+    fn tight_bound(&self, forward: f64, off: f64, anchor: f64, press_distance: Option<f64>) -> f64 {
+        let v = self.v;
+        let near_ball_bound = if v.ball_weight > 0.0 {
+            v.ball_weight * bump_bound(off, v.ball_support_sigma)
+        } else {
+            v.ball_weight.max(0.0)
+        };
+        let tight = forward + near_ball_bound - anchor;
+        press_distance.map_or(tight, |d| {
+            tight + self.support.press_weight * bump_bound(d, self.support.press_sigma)
+        })
+    }
+
     /// A bound of [`Self::at_least`]'s tighter bound over the cells of one row (centres at
     /// `y`, `x` from `x0` to `x1`), so at least the score of each: each term at its best
     /// over the row, computed as the cell's term is (every step is monotone in its inputs,
@@ -291,31 +299,25 @@ impl SupportScore<'_> {
     /// least, and each Gaussian's bound most, at the point of the row nearest to its centre
     /// (or where the distance crosses `ball_support_distance`). NaN when an input is.
     fn row_bound(&self, y: f64, x0: f64, x1: f64) -> f64 {
-        let (v, support) = (self.v, self.support);
+        let v = self.v;
         let at = |x: f64| Point2::<Field>::new(x, y);
         let nearest_to = |q: Point2<Field>| at(q.x.clamp(x0, x1)).distance(q);
         let forward = |x: f64| v.forward_weight * self.side * x / self.reach;
         let forward = forward(x0).max(forward(x1));
         let anchor = v.centroid_anchor_weight * nearest_to(self.centroid) / v.centroid_anchor_sigma;
-        let near_ball_bound = if v.ball_weight > 0.0 {
-            let nearest = nearest_to(self.ball) - v.ball_support_distance;
-            let farthest = at(x0).distance(self.ball).max(at(x1).distance(self.ball))
-                - v.ball_support_distance;
-            let off = if nearest > 0.0 {
-                nearest
-            } else if farthest < 0.0 {
-                farthest
-            } else {
-                0.0
-            };
-            v.ball_weight * bump_bound(off, v.ball_support_sigma)
+        // The offset nearest 0 over the row (the bump bound falls with its size).
+        let nearest = nearest_to(self.ball) - v.ball_support_distance;
+        let farthest =
+            at(x0).distance(self.ball).max(at(x1).distance(self.ball)) - v.ball_support_distance;
+        let off = if nearest > 0.0 {
+            nearest
+        } else if farthest < 0.0 {
+            farthest
         } else {
-            v.ball_weight.max(0.0)
+            0.0
         };
-        let tight = forward + near_ball_bound - anchor;
-        self.press.map_or(tight, |press| {
-            tight + support.press_weight * bump_bound(nearest_to(press), support.press_sigma)
-        })
+        let press_distance = self.press.map(nearest_to);
+        self.tight_bound(forward, off, anchor, press_distance)
     }
 
     /// The best of `cells` (row by row, as read from the partition), starting from the floor
@@ -328,6 +330,7 @@ impl SupportScore<'_> {
         seed: Option<f64>,
     ) -> Option<(f64, Point2<Field>, bool)> {
         let mut best: Option<(f64, Point2<Field>)> = None;
+        let start = seed.unwrap_or(f64::NEG_INFINITY);
         let mut saw_nan = false;
         // The anchor's bound over a row needs it to grow with the distance.
         let rows_bounded =
@@ -341,12 +344,12 @@ impl SupportScore<'_> {
                 .unwrap_or(rest.len());
             let (row, after) = rest.split_at(len);
             rest = after;
-            let floor = best.map_or(seed.unwrap_or(f64::NEG_INFINITY), |(s, _)| s);
+            let floor = best.map_or(start, |(s, _)| s);
             if rows_bounded && self.row_bound(first.y, first.x, row[len - 1].x) < floor {
                 continue;
             }
             for &p in row {
-                let floor = best.map_or(seed.unwrap_or(f64::NEG_INFINITY), |(s, _)| s);
+                let floor = best.map_or(start, |(s, _)| s);
                 if let Some(s) = self.at_least(p, floor) {
                     saw_nan |= s.is_nan();
                     if s.total_cmp(&floor).is_ge() {
@@ -667,6 +670,29 @@ mod tests {
                 proptest::prop_assert!(bound >= s, "x {}: bound {} < score {}", x, bound, s);
             }
         }
+    }
+
+    #[test]
+    fn a_row_far_from_the_ball_and_the_centroid_is_bounded_below_a_good_cell() {
+        // With the default weights (no press term), a row in the far corner cannot beat a
+        // cell at the ball support distance next to the centroid: the scan passes over it.
+        let mut params = crate::params::Parameters::default();
+        params.behavior_node.support.press_weight = 0.0;
+        let v = &params.behavior_node.voronoi;
+        let (ball, centroid) = (Point2::<Field>::new(2.0, 0.0), Point2::new(1.0, 0.5));
+        let score = SupportScore {
+            v,
+            support: &params.behavior_node.support,
+            reach: 5.0,
+            side: 0.4,
+            centroid,
+            ball,
+            press: None,
+        };
+        let good = Point2::new(ball.x - v.ball_support_distance, 0.5);
+        let good = score.at_least(good, f64::NEG_INFINITY).unwrap();
+        let far_row = score.row_bound(-2.9, -4.4, -3.0);
+        assert!(far_row < good, "row bound {far_row}, good cell {good}");
     }
 
     #[test]
