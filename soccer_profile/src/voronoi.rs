@@ -369,7 +369,7 @@ impl VoronoiGrid {
         if self.blocked[c] {
             return false;
         }
-        if self.certified.is_some_and(|(proved, _)| proved == cell) {
+        if self.proved_rank(cell).is_some() {
             return true;
         }
         match self.certified_rank(cell) {
@@ -379,6 +379,12 @@ impl VoronoiGrid {
             }
             None => false,
         }
+    }
+
+    /// The rank a proof gave padded cell `cell` (a proved cell is free).
+    fn proved_rank(&self, cell: usize) -> Option<usize> {
+        self.certified
+            .and_then(|(proved, rank)| (proved == cell).then_some(rank))
     }
 
     /// Whether the stopped run already made `stop`'s cell final: the cell is reached and its
@@ -630,10 +636,7 @@ impl VoronoiGrid {
     /// defers to the nearest free one.
     pub fn owner_at(&self, p: Point2<Field>) -> Option<u8> {
         let c = self.cell_of(p)?;
-        let index = if let Some((_, rank)) = self
-            .certified
-            .filter(|&(cell, _)| !self.blocked[c] && cell == self.padded(c))
-        {
+        let index = if let Some(rank) = self.proved_rank(self.padded(c)) {
             Some(self.site_of_rank[rank])
         } else if self.blocked[c] {
             let free = self.nearest_cell(p, c, |n| {
@@ -868,11 +871,7 @@ mod tests {
             x in (-7.0f64..7.0, 0.0f64..9.0),
             y in (-5.0f64..5.0, 0.0f64..7.0),
         ) {
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
-                .collect();
+            let (sites, _) = scene(&poses, &[]);
             let mut g = grid();
             g.compute(&sites, &[], 0.5, Until::Complete);
             let (x, y) = ((x.0, x.0 + x.1), (y.0, y.0 + y.1));
@@ -897,17 +896,11 @@ mod tests {
             before in proptest::collection::vec((-6.0f64..6.0, -4.5f64..4.5, 0.1f64..1.5), 0..6),
             holes in proptest::collection::vec((-6.0f64..6.0, -4.5f64..4.5, 0.1f64..1.5), 0..6),
         ) {
-            let sites: Vec<Site> = poses
-                .iter()
-                .enumerate()
-                .map(|(i, (x, y, yaw))| site(i as u8 + 1, *x, *y, *yaw))
-                .collect();
-            let to_obstacles = |holes: &[(f64, f64, f64)]| -> Vec<Obstacle> {
-                holes.iter().map(|(x, y, r)| obstacle(*x, *y, *r)).collect()
-            };
+            let (sites, before) = scene(&poses, &before);
+            let (_, holes) = scene(&poses, &holes);
             let mut g = grid();
-            g.compute(&sites, &to_obstacles(&before), 0.5, Until::Complete);
-            g.derive(&sites, &to_obstacles(&holes), 0.5);
+            g.compute(&sites, &before, 0.5, Until::Complete);
+            g.derive(&sites, &holes, 0.5);
             g.start();
             let stride = g.nx + 2;
             for (p, &key) in g.key.iter().enumerate() {
@@ -968,13 +961,6 @@ mod tests {
     }
 
     /// Every key of a grid, and whether its run is complete.
-    impl VoronoiGrid {
-        /// Whether [`VoronoiGrid::owner_at`] answers padded cell `p` from a proof.
-        fn answers_by_proof(&self, p: usize) -> bool {
-            self.certified.is_some_and(|(cell, _)| cell == p)
-        }
-    }
-
     fn keys_of(g: &VoronoiGrid) -> (Vec<u64>, bool) {
         (g.key.clone(), g.complete)
     }
@@ -1027,7 +1013,7 @@ mod tests {
                 // answered for it without a run).
                 if let Some(c) = fresh.cell_of(ball).filter(|&c| !fresh.blocked[c]) {
                     let p = fresh.padded(c);
-                    if !memo.answers_by_proof(p) && !fresh.answers_by_proof(p) {
+                    if memo.proved_rank(p).is_none() && fresh.proved_rank(p).is_none() {
                         proptest::prop_assert_eq!(memo.key[p], fresh.key[p]);
                     }
                 }
@@ -1065,7 +1051,7 @@ mod tests {
                 let ball = complete.center(c);
                 continued.compute(&sites, &obstacles, 0.5, Until::OwnerOf(ball));
                 let p = complete.padded(c);
-                if continued.answers_by_proof(p) {
+                if continued.proved_rank(p).is_some() {
                     proptest::prop_assert_eq!(continued.owner_at(ball), complete.owner_at(ball));
                 } else {
                     proptest::prop_assert_eq!(continued.key[p], complete.key[p], "cell {}", c);

@@ -91,7 +91,7 @@ impl VoronoiGrid {
         let at = |cell: usize| (cell % stride, cell / stride);
         let mut floors = std::mem::take(&mut self.floors);
         floors.clear();
-        let mut walker: Option<(u64, usize)> = None;
+        let mut walker: Option<(u64, usize, Walk)> = None;
         for (rank, seed) in self.seed_cells.iter().enumerate() {
             let Some(seed) = *seed else {
                 floors.push(None);
@@ -107,14 +107,14 @@ impl VoronoiGrid {
                 straight: steps[0].min(steps[2]).min(steps[4]).min(steps[6]),
                 diagonal: steps[1].min(steps[3]).min(steps[5]).min(steps[7]),
             }));
-            let key = seed_key + Walk::new((x, y), at(target)).cost(steps);
-            if walker.is_none_or(|(best, _)| key < best) {
-                walker = Some((key, rank));
+            let walk = Walk::new((x, y), at(target));
+            let key = seed_key + walk.cost(steps);
+            if walker.as_ref().is_none_or(|(best, _, _)| key < *best) {
+                walker = Some((key, rank, walk));
             }
         }
-        let proved = walker.and_then(|(_, rank)| {
+        let proved = walker.and_then(|(_, rank, walk)| {
             let floor = floors[rank]?;
-            let walk = Walk::new((floor.x, floor.y), at(target));
             let below_rivals = |key: u64, x: usize, y: usize| {
                 floors
                     .iter()
